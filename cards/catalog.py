@@ -1,0 +1,359 @@
+"""Load and validate the card data of every game: the one loader everything uses.
+
+Each game folder under ``cards/`` holds a ``schema.yaml`` that names its kinds
+(which file and key hold them, and their fields) and the counts that must add
+up, plus the data files themselves.  :func:`load` reads it all, checks every
+entry, and returns a :class:`Catalog`, or raises :class:`DataError` listing
+every problem it found, each with its file and line.
+
+>>> catalog = load()
+>>> catalog["ciudadelas"].find("district", "catedral")["cost"]
+5
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from .problems import DataError, Problem
+from .schema import Checker, check_spec, normalise_spec
+from .yamlread import LDict, YamlProblem, read
+
+GAMES = ("ciudadelas", "el_mapa", "gladiadores")
+KIND_KEYS = {"file", "key", "single", "fields", "like", "report_by", "doc"}
+
+
+def default_dir() -> Path:
+    """The data shipped with Ludoteca."""
+    return Path(__file__).resolve().parent
+
+
+def fold(text: str) -> str:
+    """Lower-case, without accents: how names are compared."""
+    decomposed = unicodedata.normalize("NFKD", str(text))
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold().strip()
+
+
+@dataclass
+class Game:
+    """One game's data: its kinds of entries and its single ``game`` record."""
+
+    id: str
+    folder: Path
+    schema: dict
+    kinds: dict[str, list[dict]] = field(default_factory=dict)
+    singles: dict[str, dict] = field(default_factory=dict)
+    locations: dict[tuple[str, str], tuple[Path, int]] = field(default_factory=dict)
+
+    @property
+    def meta(self) -> dict:
+        """The game's own record (``game.yaml``): names, player range, rule options."""
+        return self.singles.get("game", {})
+
+    def entries(self, kind: str) -> list[dict]:
+        """All entries of a kind, in file order."""
+        if kind not in self.kinds:
+            raise KeyError(f"{self.id} has no kind '{kind}' (it has {', '.join(self.kinds)})")
+        return self.kinds[kind]
+
+    def ids(self, kind: str) -> list[str]:
+        return [e["id"] for e in self.entries(kind)]
+
+    def get(self, kind: str, entry_id: str) -> dict:
+        """The entry with this exact id."""
+        for entry in self.entries(kind):
+            if entry["id"] == entry_id:
+                return entry
+        raise KeyError(f"{self.id}: no {kind} with id '{entry_id}'")
+
+    def find(self, kind: str | tuple[str, ...], name: str) -> dict:
+        """The entry named by its id, Spanish or English name, ignoring case and accents.
+
+        ``kind`` may be a tuple of kinds searched in order.  Raises
+        :class:`LookupError` whose message lists the closest names.
+        """
+        kinds = (kind,) if isinstance(kind, str) else kind
+        wanted = fold(name).replace("-", " ").replace("_", " ")
+        names: dict[str, dict] = {}
+        for k in kinds:
+            for entry in self.entries(k):
+                for label in _labels(entry):
+                    names.setdefault(fold(label).replace("-", " ").replace("_", " "), entry)
+        if wanted in names:
+            return names[wanted]
+        close = difflib.get_close_matches(wanted, list(names), n=3, cutoff=0.5)
+        shown = [_display(names[c]) for c in close]
+        hint = f" (closest: {', '.join(dict.fromkeys(shown))})" if shown else ""
+        raise LookupError(f"unknown {kinds[0]} '{name}'{hint}")
+
+    def location(self, kind: str, entry_id: str) -> tuple[Path, int]:
+        return self.locations[(kind, entry_id)]
+
+    def counts(self) -> dict[str, Any]:
+        """Counts per kind as ``validate`` reports them (copies summed where cards repeat)."""
+        out: dict[str, Any] = {}
+        for kind, spec in self.schema["kinds"].items():
+            if spec.get("single"):
+                continue
+            entries = self.kinds.get(kind, [])
+            key = spec["key"]
+            has_copies = "copies" in spec["fields"]
+            out[key] = sum(e.get("copies", 1) for e in entries) if has_copies else len(entries)
+            if has_copies:
+                out[f"{key}_kinds"] = len(entries)
+            for by in spec.get("report_by", []):
+                tally: Counter = Counter()
+                for e in entries:
+                    tally[str(e.get(by))] += e.get("copies", 1) if has_copies else 1
+                out[f"{key}_by_{by}"] = dict(sorted(tally.items()))
+        return out
+
+
+def _labels(entry: dict) -> Iterator[str]:
+    yield entry.get("id", "")
+    name = entry.get("name")
+    if isinstance(name, dict):
+        yield from (v for v in name.values() if isinstance(v, str))
+    elif isinstance(name, str):
+        yield name
+
+
+def _display(entry: dict) -> str:
+    name = entry.get("name")
+    if isinstance(name, dict):
+        return f"{name.get('es')} / {name.get('en')}"
+    return str(entry.get("id"))
+
+
+class Catalog(dict):
+    """Every game's data by game id: ``catalog['el_mapa'].entries('tile')``."""
+
+    root: Path
+
+    def __getitem__(self, game_id: str) -> Game:
+        return super().__getitem__(game_id)
+
+
+def load(cards_dir: Path | str | None = None, games: tuple[str, ...] | None = None) -> Catalog:
+    """Read and validate the data; raise :class:`DataError` with every problem found."""
+    root = Path(cards_dir) if cards_dir is not None else default_dir()
+    problems: list[Problem] = []
+    if not root.is_dir():
+        raise DataError([Problem(str(root), 0, "folder", root.name, "cards",
+                                 "a folder of card data", "no such folder")])
+    catalog = Catalog()
+    catalog.root = root
+    for game_id in games or GAMES:
+        game = _load_game(root / game_id, game_id, problems)
+        if game is not None:
+            catalog[game_id] = game
+    if problems:
+        raise DataError(problems)
+    return catalog
+
+
+def _load_game(folder: Path, game_id: str, problems: list[Problem]) -> Game | None:
+    schema_path = folder / "schema.yaml"
+    if not schema_path.is_file():
+        problems.append(Problem(str(schema_path), 0, "game", game_id, "schema.yaml",
+                                "a schema file for the game", "no such file"))
+        return None
+    try:
+        schema = read(schema_path)
+    except YamlProblem as exc:
+        problems.append(Problem(str(schema_path), exc.line, "schema", game_id,
+                                *_split_yaml_message(exc.message)))
+        return None
+    if not _schema_ok(schema, schema_path, game_id, problems):
+        return None
+    for spec in schema["kinds"].values():
+        if "like" in spec:
+            spec["fields"] = dict(schema["kinds"][spec["like"]]["fields"])
+    game = Game(game_id, folder, schema)
+
+    raw: dict[str, Any] = {}
+    files: dict[str, Any] = {}
+    for kind, spec in schema["kinds"].items():
+        path = folder / spec["file"]
+        if spec["file"] not in files:
+            files[spec["file"]] = _read_data(path, game_id, problems)
+        data = files[spec["file"]]
+        if data is None:
+            continue
+        if not isinstance(data, dict):
+            problems.append(Problem(str(path), getattr(data, "line", 1), "file", spec["file"],
+                                    "top level", "a mapping of lists", _describe_top(data)))
+            continue
+        if spec["key"] not in data:
+            problems.append(Problem(str(path), 1, "file", spec["file"], spec["key"],
+                                    f"a '{spec['key']}:' section", "nothing"))
+            continue
+        raw[kind] = (path, data[spec["key"]], data.line_of(spec["key"]))
+
+    for name, data in files.items():
+        if isinstance(data, dict):
+            wanted = {s["key"] for s in schema["kinds"].values() if s["file"] == name}
+            for key in data:
+                if key not in wanted:
+                    problems.append(Problem(str(folder / name), data.line_of(key), "file", name,
+                                            str(key), "a known section (" + ", ".join(sorted(wanted)) + ")",
+                                            "an unknown section"))
+    known_names = set(files) | {"schema.yaml"}
+    for path in sorted(folder.glob("*.yaml")):
+        if path.name not in known_names:
+            problems.append(Problem(str(path), 1, "file", path.name, "name",
+                                    "a data file named in schema.yaml", "a file nobody reads"))
+
+    ids: dict[str, set[str]] = {}
+    for kind, (path, items, line) in raw.items():
+        if schema["kinds"][kind].get("single"):
+            continue
+        if isinstance(items, list):
+            ids[kind] = {e["id"] for e in items if isinstance(e, dict) and isinstance(e.get("id"), str)}
+
+    checker = Checker(known_ids=lambda k: ids.get(k, set()) if k in schema["kinds"] else None)
+    for kind, (path, items, line) in raw.items():
+        spec = schema["kinds"][kind]
+        if spec.get("single"):
+            if not isinstance(items, dict):
+                problems.append(Problem(str(path), line, kind, game_id, spec["key"], "a mapping",
+                                        _describe_top(items)))
+                continue
+            _check_entry(checker, spec, items, path, kind, game_id, problems)
+            game.singles[kind] = items
+            continue
+        if not isinstance(items, list):
+            problems.append(Problem(str(path), line, kind, "-", spec["key"], "a list of entries",
+                                    _describe_top(items)))
+            continue
+        seen: dict[str, int] = {}
+        good: list[dict] = []
+        for index, entry in enumerate(items):
+            entry_line = items.line_of(index)
+            if not isinstance(entry, dict):
+                problems.append(Problem(str(path), entry_line, kind, f"#{index + 1}", "entry",
+                                        "a mapping with an id", _describe_top(entry)))
+                continue
+            entry_id = entry.get("id") if isinstance(entry.get("id"), str) else f"#{index + 1}"
+            if entry_id in seen:
+                problems.append(Problem(str(path), entry.line_of("id"), kind, entry_id, "id",
+                                        f"a unique id (first used on line {seen[entry_id]})",
+                                        f"'{entry_id}' again"))
+            seen.setdefault(entry_id, entry_line)
+            _check_entry(checker, spec, entry, path, kind, entry_id, problems)
+            game.locations[(kind, entry_id)] = (path, entry_line)
+            good.append(entry)
+        game.kinds[kind] = good
+    for kind, spec in schema["kinds"].items():
+        if not spec.get("single"):
+            game.kinds.setdefault(kind, [])
+    _check_totals(game, schema_path, problems)
+    return game
+
+
+def _check_entry(checker: Checker, spec: dict, entry: LDict, path: Path, kind: str,
+                 entry_id: str, problems: list[Problem]) -> None:
+    checker.findings = []
+    checker.check_fields(spec["fields"], entry, "", entry.line)
+    for f in checker.findings:
+        problems.append(Problem(str(path), f.line or entry.line, kind, entry_id, f.field, f.expected, f.got))
+
+
+def _read_data(path: Path, game_id: str, problems: list[Problem]) -> Any:
+    if not path.is_file():
+        problems.append(Problem(str(path), 0, "file", path.name, "file",
+                                "a data file named in schema.yaml", "no such file"))
+        return None
+    try:
+        return read(path)
+    except YamlProblem as exc:
+        problems.append(Problem(str(path), exc.line, "file", path.name, *_split_yaml_message(exc.message)))
+        return None
+
+
+def _split_yaml_message(message: str) -> tuple[str, str, str]:
+    field_name, _, rest = message.partition(": ")
+    expected, _, got = rest.partition(", got ")
+    return field_name, expected, got
+
+
+def _describe_top(value: Any) -> str:
+    from .schema import describe
+    return describe(value)
+
+
+def _schema_ok(schema: Any, path: Path, game_id: str, problems: list[Problem]) -> bool:
+    before = len(problems)
+
+    def bad(line: int, field_name: str, expected: str, got: str = "") -> None:
+        problems.append(Problem(str(path), line, "schema", game_id, field_name, expected, got))
+
+    if not isinstance(schema, dict) or not isinstance(schema.get("kinds"), dict):
+        bad(1, "kinds", "a mapping of kinds")
+        return False
+    kinds = schema["kinds"]
+    for kind, spec in kinds.items():
+        line = kinds.line_of(kind)
+        if not isinstance(spec, dict):
+            bad(line, kind, "a kind description")
+            continue
+        for key in spec:
+            if key not in KIND_KEYS:
+                bad(spec.line_of(key), f"{kind}.{key}", "a known kind key", f"'{key}'")
+        if not isinstance(spec.get("file"), str) or not isinstance(spec.get("key"), str):
+            bad(line, kind, "'file' and 'key'")
+        if "like" in spec:
+            if spec["like"] not in kinds:
+                bad(line, f"{kind}.like", "a kind of this game", str(spec["like"]))
+            continue
+        if not isinstance(spec.get("fields"), dict):
+            bad(line, f"{kind}.fields", "a mapping of field specs")
+            continue
+        if not spec.get("single"):
+            id_spec = spec["fields"].get("id")
+            if id_spec is None or normalise_spec(id_spec).get("type") != "id":
+                bad(line, f"{kind}.fields.id", "an 'id' field of type id")
+        for name, field_spec in spec["fields"].items():
+            for msg in check_spec(field_spec, f"{kind}.{name}"):
+                bad(spec["fields"].line_of(name), msg.partition(": ")[0], msg.partition(": ")[2])
+    for i, check in enumerate(schema.get("checks", []) or []):
+        if not isinstance(check, dict) or check.get("kind") not in kinds or "expect" not in check:
+            bad(schema["checks"].line_of(i), f"checks[{i}]", "a check with a known kind and 'expect'")
+    return len(problems) == before
+
+
+def _check_totals(game: Game, schema_path: Path, problems: list[Problem]) -> None:
+    """The ``checks:`` of the schema: totals that must add up."""
+    for i, check in enumerate(game.schema.get("checks", []) or []):
+        kind = check["kind"]
+        entries = game.kinds.get(kind, [])
+        spec = game.schema["kinds"][kind]
+        path = str(game.folder / spec["file"])
+        where = check.get("where", {})
+        chosen = [e for e in entries if all(e.get(k) == v for k, v in where.items())]
+        total_field = check.get("sum")
+
+        def total(items: list[dict]) -> int:
+            if total_field:
+                return sum(e.get(total_field, 0) if isinstance(e.get(total_field), int) else 0
+                           for e in items)
+            return len(items)
+
+        what = f"sum of {total_field}" if total_field else "number of entries"
+        label = check.get("label", spec["key"])
+        if "by" in check:
+            for group, expected in check["expect"].items():
+                got = total([e for e in chosen if str(e.get(check["by"])) == str(group)])
+                if got != expected:
+                    problems.append(Problem(path, 1, kind, label, f"{check['by']} {group}",
+                                            f"a {what} of {expected}", str(got)))
+        else:
+            got = total(chosen)
+            if got != check["expect"]:
+                problems.append(Problem(path, 1, kind, label, "total",
+                                        f"a {what} of {check['expect']}", str(got)))

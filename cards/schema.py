@@ -1,0 +1,241 @@
+"""Check data values against the field specs written in each game's ``schema.yaml``.
+
+A field spec is either a type name (``int``) or a mapping with ``type`` and
+options.  Types:
+
+``id``      lower-case ASCII id, ``[a-z0-9_]+``, unique within its kind
+``str``     a non-empty string
+``text``    displayed text: ``{es: ..., en: ...}``, both required
+``int``     an integer; ``min`` / ``max``
+``number``  an integer or a decimal; ``min`` / ``max``
+``bool``    true or false
+``enum``    one of ``values``
+``ref``     the id of an entry of kind ``to`` in the same game
+``list``    a list of ``of``; ``min_len``, ``max_len``, ``unique``
+``map``     a mapping from ``keys`` (a spec) to ``values`` (a spec)
+``object``  a mapping with its own ``fields``
+
+Every spec may say ``optional: true`` (it may be left out) and ``default``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+ID_RE = re.compile(r"^[a-z0-9_]+$")
+TYPES = {"id", "str", "text", "int", "number", "bool", "enum", "ref", "list", "map", "object"}
+SPEC_KEYS = {"type", "optional", "default", "min", "max", "values", "to", "of", "min_len",
+             "max_len", "unique", "keys", "fields", "doc"}
+
+
+def describe(value: Any) -> str:
+    """How a found value reads in a message."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f"'{value}'" if len(value) <= 40 else f"'{value[:37]}...'"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    return type(value).__name__
+
+
+def normalise_spec(spec: Any) -> dict:
+    """``'int'`` -> ``{'type': 'int'}``; mappings are returned as they are."""
+    if isinstance(spec, str):
+        return {"type": spec}
+    return dict(spec)
+
+
+@dataclass
+class Finding:
+    """A problem inside one value: the dotted field path and what was wrong."""
+
+    field: str
+    expected: str
+    got: str
+    line: int | None = None
+
+
+@dataclass
+class Checker:
+    """Checks values; ``known_ids(kind)`` resolves ``ref`` fields."""
+
+    known_ids: Callable[[str], set[str] | None]
+    findings: list[Finding] = field(default_factory=list)
+
+    def fail(self, path: str, expected: str, value: Any, line: int | None) -> None:
+        self.findings.append(Finding(path, expected, describe(value), line))
+
+    def check_fields(self, fields: dict, value: dict, path: str, line: int | None) -> dict:
+        """Check a mapping against named fields; fill defaults; report unknown keys."""
+        key_lines = getattr(value, "key_lines", {})
+        for key in value:
+            if key not in fields:
+                suggestion = _closest(str(key), fields)
+                hint = f" (did you mean '{suggestion}'?)" if suggestion else ""
+                self.findings.append(Finding(
+                    _join(path, str(key)), "a known field" + hint, "an unknown field",
+                    key_lines.get(key, line)))
+        for name, raw_spec in fields.items():
+            spec = normalise_spec(raw_spec)
+            if name not in value:
+                if "default" in spec:
+                    value[name] = spec["default"]
+                elif not spec.get("optional"):
+                    self.findings.append(Finding(_join(path, name), f"a {_type_phrase(spec)}",
+                                                 "nothing (the field is missing)", line))
+                continue
+            self.check(spec, value[name], _join(path, name), key_lines.get(name, line))
+        return value
+
+    def check(self, spec: dict, value: Any, path: str, line: int | None) -> None:
+        kind = spec["type"]
+        if value is None and spec.get("optional"):
+            return
+        if kind == "id":
+            if not isinstance(value, str) or not ID_RE.match(value):
+                self.fail(path, "an ASCII id of a-z, 0-9 and _", value, line)
+        elif kind == "str":
+            if not isinstance(value, str) or not value.strip():
+                self.fail(path, "a non-empty string", value, line)
+        elif kind == "text":
+            self._check_text(value, path, line)
+        elif kind in ("int", "number"):
+            ok = isinstance(value, int) if kind == "int" else isinstance(value, (int, float))
+            if isinstance(value, bool) or not ok:
+                self.fail(path, "an integer" if kind == "int" else "a number", value, line)
+            else:
+                lo, hi = spec.get("min"), spec.get("max")
+                if lo is not None and value < lo or hi is not None and value > hi:
+                    self.fail(path, _range_phrase(kind, lo, hi), value, line)
+        elif kind == "bool":
+            if not isinstance(value, bool):
+                self.fail(path, "true or false", value, line)
+        elif kind == "enum":
+            if value not in spec["values"]:
+                self.fail(path, "one of " + ", ".join(map(str, spec["values"])), value, line)
+        elif kind == "ref":
+            ids = self.known_ids(spec["to"])
+            if not isinstance(value, str):
+                self.fail(path, f"the id of a {spec['to']}", value, line)
+            elif ids is not None and value not in ids:
+                suggestion = _closest(value, ids)
+                hint = f" (did you mean '{suggestion}'?)" if suggestion else ""
+                self.fail(path, f"the id of a known {spec['to']}{hint}", value, line)
+        elif kind == "list":
+            self._check_list(spec, value, path, line)
+        elif kind == "map":
+            self._check_map(spec, value, path, line)
+        elif kind == "object":
+            if not isinstance(value, dict):
+                self.fail(path, "a mapping", value, line)
+            else:
+                self.check_fields(spec["fields"], value, path, getattr(value, "line", line))
+
+    def _check_text(self, value: Any, path: str, line: int | None) -> None:
+        if not isinstance(value, dict):
+            self.fail(path, "a text in Spanish and English ({es: ..., en: ...})", value, line)
+            return
+        key_lines = getattr(value, "key_lines", {})
+        for lang in value:
+            if lang not in ("es", "en"):
+                self.findings.append(Finding(_join(path, str(lang)), "a language, es or en",
+                                             "an unknown language", key_lines.get(lang, line)))
+        for lang, label in (("es", "Spanish"), ("en", "English")):
+            text = value.get(lang)
+            if not isinstance(text, str) or not text.strip():
+                got = "nothing (missing translation)" if text is None else describe(text)
+                self.findings.append(Finding(_join(path, lang), f"a {label} text", got,
+                                             key_lines.get(lang, getattr(value, "line", line))))
+
+    def _check_list(self, spec: dict, value: Any, path: str, line: int | None) -> None:
+        if not isinstance(value, list):
+            self.fail(path, "a list", value, line)
+            return
+        lo, hi = spec.get("min_len"), spec.get("max_len")
+        if lo is not None and len(value) < lo or hi is not None and len(value) > hi:
+            self.fail(path, "a list of " + _range_phrase("items", lo, hi), value, line)
+        item_spec = normalise_spec(spec["of"])
+        seen: set = set()
+        for i, item in enumerate(value):
+            item_line = value.line_of(i) if hasattr(value, "line_of") else line
+            self.check(item_spec, item, f"{path}[{i}]", item_line)
+            if spec.get("unique") and isinstance(item, (str, int)):
+                if item in seen:
+                    self.fail(f"{path}[{i}]", "no repeated items", item, item_line)
+                seen.add(item)
+
+    def _check_map(self, spec: dict, value: Any, path: str, line: int | None) -> None:
+        if not isinstance(value, dict):
+            self.fail(path, "a mapping", value, line)
+            return
+        key_spec = normalise_spec(spec.get("keys", "str"))
+        value_spec = normalise_spec(spec["values"])
+        key_lines = getattr(value, "key_lines", {})
+        for key, item in value.items():
+            item_line = key_lines.get(key, line)
+            self.check(key_spec, key, f"{path}.{key}", item_line)
+            self.check(value_spec, item, f"{path}.{key}", item_line)
+
+
+def _join(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
+def _type_phrase(spec: dict) -> str:
+    kind = spec["type"]
+    return {"text": "text in Spanish and English", "ref": f"reference to a {spec.get('to')}",
+            "int": "integer", "str": "string", "id": "ASCII id", "list": "list",
+            "map": "mapping", "object": "mapping", "bool": "true/false",
+            "enum": "value (one of " + ", ".join(map(str, spec.get("values", []))) + ")",
+            "number": "number"}.get(kind, kind)
+
+
+def _range_phrase(what: str, lo: Any, hi: Any) -> str:
+    noun = {"int": "an integer", "number": "a number"}.get(what, what)
+    if lo is not None and hi is not None:
+        return f"{noun} from {lo} to {hi}"
+    if lo is not None:
+        return f"{noun} of at least {lo}"
+    return f"{noun} of at most {hi}"
+
+
+def _closest(word: str, options: Any) -> str | None:
+    import difflib
+    found = difflib.get_close_matches(word, [str(o) for o in options], n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def check_spec(spec: Any, where: str) -> list[str]:
+    """Problems in a field spec itself (a broken schema is a bug in cards/, reported too)."""
+    spec = normalise_spec(spec) if isinstance(spec, (str, dict)) else spec
+    if not isinstance(spec, dict) or spec.get("type") not in TYPES:
+        return [f"{where}: a field spec with a type among {', '.join(sorted(TYPES))}"]
+    out = [f"{where}: unknown spec key '{k}'" for k in spec if k not in SPEC_KEYS]
+    kind = spec["type"]
+    if kind == "enum" and not isinstance(spec.get("values"), list):
+        out.append(f"{where}: enum needs a list of values")
+    if kind == "ref" and not isinstance(spec.get("to"), str):
+        out.append(f"{where}: ref needs 'to'")
+    if kind == "list":
+        out += check_spec(spec.get("of"), where + "[]")
+    if kind == "map":
+        out += check_spec(spec.get("values"), where + ".values")
+        if "keys" in spec:
+            out += check_spec(spec["keys"], where + ".keys")
+    if kind == "object":
+        fields = spec.get("fields")
+        if not isinstance(fields, dict):
+            out.append(f"{where}: object needs fields")
+        else:
+            for name, sub in fields.items():
+                out += check_spec(sub, f"{where}.{name}")
+    return out

@@ -1,0 +1,66 @@
+"""The ``ludoteca`` command: one dispatcher, each part registers its own sub-commands.
+
+Every sub-command returns an exit code: 0 done, 1 failed, 2 bad input or options.
+Bad input is reported as clear lines on stderr, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable, Sequence
+
+from cards import DataError
+
+#: Modules that add sub-commands; each has ``register(subparsers)``.
+PARTS = ("cards.cli", "generator.cli", "companion.score_cli", "companion.play_cli",
+         "companion.app_cli")
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> Parser:
+    import importlib
+
+    parser = Parser(prog="ludoteca", description=__doc__.splitlines()[0])
+    from . import __version__
+    parser.add_argument("--version", action="version", version=f"ludoteca {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for name in PARTS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(func(args) or 0)
+    except DataError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("ludoteca: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
