@@ -204,7 +204,7 @@ def _load_game(folder: Path, game_id: str, problems: list[Problem]) -> Game | No
                                             str(key), "a known section (" + ", ".join(sorted(wanted)) + ")",
                                             "an unknown section"))
     known_names = set(files) | {"schema.yaml"}
-    for path in sorted(folder.glob("*.yaml")):
+    for path in sorted([*folder.glob("*.yaml"), *folder.glob("*.yml")]):
         if path.name not in known_names:
             problems.append(Problem(str(path), 1, "file", path.name, "name",
                                     "a data file named in schema.yaml", "a file nobody reads"))
@@ -216,7 +216,10 @@ def _load_game(folder: Path, game_id: str, problems: list[Problem]) -> Game | No
         if isinstance(items, list):
             ids[kind] = {e["id"] for e in items if isinstance(e, dict) and isinstance(e.get("id"), str)}
 
-    checker = Checker(known_ids=lambda k: ids.get(k, set()) if k in schema["kinds"] else None)
+    # A kind whose file could not be read has no ids: its refs are not checked,
+    # so that one broken file gives one problem, not one per reference to it.
+    checker = Checker(known_ids=ids.get)
+    sections: dict[str, tuple[Path, int]] = {}
     for kind, (path, items, line) in raw.items():
         spec = schema["kinds"][kind]
         if spec.get("single"):
@@ -231,6 +234,7 @@ def _load_game(folder: Path, game_id: str, problems: list[Problem]) -> Game | No
             problems.append(Problem(str(path), line, kind, "-", spec["key"], "a list of entries",
                                     _describe_top(items)))
             continue
+        sections[kind] = (path, line)
         seen: dict[str, int] = {}
         good: list[dict] = []
         for index, entry in enumerate(items):
@@ -252,7 +256,7 @@ def _load_game(folder: Path, game_id: str, problems: list[Problem]) -> Game | No
     for kind, spec in schema["kinds"].items():
         if not spec.get("single"):
             game.kinds.setdefault(kind, [])
-    _check_totals(game, schema_path, problems)
+    _check_totals(game, sections, problems)
     return game
 
 
@@ -270,10 +274,14 @@ def _read_data(path: Path, game_id: str, problems: list[Problem]) -> Any:
                                 "a data file named in schema.yaml", "no such file"))
         return None
     try:
-        return read(path)
+        data = read(path)
     except YamlProblem as exc:
         problems.append(Problem(str(path), exc.line, "file", path.name, *_split_yaml_message(exc.message)))
         return None
+    if data is None:
+        problems.append(Problem(str(path), 1, "file", path.name, "top level", "a mapping of lists",
+                                "nothing"))
+    return data
 
 
 def _split_yaml_message(message: str) -> tuple[str, str, str]:
@@ -294,54 +302,79 @@ def _schema_ok(schema: Any, path: Path, game_id: str, problems: list[Problem]) -
         problems.append(Problem(str(path), line, "schema", game_id, field_name, expected, got))
 
     if not isinstance(schema, dict) or not isinstance(schema.get("kinds"), dict):
-        bad(1, "kinds", "a mapping of kinds")
+        bad(getattr(schema, "line", 1), "kinds", "a mapping of kinds",
+            _describe_top(schema.get("kinds") if isinstance(schema, dict) else schema))
         return False
+    for key in schema:
+        if key not in ("kinds", "checks", "doc"):
+            bad(schema.line_of(key), str(key), "a known schema section (kinds, checks, doc)", f"'{key}'")
     kinds = schema["kinds"]
     for kind, spec in kinds.items():
         line = kinds.line_of(kind)
         if not isinstance(spec, dict):
-            bad(line, kind, "a kind description")
+            bad(line, str(kind), "a kind description", _describe_top(spec))
             continue
         for key in spec:
             if key not in KIND_KEYS:
                 bad(spec.line_of(key), f"{kind}.{key}", "a known kind key", f"'{key}'")
         if not isinstance(spec.get("file"), str) or not isinstance(spec.get("key"), str):
-            bad(line, kind, "'file' and 'key'")
+            bad(line, str(kind), "'file' and 'key'", "nothing")
         if "like" in spec:
-            if spec["like"] not in kinds:
-                bad(line, f"{kind}.like", "a kind of this game", str(spec["like"]))
+            target = kinds.get(spec["like"]) if isinstance(spec["like"], str) else None
+            if not isinstance(target, dict) or not isinstance(target.get("fields"), dict):
+                bad(spec.line_of("like"), f"{kind}.like", "a kind of this game with its own fields",
+                    _describe_top(spec["like"]))
             continue
         if not isinstance(spec.get("fields"), dict):
-            bad(line, f"{kind}.fields", "a mapping of field specs")
+            bad(line, f"{kind}.fields", "a mapping of field specs", _describe_top(spec.get("fields")))
             continue
         if not spec.get("single"):
             id_spec = spec["fields"].get("id")
-            if id_spec is None or normalise_spec(id_spec).get("type") != "id":
-                bad(line, f"{kind}.fields.id", "an 'id' field of type id")
+            if not isinstance(id_spec, (str, dict)) or normalise_spec(id_spec).get("type") != "id":
+                bad(line, f"{kind}.fields.id", "an 'id' field of type id", _describe_top(id_spec))
         for name, field_spec in spec["fields"].items():
-            for msg in check_spec(field_spec, f"{kind}.{name}"):
-                bad(spec["fields"].line_of(name), msg.partition(": ")[0], msg.partition(": ")[2])
-    for i, check in enumerate(schema.get("checks", []) or []):
-        if not isinstance(check, dict) or check.get("kind") not in kinds or "expect" not in check:
-            bad(schema["checks"].line_of(i), f"checks[{i}]", "a check with a known kind and 'expect'")
+            for where, expected, got in check_spec(field_spec, f"{kind}.{name}", kinds):
+                bad(spec["fields"].line_of(name), where, expected, got)
+    checks = schema.get("checks", []) or []
+    if not isinstance(checks, list):
+        bad(schema.line_of("checks"), "checks", "a list of checks", _describe_top(checks))
+        return False
+    for i, check in enumerate(checks):
+        ok = isinstance(check, dict) and check.get("kind") in kinds and "expect" in check
+        ok = ok and isinstance(check.get("where", {}), dict)
+        if ok and "by" in check:
+            ok = isinstance(check["expect"], dict)
+        elif ok:
+            ok = isinstance(check["expect"], int) and not isinstance(check["expect"], bool)
+        if not ok:
+            bad(checks.line_of(i), f"checks[{i}]",
+                "a check with a known kind and 'expect' (a number, or a mapping with 'by')",
+                _describe_top(check))
     return len(problems) == before
 
 
-def _check_totals(game: Game, schema_path: Path, problems: list[Problem]) -> None:
-    """The ``checks:`` of the schema: totals that must add up."""
-    for i, check in enumerate(game.schema.get("checks", []) or []):
+def _check_totals(game: Game, sections: dict[str, tuple[Path, int]],
+                  problems: list[Problem]) -> None:
+    """The ``checks:`` of the schema: totals that must add up.
+
+    Reported at the line of the kind's section; a kind whose section could not
+    be read is not counted (its own problem is already reported).
+    """
+    for check in game.schema.get("checks", []) or []:
         kind = check["kind"]
+        if kind not in sections:
+            continue
         entries = game.kinds.get(kind, [])
         spec = game.schema["kinds"][kind]
-        path = str(game.folder / spec["file"])
+        path, line = str(sections[kind][0]), sections[kind][1]
         where = check.get("where", {})
         chosen = [e for e in entries if all(e.get(k) == v for k, v in where.items())]
         total_field = check.get("sum")
 
         def total(items: list[dict]) -> int:
             if total_field:
-                return sum(e.get(total_field, 0) if isinstance(e.get(total_field), int) else 0
-                           for e in items)
+                return sum(v for v in (e.get(total_field) for e in items)
+                           if isinstance(v, int) and not isinstance(v, bool))
             return len(items)
 
         what = f"sum of {total_field}" if total_field else "number of entries"
@@ -350,10 +383,10 @@ def _check_totals(game: Game, schema_path: Path, problems: list[Problem]) -> Non
             for group, expected in check["expect"].items():
                 got = total([e for e in chosen if str(e.get(check["by"])) == str(group)])
                 if got != expected:
-                    problems.append(Problem(path, 1, kind, label, f"{check['by']} {group}",
+                    problems.append(Problem(path, line, kind, label, f"{check['by']} {group}",
                                             f"a {what} of {expected}", str(got)))
         else:
             got = total(chosen)
             if got != check["expect"]:
-                problems.append(Problem(path, 1, kind, label, "total",
+                problems.append(Problem(path, line, kind, label, "total",
                                         f"a {what} of {check['expect']}", str(got)))

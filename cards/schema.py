@@ -20,6 +20,7 @@ Every spec may say ``optional: true`` (it may be left out) and ``default``.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -88,9 +89,9 @@ class Checker:
             spec = normalise_spec(raw_spec)
             if name not in value:
                 if "default" in spec:
-                    value[name] = spec["default"]
+                    value[name] = copy.deepcopy(spec["default"])
                 elif not spec.get("optional"):
-                    self.findings.append(Finding(_join(path, name), f"a {_type_phrase(spec)}",
+                    self.findings.append(Finding(_join(path, name), _type_phrase(spec),
                                                  "nothing (the field is missing)", line))
                 continue
             self.check(spec, value[name], _join(path, name), key_lines.get(name, line))
@@ -147,13 +148,15 @@ class Checker:
         key_lines = getattr(value, "key_lines", {})
         for lang in value:
             if lang not in ("es", "en"):
-                self.findings.append(Finding(_join(path, str(lang)), "a language, es or en",
+                split = value[lang] is None and " " in str(lang)
+                hint = " (a comma inside {...} ends the text before it: quote the text)" if split else ""
+                self.findings.append(Finding(_join(path, str(lang)), "a language, es or en" + hint,
                                              "an unknown language", key_lines.get(lang, line)))
-        for lang, label in (("es", "Spanish"), ("en", "English")):
+        for lang, label in (("es", "a Spanish text"), ("en", "an English text")):
             text = value.get(lang)
             if not isinstance(text, str) or not text.strip():
                 got = "nothing (missing translation)" if text is None else describe(text)
-                self.findings.append(Finding(_join(path, lang), f"a {label} text", got,
+                self.findings.append(Finding(_join(path, lang), label, got,
                                              key_lines.get(lang, getattr(value, "line", line))))
 
     def _check_list(self, spec: dict, value: Any, path: str, line: int | None) -> None:
@@ -191,12 +194,13 @@ def _join(path: str, name: str) -> str:
 
 
 def _type_phrase(spec: dict) -> str:
+    """What a missing field should have held, with its article: 'an integer'."""
     kind = spec["type"]
-    return {"text": "text in Spanish and English", "ref": f"reference to a {spec.get('to')}",
-            "int": "integer", "str": "string", "id": "ASCII id", "list": "list",
-            "map": "mapping", "object": "mapping", "bool": "true/false",
-            "enum": "value (one of " + ", ".join(map(str, spec.get("values", []))) + ")",
-            "number": "number"}.get(kind, kind)
+    return {"text": "a text in Spanish and English", "ref": f"a reference to a {spec.get('to')}",
+            "int": "an integer", "str": "a string", "id": "an ASCII id", "list": "a list",
+            "map": "a mapping", "object": "a mapping", "bool": "true or false",
+            "enum": "one of " + ", ".join(map(str, spec.get("values", []))),
+            "number": "a number"}.get(kind, kind)
 
 
 def _range_phrase(what: str, lo: Any, hi: Any) -> str:
@@ -214,28 +218,35 @@ def _closest(word: str, options: Any) -> str | None:
     return found[0] if found else None
 
 
-def check_spec(spec: Any, where: str) -> list[str]:
-    """Problems in a field spec itself (a broken schema is a bug in cards/, reported too)."""
+def check_spec(spec: Any, where: str, kinds: Any = None) -> list[tuple[str, str, str]]:
+    """Problems in a field spec itself, as (field, expected, got).
+
+    A broken schema is a bug in cards/ and is reported like bad data.  ``kinds``,
+    when given, are the kinds a ``ref`` may point ``to``.
+    """
     spec = normalise_spec(spec) if isinstance(spec, (str, dict)) else spec
     if not isinstance(spec, dict) or spec.get("type") not in TYPES:
-        return [f"{where}: a field spec with a type among {', '.join(sorted(TYPES))}"]
-    out = [f"{where}: unknown spec key '{k}'" for k in spec if k not in SPEC_KEYS]
+        got = describe(spec.get("type") if isinstance(spec, dict) else spec)
+        return [(where, f"a field spec with a type among {', '.join(sorted(TYPES))}", got)]
+    out = [(where, "a known spec key", f"'{k}'") for k in spec if k not in SPEC_KEYS]
     kind = spec["type"]
     if kind == "enum" and not isinstance(spec.get("values"), list):
-        out.append(f"{where}: enum needs a list of values")
-    if kind == "ref" and not isinstance(spec.get("to"), str):
-        out.append(f"{where}: ref needs 'to'")
+        out.append((where, "an enum with a list of values", describe(spec.get("values"))))
+    if kind == "ref":
+        to = spec.get("to")
+        if not isinstance(to, str) or kinds is not None and to not in kinds:
+            out.append((where, "a ref with 'to' naming a kind of this game", describe(to)))
     if kind == "list":
-        out += check_spec(spec.get("of"), where + "[]")
+        out += check_spec(spec.get("of"), where + "[]", kinds)
     if kind == "map":
-        out += check_spec(spec.get("values"), where + ".values")
+        out += check_spec(spec.get("values"), where + ".values", kinds)
         if "keys" in spec:
-            out += check_spec(spec["keys"], where + ".keys")
+            out += check_spec(spec["keys"], where + ".keys", kinds)
     if kind == "object":
         fields = spec.get("fields")
         if not isinstance(fields, dict):
-            out.append(f"{where}: object needs fields")
+            out.append((where, "an object with a mapping of fields", describe(fields)))
         else:
             for name, sub in fields.items():
-                out += check_spec(sub, f"{where}.{name}")
+                out += check_spec(sub, f"{where}.{name}", kinds)
     return out

@@ -60,12 +60,12 @@ def _walk(loader: yaml.SafeLoader, node: yaml.Node, path: Path | str) -> Any:
             key = _walk(loader, key_node, path)
             if isinstance(key, (dict, list)):
                 raise YamlProblem(path, key_node.start_mark.line + 1,
-                                  "yaml: a mapping key must be a plain value, got a "
-                                  + type(key).__name__)
+                                  "yaml: a plain value as a mapping key, got a "
+                                  + ("mapping" if isinstance(key, dict) else "list"))
             if key in out:
                 raise YamlProblem(
                     path, key_node.start_mark.line + 1,
-                    f"yaml: duplicate key '{key}' (first on line {out.key_lines[key]})")
+                    f"yaml: each key once (first on line {out.key_lines[key]}), got '{key}' again")
             out[key] = _walk(loader, value_node, path)
             out.key_lines[key] = key_node.start_mark.line + 1
         return out
@@ -95,6 +95,8 @@ def parse(text: str, path: Path | str = "<string>") -> Any:
         raise YamlProblem(path, line, f"yaml: valid YAML, got a syntax error ({what})") from None
     except yaml.YAMLError as exc:
         raise YamlProblem(path, 1, f"yaml: valid YAML, got {exc}") from None
+    except RecursionError:
+        raise YamlProblem(path, 1, "yaml: data without recursive aliases, got a recursive alias") from None
     finally:
         loader.dispose()
 
