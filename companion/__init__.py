@@ -1,0 +1,1 @@
+"""Ludoteca companion: the game engine (no Kivy) and the phone app."""

@@ -1,0 +1,110 @@
+"""Gladiadores end-of-game scoring: points for combats won plus the victory points of buildings.
+
+From ``cards/gladiadores``: ``combat.points.attacker_wins`` (points per combat started and won),
+each building's ``points``, ``target_points.standard`` (when the record gives no ``target``),
+``limits.max_buildings`` and ``limits.unique_building_names``.  The winner is whoever reached the
+target; the data has no tie rule (only the active player scores, so two players cannot reach the
+target together), so if a record shows several, the one with more points wins and equal points share.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from cards import Game
+
+from .ranking import Result, Text, rank_players
+from .records import Reader, line_of
+
+LABELS: dict[str, Text] = {
+    "combat": {"es": "Combates ganados", "en": "Combats won"},
+    "buildings": {"es": "Edificios", "en": "Buildings"},
+}
+PLAYER_FIELDS = ("name", "combat_wins", "buildings", "coins", "gladiators")
+RECORD_FIELDS = ("game", "target", "expansion", "players")
+
+
+@dataclass(frozen=True)
+class LudusEnd:
+    """One player's position at the end: combats started and won, building ids."""
+
+    name: str
+    combat_wins: int
+    buildings: tuple[str, ...] = ()
+    coins: int = 0
+
+
+def default_target(game: Game) -> int:
+    return game.meta["target_points"]["standard"]
+
+
+def score(players: Sequence[LudusEnd], game: Game, target: int | None = None) -> Result:
+    """Score a finished game of Gladiadores; players keep their order."""
+    goal = default_target(game) if target is None else target
+    per_win = game.meta["combat"]["points"]["attacker_wins"]
+    breakdowns = [{"combat": p.combat_wins * per_win,
+                   "buildings": sum(game.get("building", b).get("points", 0) for b in p.buildings)}
+                  for p in players]
+    totals = [sum(b.values()) for b in breakdowns]
+    reached = [p.name for p, t in zip(players, totals) if t >= goal]
+    notes: list[Text] = []
+    if not reached:
+        notes.append({"es": f"Nadie llegó al objetivo de {goal} puntos: no hay ganador",
+                      "en": f"Nobody reached the target of {goal} points: no winner"})
+    elif len(reached) > 1:
+        notes.append({"es": f"Varios llegaron al objetivo de {goal} ({', '.join(reached)}); los datos no "
+                            "tienen regla de empate (solo puntúa el jugador activo): gana quien tiene más puntos",
+                      "en": f"Several reached the target of {goal} ({', '.join(reached)}); the data has no "
+                            "tie rule (only the active player scores): the one with more points wins"})
+
+    def tie_text(group: list[int]) -> Text:
+        names = ", ".join(players[i].name for i in group)
+        return {"es": f"Empate a {totals[group[0]]} entre {names}: comparten puesto",
+                "en": f"Tie at {totals[group[0]]} between {names}: they share the rank"}
+
+    return rank_players([p.name for p in players], breakdowns, game.id, LABELS, tie_text=tie_text,
+                        notes=notes, winners_filter=lambda i: totals[i] >= goal)
+
+
+def from_record(record: dict, game: Game, reader: Reader) -> tuple[list[LudusEnd], int | None]:
+    """Check a Gladiadores record; return the players and the target."""
+    reader.keys(record, "", RECORD_FIELDS)
+    target = reader.count(record, "target", "", default=default_target(game))
+    if target == 0:
+        reader.bad(line_of(record, "target"), "target", "expected a target of at least 1 point, got 0")
+    expansion = reader.flag(record, "expansion", "", False)
+    limits = game.meta.get("limits", {})
+    out: list[LudusEnd] = []
+    for index, player in reader.players(record, game, PLAYER_FIELDS, max_key="expansion_max" if expansion else "max"):
+        prefix = f"players[{index}]"
+        wins = reader.count(player, "combat_wins", prefix, default=None)
+        coins = reader.count(player, "coins", prefix)
+        reader.count(player, "gladiators", prefix)
+        items = reader.items(player, "buildings", prefix, required=False) or []
+        ids: list[str] = []
+        first_at: dict[str, int] = {}
+        for j, name in enumerate(items):
+            where = f"{prefix}.buildings[{j}]"
+            entry = reader.card(game, "building", name, where, line_of(items, j))
+            if entry is None:
+                continue
+            if limits.get("unique_building_names") and entry["id"] in first_at:
+                reader.bad(line_of(items, j), where, f"duplicate building '{name}' (already at "
+                           f"buildings[{first_at[entry['id']]}]); a player may not hold two of the same")
+            first_at.setdefault(entry["id"], j)
+            ids.append(entry["id"])
+        most = limits.get("max_buildings")
+        if most is not None and len(items) > most:
+            reader.bad(line_of(player, "buildings"), f"{prefix}.buildings",
+                       f"at most {most} buildings, got {len(items)}")
+        if wins is not None and isinstance(player.get("name"), str):
+            out.append(LudusEnd(player["name"].strip(), wins, tuple(ids), coins or 0))
+    return out, target
+
+
+def score_record(record: dict, game: Game, reader: Reader) -> Result:
+    """Check a record and score it (raises :class:`RecordError` listing every problem)."""
+    players, target = from_record(record, game, reader)
+    reader.raise_if_bad()
+    return score(players, game, target)

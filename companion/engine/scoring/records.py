@@ -1,0 +1,229 @@
+"""Reading end-of-game records (YAML or JSON) and checking their fields, with line numbers.
+
+A record is plain data; YAML records come back as :class:`cards.yamlread.LDict` /
+``LList`` that remember the line of every key and item, so each problem can say
+``FILE:LINE: players[1].city[3]: unknown district 'Catedrall' (closest: ...)``.
+Records given as plain dicts (the engine, tests) simply have no lines.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from cards import fold
+from cards.schema import describe
+from cards.yamlread import YamlProblem, parse
+
+
+@dataclass(frozen=True)
+class RecordProblem:
+    """One problem in a record: ``FILE:LINE: field: message``."""
+
+    path: str
+    line: int | None
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        head = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{head}: {self.field}: {self.message}" if self.field else f"{head}: {self.message}"
+
+
+class RecordError(ValueError):
+    """A record that cannot be scored; ``problems`` lists every problem found."""
+
+    def __init__(self, problems: list[RecordProblem]):
+        self.problems = sorted(problems, key=lambda p: p.line or 0)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+def line_of(container: Any, key: Any) -> int | None:
+    """The line of ``container[key]`` when the record came from YAML, else ``None``."""
+    finder = getattr(container, "line_of", None)
+    if finder is None:
+        return None
+    try:
+        return finder(key) or None
+    except (TypeError, KeyError):
+        return getattr(container, "line", None) or None
+
+
+def read_record(path: Path | str) -> Any:
+    """Read a YAML or JSON record (by its suffix); raise :class:`RecordError` if unreadable."""
+    where = str(path)
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise RecordError([RecordProblem(where, None, "", f"cannot read the file ({exc.strerror})")]) from None
+    except UnicodeDecodeError as exc:
+        message = f"expected UTF-8 text, got undecodable bytes ({exc.reason})"
+        raise RecordError([RecordProblem(where, 1, "file", message)]) from None
+    if Path(path).suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError([RecordProblem(where, exc.lineno, "json", f"valid JSON, got {exc.msg}")]) from None
+        try:  # JSON is YAML too: reuse the YAML reader only to learn the lines
+            with_lines = parse(text, where)
+        except YamlProblem:
+            return data
+        return with_lines if with_lines == data else data
+    try:
+        data = parse(text, where)
+    except YamlProblem as exc:
+        field_name, _, message = exc.message.partition(": ")
+        raise RecordError([RecordProblem(where, exc.line, field_name, message)]) from None
+    return data
+
+
+@dataclass
+class Reader:
+    """Checks the fields of a record and collects every problem instead of stopping at the first."""
+
+    path: str = "<record>"
+    problems: list[RecordProblem] = field(default_factory=list)
+
+    def bad(self, line: int | None, field_name: str, message: str) -> None:
+        self.problems.append(RecordProblem(self.path, line, field_name, message))
+
+    def raise_if_bad(self) -> None:
+        if self.problems:
+            raise RecordError(self.problems)
+
+    def mapping(self, value: Any, field_name: str, line: int | None) -> dict | None:
+        if isinstance(value, dict):
+            return value
+        self.bad(line, field_name, f"expected a mapping of fields, got {describe(value)}")
+        return None
+
+    def keys(self, obj: dict, prefix: str, allowed: Iterable[str]) -> None:
+        """Report unknown keys, with the closest known one (required keys are checked when read)."""
+        allowed = list(allowed)
+        for key in obj:
+            if key not in allowed:
+                close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                self.bad(line_of(obj, key), _join(prefix, str(key)),
+                         f"unknown field{hint}; known: {', '.join(allowed)}")
+
+    def count(self, obj: dict, key: str, prefix: str, default: int | None = 0) -> int | None:
+        """A whole number >= 0; ``default`` when absent (``None`` means required)."""
+        if key not in obj:
+            if default is None:
+                self.bad(getattr(obj, "line", None) or None, _join(prefix, key), "missing (required)")
+            return default
+        value = obj[key]
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.bad(line_of(obj, key), _join(prefix, key), f"expected a whole number, got {describe(value)}")
+            return None
+        if value < 0:
+            self.bad(line_of(obj, key), _join(prefix, key), f"expected a number of at least 0, got {value}")
+            return None
+        return value
+
+    def text(self, obj: dict, key: str, prefix: str, required: bool = True) -> str | None:
+        if key not in obj:
+            if required:
+                self.bad(getattr(obj, "line", None) or None, _join(prefix, key), "missing (required)")
+            return None
+        value = obj[key]
+        if not isinstance(value, str) or not value.strip():
+            self.bad(line_of(obj, key), _join(prefix, key), f"expected a name, got {describe(value)}")
+            return None
+        return value.strip()
+
+    def flag(self, obj: dict, key: str, prefix: str, default: bool | None) -> bool | None:
+        if key not in obj:
+            return default
+        value = obj[key]
+        if not isinstance(value, bool):
+            self.bad(line_of(obj, key), _join(prefix, key), f"expected true or false, got {describe(value)}")
+            return default
+        return value
+
+    def items(self, obj: dict, key: str, prefix: str, required: bool = True) -> list | None:
+        """A list field; ``None`` (after a problem if required) when absent or not a list."""
+        if key not in obj:
+            if required:
+                self.bad(getattr(obj, "line", None) or None, _join(prefix, key), "missing (required)")
+            return None
+        value = obj[key]
+        if not isinstance(value, list):
+            self.bad(line_of(obj, key), _join(prefix, key), f"expected a list, got {describe(value)}")
+            return None
+        return value
+
+    def counts_map(self, obj: dict, key: str, prefix: str) -> dict | None:
+        """A mapping of names to whole numbers >= 0 (``{}`` when absent)."""
+        if key not in obj:
+            return {}
+        value = obj[key]
+        if not isinstance(value, dict):
+            self.bad(line_of(obj, key), _join(prefix, key),
+                     f"expected a mapping of names to numbers, got {describe(value)}")
+            return None
+        out: dict = {}
+        for name in value:
+            number = self.count(value, name, _join(prefix, key), default=None)
+            if number is not None:
+                out[name] = number
+        return out
+
+    def card(self, game: Any, kinds: str | tuple[str, ...], name: Any, field_name: str,
+             line: int | None) -> dict | None:
+        """The entry a record names (id, Spanish or English name), or a problem with suggestions."""
+        first = kinds if isinstance(kinds, str) else kinds[0]
+        if not isinstance(name, str) or not name.strip():
+            self.bad(line, field_name, f"expected a {first} name, got {describe(name)}")
+            return None
+        try:
+            return game.find(kinds, name.strip())
+        except LookupError as exc:
+            self.bad(line, field_name, str(exc.args[0]) if exc.args else f"unknown {first} '{name}'")
+            return None
+
+    def players(self, record: dict, game: Any, allowed: Iterable[str],
+                max_key: str = "max") -> list[tuple[int, dict]]:
+        """The ``players`` list: each a mapping with a unique ``name``; count within the game's range.
+
+        The range is ``players.min`` to ``players.<max_key>`` of the game record.
+        """
+        items = self.items(record, "players", "")
+        if items is None:
+            return []
+        limits = game.meta.get("players", {}) if isinstance(game.meta.get("players"), dict) else {}
+        low, high = limits.get("min"), limits.get(max_key, limits.get("max"))
+        if (low is not None and len(items) < low) or (high is not None and len(items) > high):
+            self.bad(line_of(record, "players"), "players",
+                     f"{_game_name(game)} is for {low} to {high} players, got {len(items)}")
+        out: list[tuple[int, dict]] = []
+        seen: dict[str, int] = {}
+        for index, item in enumerate(items):
+            prefix = f"players[{index}]"
+            player = self.mapping(item, prefix, line_of(items, index))
+            if player is None:
+                continue
+            self.keys(player, prefix, allowed)
+            name = self.text(player, "name", prefix)
+            if name is not None:
+                if fold(name) in seen:
+                    self.bad(line_of(player, "name"), f"{prefix}.name",
+                             f"'{name}' is already the name of players[{seen[fold(name)]}]")
+                seen.setdefault(fold(name), index)
+            out.append((index, player))
+        return out
+
+
+def _join(prefix: str, key: str) -> str:
+    return f"{prefix}.{key}" if prefix else key
+
+
+def _game_name(game: Any) -> str:
+    name = game.meta.get("name")
+    if isinstance(name, dict):
+        return f"{name.get('es')} / {name.get('en')}" if name.get("es") != name.get("en") else str(name.get("es"))
+    return str(game.id)

@@ -1,0 +1,58 @@
+"""El Mapa end-of-game scoring: the worked examples and bad records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from cards import load
+from companion.engine.scoring import RecordError, score_record
+
+FIXTURES = Path(__file__).parent / "fixtures" / "scoring"
+EXAMPLES = sorted(FIXTURES.glob("el_mapa_*.yaml"))
+CATALOG = load(games=("el_mapa",))
+
+
+def test_there_are_at_least_five_worked_examples():
+    assert len(EXAMPLES) >= 5
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_worked_example(path: Path):
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    got = score_record(data["record"], CATALOG).as_json()
+    assert got["game"] == "el_mapa"
+    assert got["players"] == data["expected"]["players"]
+    assert got["winners"] == data["expected"]["winners"]
+
+
+def problems(record: dict) -> list[str]:
+    with pytest.raises(RecordError) as info:
+        score_record(record, CATALOG, path="m.yaml")
+    return [str(p) for p in info.value.problems]
+
+
+def test_bad_el_mapa_records():
+    record = {"game": "el_mapa", "players": [
+        {"name": "Ana", "buildings": ["Piramides", "Mercadillo"], "defeated": {"leva": -1, "dragon": 2},
+         "resources": {"oro": "x"}, "tiles_revealed": 2.5},
+        {"name": "Luis", "buildings": ["pirámides"]}]}
+    found = problems(record)
+    assert found[0].startswith("m.yaml: players[0].buildings[1]: unknown building 'Mercadillo' (closest: ")
+    assert "Mercado / Market" in found[0]
+    assert found[1:] == [
+        "m.yaml: players[0].tiles_revealed: expected a whole number, got 2.5",
+        "m.yaml: players[0].defeated.leva: expected a number of at least 0, got -1",
+        "m.yaml: players[0].defeated.dragon: unknown troop 'dragon'",
+        "m.yaml: players[0].resources.oro: expected a whole number, got 'x'",
+        "m.yaml: players[1].buildings[0]: 'pirámides' is a single building shared by the whole table, "
+        "already listed at players[0].buildings[0]"]
+
+
+def test_player_count_comes_from_the_data():
+    meta = CATALOG["el_mapa"].meta["players"]
+    many = [{"name": f"P{i}", "buildings": []} for i in range(meta["max"] + 1)]
+    assert problems({"game": "el_mapa", "players": many}) == [
+        f"m.yaml: players: El Mapa / The Map is for {meta['min']} to {meta['max']} players, got {meta['max'] + 1}"]
