@@ -21,10 +21,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .problems import DataError, Problem
-from .schema import Checker, check_spec, normalise_spec
+from .schema import Checker, check_spec, describe, normalise_spec
 from .yamlread import LDict, YamlProblem, read
 
 GAMES = ("ciudadelas", "el_mapa", "gladiadores")
+FEW_NAMES = 12  # an unknown name with no close match lists every known one when there are this few
 KIND_KEYS = {"file", "key", "single", "fields", "like", "report_by", "doc"}
 
 
@@ -62,6 +63,7 @@ class Game:
         return self.kinds[kind]
 
     def ids(self, kind: str) -> list[str]:
+        """The ids of a kind, in file order."""
         return [e["id"] for e in self.entries(kind)]
 
     def get(self, kind: str, entry_id: str) -> dict:
@@ -87,11 +89,18 @@ class Game:
         if wanted in names:
             return names[wanted]
         close = difflib.get_close_matches(wanted, list(names), n=3, cutoff=0.5)
-        shown = [_display(names[c]) for c in close]
-        hint = f" (closest: {', '.join(dict.fromkeys(shown))})" if shown else ""
+        shown = list(dict.fromkeys(_display(names[c]) for c in close))
+        every = list(dict.fromkeys(_display(e) for e in names.values()))
+        if shown:
+            hint = f" (closest: {', '.join(shown)})"
+        elif len(every) <= FEW_NAMES:
+            hint = f" (known: {', '.join(every)})"
+        else:
+            hint = ""
         raise LookupError(f"unknown {kinds[0]} '{name}'{hint}")
 
     def location(self, kind: str, entry_id: str) -> tuple[Path, int]:
+        """The file and line where an entry starts."""
         return self.locations[(kind, entry_id)]
 
     def counts(self) -> dict[str, Any]:
@@ -145,7 +154,8 @@ def load(cards_dir: Path | str | None = None, games: tuple[str, ...] | None = No
     problems: list[Problem] = []
     if not root.is_dir():
         raise DataError([Problem(str(root), 0, "folder", root.name, "cards",
-                                 "a folder of card data", "no such folder")])
+                                 "a folder of card data",
+                                 "a file" if root.exists() else "no such folder")])
     catalog = Catalog()
     catalog.root = root
     for game_id in games or GAMES:
@@ -187,7 +197,7 @@ def _load_game(folder: Path, game_id: str, problems: list[Problem]) -> Game | No
             continue
         if not isinstance(data, dict):
             problems.append(Problem(str(path), getattr(data, "line", 1), "file", spec["file"],
-                                    "top level", "a mapping of lists", _describe_top(data)))
+                                    "top level", "a mapping of lists", describe(data)))
             continue
         if spec["key"] not in data:
             problems.append(Problem(str(path), 1, "file", spec["file"], spec["key"],
@@ -225,14 +235,14 @@ def _load_game(folder: Path, game_id: str, problems: list[Problem]) -> Game | No
         if spec.get("single"):
             if not isinstance(items, dict):
                 problems.append(Problem(str(path), line, kind, game_id, spec["key"], "a mapping",
-                                        _describe_top(items)))
+                                        describe(items)))
                 continue
             _check_entry(checker, spec, items, path, kind, game_id, problems)
             game.singles[kind] = items
             continue
         if not isinstance(items, list):
             problems.append(Problem(str(path), line, kind, "-", spec["key"], "a list of entries",
-                                    _describe_top(items)))
+                                    describe(items)))
             continue
         sections[kind] = (path, line)
         seen: dict[str, int] = {}
@@ -241,7 +251,7 @@ def _load_game(folder: Path, game_id: str, problems: list[Problem]) -> Game | No
             entry_line = items.line_of(index)
             if not isinstance(entry, dict):
                 problems.append(Problem(str(path), entry_line, kind, f"#{index + 1}", "entry",
-                                        "a mapping with an id", _describe_top(entry)))
+                                        "a mapping with an id", describe(entry)))
                 continue
             entry_id = entry.get("id") if isinstance(entry.get("id"), str) else f"#{index + 1}"
             if entry_id in seen:
@@ -270,8 +280,8 @@ def _check_entry(checker: Checker, spec: dict, entry: LDict, path: Path, kind: s
 
 def _read_data(path: Path, game_id: str, problems: list[Problem]) -> Any:
     if not path.is_file():
-        problems.append(Problem(str(path), 0, "file", path.name, "file",
-                                "a data file named in schema.yaml", "no such file"))
+        problems.append(Problem(str(path), 0, "file", path.name, "file", "a data file named in schema.yaml",
+                                "a folder" if path.is_dir() else "no such file"))
         return None
     try:
         data = read(path)
@@ -290,11 +300,6 @@ def _split_yaml_message(message: str) -> tuple[str, str, str]:
     return field_name, expected, got
 
 
-def _describe_top(value: Any) -> str:
-    from .schema import describe
-    return describe(value)
-
-
 def _schema_ok(schema: Any, path: Path, game_id: str, problems: list[Problem]) -> bool:
     before = len(problems)
 
@@ -303,7 +308,7 @@ def _schema_ok(schema: Any, path: Path, game_id: str, problems: list[Problem]) -
 
     if not isinstance(schema, dict) or not isinstance(schema.get("kinds"), dict):
         bad(getattr(schema, "line", 1), "kinds", "a mapping of kinds",
-            _describe_top(schema.get("kinds") if isinstance(schema, dict) else schema))
+            describe(schema.get("kinds") if isinstance(schema, dict) else schema))
         return False
     for key in schema:
         if key not in ("kinds", "checks", "doc"):
@@ -312,7 +317,7 @@ def _schema_ok(schema: Any, path: Path, game_id: str, problems: list[Problem]) -
     for kind, spec in kinds.items():
         line = kinds.line_of(kind)
         if not isinstance(spec, dict):
-            bad(line, str(kind), "a kind description", _describe_top(spec))
+            bad(line, str(kind), "a kind description", describe(spec))
             continue
         for key in spec:
             if key not in KIND_KEYS:
@@ -323,21 +328,21 @@ def _schema_ok(schema: Any, path: Path, game_id: str, problems: list[Problem]) -
             target = kinds.get(spec["like"]) if isinstance(spec["like"], str) else None
             if not isinstance(target, dict) or not isinstance(target.get("fields"), dict):
                 bad(spec.line_of("like"), f"{kind}.like", "a kind of this game with its own fields",
-                    _describe_top(spec["like"]))
+                    describe(spec["like"]))
             continue
         if not isinstance(spec.get("fields"), dict):
-            bad(line, f"{kind}.fields", "a mapping of field specs", _describe_top(spec.get("fields")))
+            bad(line, f"{kind}.fields", "a mapping of field specs", describe(spec.get("fields")))
             continue
         if not spec.get("single"):
             id_spec = spec["fields"].get("id")
             if not isinstance(id_spec, (str, dict)) or normalise_spec(id_spec).get("type") != "id":
-                bad(line, f"{kind}.fields.id", "an 'id' field of type id", _describe_top(id_spec))
+                bad(line, f"{kind}.fields.id", "an 'id' field of type id", describe(id_spec))
         for name, field_spec in spec["fields"].items():
             for where, expected, got in check_spec(field_spec, f"{kind}.{name}", kinds):
                 bad(spec["fields"].line_of(name), where, expected, got)
     checks = schema.get("checks", []) or []
     if not isinstance(checks, list):
-        bad(schema.line_of("checks"), "checks", "a list of checks", _describe_top(checks))
+        bad(schema.line_of("checks"), "checks", "a list of checks", describe(checks))
         return False
     for i, check in enumerate(checks):
         ok = isinstance(check, dict) and check.get("kind") in kinds and "expect" in check
@@ -349,7 +354,7 @@ def _schema_ok(schema: Any, path: Path, game_id: str, problems: list[Problem]) -
         if not ok:
             bad(checks.line_of(i), f"checks[{i}]",
                 "a check with a known kind and 'expect' (a number, or a mapping with 'by')",
-                _describe_top(check))
+                describe(check))
     return len(problems) == before
 
 

@@ -16,6 +16,7 @@ def add_cards_option(parser: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``validate`` to the ``ludoteca`` command."""
     p = sub.add_parser("validate", help="check the card data and print its counts",
                        description="Check every YAML file of the card data; print counts per game and kind.")
     add_cards_option(p)
@@ -24,6 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_validate(args: argparse.Namespace) -> int:
+    """Load and check the data; print the counts (table or JSON). Bad data raises DataError (exit 2)."""
     catalog = load(args.cards)
     counts = {game_id: game.counts() for game_id, game in catalog.items()}
     if args.json:

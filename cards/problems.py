@@ -10,9 +10,12 @@ from pathlib import Path
 def display_path(path: Path | str) -> str:
     """A path as a user would type it: relative to the working folder when inside it."""
     try:
-        return os.path.relpath(path)
-    except ValueError:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
         return str(path)
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        return os.path.abspath(path)
+    return relative
 
 
 @dataclass(frozen=True)

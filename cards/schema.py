@@ -21,6 +21,7 @@ Every spec may say ``optional: true`` (it may be left out) and ``default``.
 from __future__ import annotations
 
 import copy
+import difflib
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -73,6 +74,7 @@ class Checker:
     findings: list[Finding] = field(default_factory=list)
 
     def fail(self, path: str, expected: str, value: Any, line: int | None) -> None:
+        """Record that ``value`` at ``path`` is not ``expected``."""
         self.findings.append(Finding(path, expected, describe(value), line))
 
     def check_fields(self, fields: dict, value: dict, path: str, line: int | None) -> dict:
@@ -98,6 +100,7 @@ class Checker:
         return value
 
     def check(self, spec: dict, value: Any, path: str, line: int | None) -> None:
+        """Check one value against a normalised spec, recording every finding."""
         kind = spec["type"]
         if value is None and spec.get("optional"):
             return
@@ -148,7 +151,7 @@ class Checker:
         key_lines = getattr(value, "key_lines", {})
         for lang in value:
             if lang not in ("es", "en"):
-                split = value[lang] is None and " " in str(lang)
+                split = value[lang] is None  # `{es: a, b, en: c}` reads `b` as a key with no value
                 hint = " (a comma inside {...} ends the text before it: quote the text)" if split else ""
                 self.findings.append(Finding(_join(path, str(lang)), "a language, es or en" + hint,
                                              "an unknown language", key_lines.get(lang, line)))
@@ -213,7 +216,6 @@ def _range_phrase(what: str, lo: Any, hi: Any) -> str:
 
 
 def _closest(word: str, options: Any) -> str | None:
-    import difflib
     found = difflib.get_close_matches(word, [str(o) for o in options], n=1, cutoff=0.6)
     return found[0] if found else None
 

@@ -26,6 +26,7 @@ class LDict(dict):
     key_lines: dict
 
     def line_of(self, key: Any) -> int:
+        """The line of ``key`` (the mapping's own line if unknown)."""
         return self.key_lines.get(key, self.line)
 
 
@@ -36,6 +37,7 @@ class LList(list):
     item_lines: list
 
     def line_of(self, index: int) -> int:
+        """The line of item ``index`` (the list's own line if out of range)."""
         if 0 <= index < len(self.item_lines):
             return self.item_lines[index]
         return self.line

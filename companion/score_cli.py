@@ -20,6 +20,7 @@ NOTES = {"es": "Notas", "en": "Notes"}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``score`` to the ``ludoteca`` command."""
     p = sub.add_parser("score", help="score the end of a game from a YAML or JSON record",
                        description="Score a finished game of Ciudadelas, El Mapa or Gladiadores from a "
                                    "YAML or JSON record: a table per player with the breakdown, the "
@@ -35,6 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_score(args: argparse.Namespace) -> int:
+    """Read, check and score a record; print the table or the JSON. Exit 2 on a bad record."""
     try:
         record = read_record(args.file)
         game_id = game_of(record, args.file)

@@ -103,8 +103,16 @@ def test_unknown_name_suggests_the_closest(game):
 
 def test_unknown_name_without_anything_close(game):
     with pytest.raises(LookupError) as err:
+        game.find("district", "zzzz")
+    assert str(err.value) == "unknown district 'zzzz'"
+
+
+def test_unknown_name_of_a_small_kind_lists_every_name(game):
+    with pytest.raises(LookupError) as err:
         game.find("character", "zzzz")
-    assert str(err.value) == "unknown character 'zzzz'"
+    names = ", ".join(f"{c['name']['es']} / {c['name']['en']}" for c in game.entries("character"))
+    assert str(err.value) == f"unknown character 'zzzz' (known: {names})"
+    assert "Asesino / Assassin" in names and len(game.entries("character")) == 8
 
 
 def test_get_by_exact_id_and_location(game):

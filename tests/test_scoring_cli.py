@@ -142,7 +142,7 @@ def test_unreadable_files(tmp_path):
     path, lines = bad(tmp_path, "game: ciudadelas\nplayers: [\n")
     assert len(lines) == 1 and lines[0].startswith(f"{path}:3: yaml: valid YAML, got a syntax error")
     path, lines = bad(tmp_path, '{"game": "ciudadelas",\n "players": [}\n', "bad.json")
-    assert lines == [f"{path}:2: json: valid JSON, got Expecting value"]
+    assert lines == [f"{path}:2: json: valid JSON, got a syntax error (expecting value, column 14)"]
     path, lines = bad(tmp_path, "- just\n- a list\n")
     assert lines == [f"{path}:1: expected a mapping with 'game' and 'players', got a list of 2"]
 

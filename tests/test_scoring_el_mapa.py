@@ -45,7 +45,8 @@ def test_bad_el_mapa_records():
     assert found[1:] == [
         "m.yaml: players[0].tiles_revealed: expected a whole number, got 2.5",
         "m.yaml: players[0].defeated.leva: expected a number of at least 0, got -1",
-        "m.yaml: players[0].defeated.dragon: unknown troop 'dragon'",
+        "m.yaml: players[0].defeated.dragon: unknown troop 'dragon' (known: Leva / Levy, "
+        "Soldado / Soldier, Arquero / Archer, Caballería / Knight)",
         "m.yaml: players[0].resources.oro: expected a whole number, got 'x'",
         "m.yaml: players[1].buildings[0]: 'pirámides' is a single building shared by the whole table, "
         "already listed at players[0].buildings[0]"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from cards import fold
+from cards.schema import describe
 
 from . import ciudadelas, el_mapa, gladiadores
 from .ranking import PlayerScore, Result, competition_ranks
@@ -33,7 +34,6 @@ __all__ = ["PlayerScore", "RecordError", "RecordProblem", "Result", "SCORERS", "
 def game_of(record: Any, path: str = "<record>") -> str:
     """The game id a record names in ``game`` (id or name, any case, accents ignored)."""
     if not isinstance(record, dict):
-        from cards.schema import describe
         raise RecordError([RecordProblem(path, getattr(record, "line", None) or None, "",
                                          f"expected a mapping with 'game' and 'players', got {describe(record)}")])
     if "game" not in record:
@@ -43,7 +43,7 @@ def game_of(record: Any, path: str = "<record>") -> str:
     wanted = fold(name).replace(" ", "_").replace("-", "_") if isinstance(name, str) else None
     if wanted not in SCORERS:
         raise RecordError([RecordProblem(path, line_of(record, "game"), "game",
-                                         f"unknown game {name!r} (one of: {', '.join(SCORERS)})")])
+                                         f"unknown game {describe(name)} (one of: {', '.join(SCORERS)})")])
     return wanted
 
 

@@ -140,6 +140,7 @@ def score(players: Sequence[CityEnd], game: Game, first_complete: str | None = N
     rule_text, rule_key = TIE_RULES[rule]
 
     def tie_text(group: list[int]) -> Text:
+        """How the data's tie rule separates a group tied on total, and who still shares."""
         names = [players[i].name for i in group]
         total = sum(breakdowns[group[0]].values())
         values = [rule_key(players[i], game) for i in group]
@@ -149,8 +150,12 @@ def score(players: Sequence[CityEnd], game: Game, first_complete: str | None = N
                           f"({shown}): comparten puesto",
                     "en": f"Tie at {total} between {', '.join(names)}; {rule_text['en']} does not break it "
                           f"({shown}): they share the rank"}
-        return {"es": f"Empate a {total} entre {', '.join(names)}: desempata {rule_text['es']} ({shown})",
-                "en": f"Tie at {total} between {', '.join(names)}: broken by {rule_text['en']} ({shown})"}
+        still = [", ".join(players[i].name for i in group if values[group.index(i)] == v)
+                 for v in dict.fromkeys(values) if values.count(v) > 1]
+        es_still = "".join(f"; {s} siguen compartiendo puesto" for s in still)
+        en_still = "".join(f"; {s} still share the rank" for s in still)
+        return {"es": f"Empate a {total} entre {', '.join(names)}: desempata {rule_text['es']} ({shown}){es_still}",
+                "en": f"Tie at {total} between {', '.join(names)}: broken by {rule_text['en']} ({shown}){en_still}"}
 
     return rank_players([p.name for p in players], breakdowns, game.id, labels,
                         tie_key=lambda i: rule_key(players[i], game), tie_text=tie_text,
@@ -166,7 +171,7 @@ def from_record(record: dict, game: Game, reader: Reader) -> tuple[list[CityEnd]
     out: list[CityEnd] = []
     for index, player in reader.players(record, game, PLAYER_FIELDS):
         prefix = f"players[{index}]"
-        city = _city(reader, game, kinds, player, prefix, dark, dark_ids)
+        city, city_ok = _city(reader, game, kinds, player, prefix, dark, dark_ids)
         built_last = _built_last(reader, game, kinds, player, prefix, city)
         characters: list[str] = []
         items = reader.items(player, "characters", prefix, required=False) or []
@@ -175,7 +180,7 @@ def from_record(record: dict, game: Game, reader: Reader) -> tuple[list[CityEnd]
             if entry is not None:
                 characters.append(entry["id"])
         gold, hand, tucked = (reader.count(player, k, prefix) for k in ("gold", "hand", "tucked"))
-        if city is None or not isinstance(player.get("name"), str):
+        if not city_ok or not isinstance(player.get("name"), str):
             continue
         out.append(CityEnd(player["name"].strip(), tuple(city), gold or 0, frozenset(built_last),
                            hand or 0, tucked or 0, tuple(characters)))
@@ -184,10 +189,11 @@ def from_record(record: dict, game: Game, reader: Reader) -> tuple[list[CityEnd]
 
 
 def _city(reader: Reader, game: Game, kinds: tuple[str, ...], player: dict, prefix: str,
-          dark: bool | None, dark_ids: set[str]) -> list[str] | None:
+          dark: bool | None, dark_ids: set[str]) -> tuple[list[str] | None, bool]:
+    """The district ids of a player's city (those that could be named) and whether all were fine."""
     items = reader.items(player, "city", prefix)
     if items is None:
-        return None
+        return None, False
     ids: list[str] = []
     positions: list[int] = []
     ok = True
@@ -219,7 +225,7 @@ def _city(reader: Reader, game: Game, kinds: tuple[str, ...], player: dict, pref
                                f"(already at city[{seen[district_id]}]); a city may not hold two of the same")
                     ok = False
             seen.setdefault(district_id, positions[k])
-    return ids if ok else None
+    return ids, ok
 
 
 def _built_last(reader: Reader, game: Game, kinds: tuple[str, ...], player: dict, prefix: str,
@@ -242,7 +248,7 @@ def _first_complete(reader: Reader, record: dict, game: Game, players: list[City
     if "first_complete" not in record:
         complete = [p.name for p in players if len(p.city) >= complete_at]
         if len(complete) > 1:
-            reader.bad(None, "first_complete", f"missing: {', '.join(complete)} have {complete_at} or more "
+            reader.bad(line_of(record, "players"), "first_complete", f"missing: {', '.join(complete)} have {complete_at} or more "
                        "districts, so say which of them completed a city first")
         return complete[0] if len(complete) == 1 else None
     name = reader.text(record, "first_complete", "")
@@ -250,10 +256,11 @@ def _first_complete(reader: Reader, record: dict, game: Game, players: list[City
         return None
     line = line_of(record, "first_complete")
     match = [p for p in players if fold(p.name) == fold(name)]
-    named = [p.get("name") for p in record.get("players", []) if isinstance(p, dict)]
+    players_list = record.get("players") if isinstance(record.get("players"), list) else []
+    named = [p["name"] for p in players_list if isinstance(p, dict) and isinstance(p.get("name"), str)]
     if not match:
-        if not any(isinstance(n, str) and fold(n) == fold(name) for n in named):
-            reader.bad(line, "first_complete", f"'{name}' is not one of the players ({', '.join(map(str, named))})")
+        if not any(fold(n) == fold(name) for n in named):
+            reader.bad(line, "first_complete", f"'{name}' is not one of the players ({', '.join(named)})")
         return None
     if len(match[0].city) < complete_at:
         reader.bad(line, "first_complete",

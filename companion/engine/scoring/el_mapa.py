@@ -67,7 +67,6 @@ def score(players: Sequence[RealmEnd], game: Game) -> Result:
     rules = check_rules(game)
     per_tile = rules.get("per_revealed_tile", 1)
     breakdowns: list[dict[str, int]] = []
-    notes: list[list[Text]] = []
     for p in players:
         built = [game.get("building", b) for b in p.buildings]
         breakdowns.append({
@@ -76,15 +75,8 @@ def score(players: Sequence[RealmEnd], game: Game) -> Result:
             "battles": sum(game.get("troop", t)["points"] * n for t, n in p.defeated.items()),
             "tiles": per_tile * p.tiles_revealed,
         })
-        notes.append([])
 
-    def tie_text(group: list[int]) -> Text:
-        names = ", ".join(players[i].name for i in group)
-        total = sum(breakdowns[group[0]].values())
-        return {"es": f"Empate a {total} entre {names}: comparten puesto",
-                "en": f"Tie at {total} between {names}: they share the rank"}
-
-    return rank_players([p.name for p in players], breakdowns, game.id, LABELS, tie_text=tie_text)
+    return rank_players([p.name for p in players], breakdowns, game.id, LABELS)
 
 
 def _named_counts(reader: Reader, game: Game, kind: str, player: dict, key: str, prefix: str) -> dict[str, int]:

@@ -36,6 +36,7 @@ class LudusEnd:
 
 
 def default_target(game: Game) -> int:
+    """The data's standard target (``target_points.standard``), used when a record gives none."""
     return game.meta["target_points"]["standard"]
 
 
@@ -58,13 +59,7 @@ def score(players: Sequence[LudusEnd], game: Game, target: int | None = None) ->
                       "en": f"Several reached the target of {goal} ({', '.join(reached)}); the data has no "
                             "tie rule (only the active player scores): the one with more points wins"})
 
-    def tie_text(group: list[int]) -> Text:
-        names = ", ".join(players[i].name for i in group)
-        return {"es": f"Empate a {totals[group[0]]} entre {names}: comparten puesto",
-                "en": f"Tie at {totals[group[0]]} between {names}: they share the rank"}
-
-    return rank_players([p.name for p in players], breakdowns, game.id, LABELS, tie_text=tie_text,
-                        notes=notes, winners_filter=lambda i: totals[i] >= goal)
+    return rank_players([p.name for p in players], breakdowns, game.id, LABELS, notes=notes, winners_filter=lambda i: totals[i] >= goal)
 
 
 def from_record(record: dict, game: Game, reader: Reader) -> tuple[list[LudusEnd], int | None]:

@@ -49,6 +49,7 @@ class Result:
         return {"labels": dict(self.labels), "notes": notes + [dict(n) for n in self.notes]}
 
     def player(self, name: str) -> PlayerScore:
+        """The score of the player with exactly this name."""
         for p in self.players:
             if p.name == name:
                 return p
@@ -64,6 +65,13 @@ def competition_ranks(keys: Sequence[Any]) -> list[int]:
     return [1 + sum(1 for other in keys if other > key) for key in keys]
 
 
+def shared_rank(names: Sequence[str], total: int) -> Text:
+    """The note for players tied on ``total`` whom nothing separates."""
+    who = ", ".join(names)
+    return {"es": f"Empate a {total} entre {who}: comparten puesto",
+            "en": f"Tie at {total} between {who}: they share the rank"}
+
+
 def rank_players(names: Sequence[str], breakdowns: Sequence[dict[str, int]], game: str,
                  labels: dict[str, Text], tie_key: Callable[[int], Any] | None = None,
                  tie_text: Callable[[list[int]], Text] | None = None,
@@ -71,10 +79,14 @@ def rank_players(names: Sequence[str], breakdowns: Sequence[dict[str, int]], gam
                  winners_filter: Callable[[int], bool] | None = None) -> Result:
     """Total each breakdown, rank by (total, tie_key(i)) and build the :class:`Result`.
 
-    ``tie_text(indexes)`` explains how a group tied on total was separated (or not).
-    ``winners_filter(i)`` may refuse the win to a rank-1 player (e.g. below a target).
+    ``tie_text(indexes)`` explains how a group tied on total was separated (or not); by
+    default the group shares the rank.  ``winners_filter(i)`` may refuse the win to a rank-1
+    player (e.g. below a target).
     """
     totals = [sum(b.values()) for b in breakdowns]
+    if tie_text is None:
+        def tie_text(group: list[int]) -> Text:
+            return shared_rank([names[i] for i in group], totals[group[0]])
     keys = [(t, tie_key(i) if tie_key else 0) for i, t in enumerate(totals)]
     ranks = competition_ranks(keys)
     all_notes = list(notes)
@@ -83,8 +95,7 @@ def rank_players(names: Sequence[str], breakdowns: Sequence[dict[str, int]], gam
         group = [i for i, t in enumerate(totals) if t == total]
         if len(group) > 1 and total not in seen:
             seen.add(total)
-            if tie_text is not None:
-                all_notes.append(tie_text(group))
+            all_notes.append(tie_text(group))
     players = tuple(
         PlayerScore(names[i], totals[i], ranks[i], dict(breakdowns[i]),
                     tuple(player_notes[i]) if i < len(player_notes) else ())

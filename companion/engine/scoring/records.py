@@ -55,8 +55,10 @@ def line_of(container: Any, key: Any) -> int | None:
 def read_record(path: Path | str) -> Any:
     """Read a YAML or JSON record (by its suffix); raise :class:`RecordError` if unreadable."""
     where = str(path)
+    if Path(path).is_dir():
+        raise RecordError([RecordProblem(where, None, "", "expected a record file, got a folder")])
     try:
-        text = Path(path).read_bytes().decode("utf-8")
+        text = Path(path).read_bytes().decode("utf-8-sig")
     except OSError as exc:
         raise RecordError([RecordProblem(where, None, "", f"cannot read the file ({exc.strerror})")]) from None
     except UnicodeDecodeError as exc:
@@ -66,7 +68,9 @@ def read_record(path: Path | str) -> Any:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RecordError([RecordProblem(where, exc.lineno, "json", f"valid JSON, got {exc.msg}")]) from None
+            what = f"{exc.msg[:1].lower()}{exc.msg[1:]}, column {exc.colno}"
+            raise RecordError([RecordProblem(where, exc.lineno, "json",
+                                             f"valid JSON, got a syntax error ({what})")]) from None
         try:  # JSON is YAML too: reuse the YAML reader only to learn the lines
             with_lines = parse(text, where)
         except YamlProblem:
@@ -88,13 +92,16 @@ class Reader:
     problems: list[RecordProblem] = field(default_factory=list)
 
     def bad(self, line: int | None, field_name: str, message: str) -> None:
+        """Note one problem."""
         self.problems.append(RecordProblem(self.path, line, field_name, message))
 
     def raise_if_bad(self) -> None:
+        """Raise :class:`RecordError` with every problem noted so far, if any."""
         if self.problems:
             raise RecordError(self.problems)
 
     def mapping(self, value: Any, field_name: str, line: int | None) -> dict | None:
+        """``value`` if it is a mapping, else ``None`` after a problem."""
         if isinstance(value, dict):
             return value
         self.bad(line, field_name, f"expected a mapping of fields, got {describe(value)}")
@@ -126,6 +133,7 @@ class Reader:
         return value
 
     def text(self, obj: dict, key: str, prefix: str, required: bool = True) -> str | None:
+        """A non-empty name, stripped; ``None`` (after a problem if required or wrong) otherwise."""
         if key not in obj:
             if required:
                 self.bad(getattr(obj, "line", None) or None, _join(prefix, key), "missing (required)")
@@ -137,6 +145,7 @@ class Reader:
         return value.strip()
 
     def flag(self, obj: dict, key: str, prefix: str, default: bool | None) -> bool | None:
+        """true or false; ``default`` when absent or wrong (after a problem)."""
         if key not in obj:
             return default
         value = obj[key]
