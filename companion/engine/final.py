@@ -1,0 +1,18 @@
+"""The one bridge from a finished game to the scoring package."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def final_scores(record: dict, data: Any) -> dict:
+    """Score an end-of-game record built from the state: ``{"game", "players", "winners"}``.
+
+    ``data`` is the game's card data (``cards.load()[game]``).
+    """
+    from .scoring import score_record
+
+    result = score_record(record, {record["game"]: data})
+    out = result.as_json()
+    out["record"] = record
+    return out

@@ -1,0 +1,624 @@
+"""Ciudadelas (classic Citadels): rounds of secret character picks, then the characters called 1 to 8.
+
+Phases of a round: ``choose`` (the draft: discards from ``game.character_draft`` for the player count,
+then picks from the crown holder to the left), ``call`` (the crown calls every number 1..8; nobody
+answers for a character nobody took or the murdered one), ``turn`` (the revealed player's turn).
+A city reaching ``complete_city`` districts makes the round the last; then the game is scored by
+``companion.engine.scoring``.  Every number comes from ``cards/ciudadelas``.
+
+Cards in hand are hidden at the table: the state only keeps how many each player holds.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..common import (adjust, arg, count_arg, log, name_of, next_seat, player_index,
+                      require_active, spend, text)
+from ..errors import (BadArgument, Duplicate, GameOver, LimitReached, NotAllowed, NotEnough,
+                      NotYourTurn, WrongPhase)
+from ..final import final_scores
+
+GAME = "ciudadelas"
+RESOURCES = {"gold": text("oro", "gold"), "hand": text("cartas en mano", "cards in hand")}
+
+ACTIONS: dict[str, dict[str, Any]] = {
+    "adjust": {"args": {"player": "name", "resource": "gold|hand", "delta": "int"},
+               "help": text("Corrige a mano un recurso de un jugador.", "Correct a player's resource by hand.")},
+    "undo": {"args": {}, "help": text("Deshace la última acción.", "Undo the last action.")},
+    "redo": {"args": {}, "help": text("Rehace la acción deshecha.", "Redo the undone action.")},
+    "choose": {"args": {"player": "name", "character": "character", "discard": "character (2 players: some picks)"},
+               "help": text("Elige en secreto un personaje.", "Pick a character in secret.")},
+    "call": {"args": {}, "help": text("La corona llama al siguiente personaje.", "The crown calls the next character.")},
+    "take_gold": {"args": {"player": "name (optional)"},
+                  "help": text("Coge oro de la banca.", "Take gold from the bank.")},
+    "draw_cards": {"args": {"player": "name (optional)"},
+                   "help": text("Roba cartas de distrito y quédate las que toque.", "Draw district cards and keep as many as allowed.")},
+    "income": {"args": {"player": "name (optional)"},
+               "help": text("Cobra por los distritos del color de tu personaje.", "Collect gold for your character's colour.")},
+    "build": {"args": {"player": "name (optional)", "district": "district"},
+              "help": text("Construye un distrito pagando su coste.", "Build a district, paying its cost.")},
+    "murder": {"args": {"character": "character"},
+               "help": text("Asesina a un personaje.", "Murder a character.")},
+    "steal": {"args": {"character": "character"},
+              "help": text("Roba el oro de un personaje.", "Steal a character's gold.")},
+    "exchange_hand": {"args": {"target": "name"},
+                      "help": text("Cambia tu mano por la de otro jugador.", "Swap hands with another player.")},
+    "discard_and_draw": {"args": {"count": "int"},
+                         "help": text("Descarta cartas y roba otras tantas.", "Discard cards and draw as many.")},
+    "destroy": {"args": {"target": "name", "district": "district"},
+                "help": text("Destruye un distrito de otra ciudad.", "Destroy a district in another city.")},
+    "use_district": {"args": {"district": "district"},
+                     "help": text("Usa un distrito púrpura (Laboratorio, Herrería).", "Use a purple district (Laboratory, Smithy).")},
+    "reclaim": {"args": {"player": "name"},
+                "help": text("Recupera en la mano el distrito destruido (Cementerio).", "Take the destroyed district into your hand (Graveyard).")},
+    "end_turn": {"args": {}, "help": text("Termina el turno.", "End the turn.")},
+}
+
+
+# -- data access ---------------------------------------------------------------------------------
+
+def _meta(data) -> dict:
+    return data.meta
+
+
+def _district_kinds(state: dict, data) -> tuple[str, ...]:
+    return ("district", "dark_district") if state["options"].get("dark_city") else ("district",)
+
+
+def _district(state: dict, data, name: Any) -> dict:
+    if not isinstance(name, str):
+        raise BadArgument(text("'district' debe ser un nombre de distrito", "'district' must be a district name"))
+    try:
+        return data.find(_district_kinds(state, data), name)
+    except LookupError as exc:
+        raise BadArgument(text(f"distrito desconocido: {exc}", f"unknown district: {exc}")) from None
+
+
+def _district_by_id(data, district_id: str) -> dict:
+    for kind in ("district", "dark_district"):
+        if kind in data.kinds:
+            for d in data.entries(kind):
+                if d["id"] == district_id:
+                    return d
+    raise KeyError(district_id)
+
+
+def _character(data, name: Any) -> dict:
+    if not isinstance(name, (str, int)) or isinstance(name, bool):
+        raise BadArgument(text("'character' debe ser un personaje", "'character' must be a character"))
+    if isinstance(name, int) or (isinstance(name, str) and name.isdigit()):
+        for c in data.entries("character"):
+            if c["number"] == int(name):
+                return c
+        raise BadArgument(text(f"no hay personaje número {name}", f"no character number {name}"))
+    try:
+        return data.find("character", name)
+    except LookupError as exc:
+        raise BadArgument(text(f"personaje desconocido: {exc}", f"unknown character: {exc}")) from None
+
+
+def _characters(data) -> list[dict]:
+    return sorted(data.entries("character"), key=lambda c: c["number"])
+
+
+def _draft_rule(data, players: int) -> dict:
+    rules = _meta(data)["character_draft"]["by_players"]
+    rule = rules.get(players, rules.get(str(players)))
+    if rule is None:
+        raise BadArgument(text(f"no hay reglas de reparto de personajes para {players} jugadores",
+                               f"no character draft rules for {players} players"))
+    return rule
+
+
+def _abilities(district: dict) -> list[str]:
+    return list(district.get("abilities") or [])
+
+
+def _city_has(state: dict, data, seat: int, ability: str) -> dict | None:
+    for did in state["players"][seat]["city"]:
+        d = _district_by_id(data, did)
+        if ability in _abilities(d):
+            return d
+    return None
+
+
+# -- setup and rounds ----------------------------------------------------------------------------
+
+def setup(players: list[str], options: dict, rng: random.Random, data) -> dict:
+    """Deal gold and cards, hand the crown (``options["crown"]`` or at random), start round 1."""
+    meta = _meta(data)
+    lo, hi = meta["players"]["min"], meta["players"]["max"]
+    if not lo <= len(players) <= hi:
+        raise BadArgument(text(f"Ciudadelas se juega con {lo} a {hi} jugadores, no {len(players)}",
+                               f"Ciudadelas takes {lo} to {hi} players, not {len(players)}"))
+    known = {"crown", "dark_city"}
+    unknown = set(options) - known
+    if unknown:
+        raise BadArgument(text(f"opciones desconocidas: {', '.join(sorted(unknown))}",
+                               f"unknown options: {', '.join(sorted(unknown))}"))
+    state: dict[str, Any] = {
+        "game": GAME,
+        "options": {"dark_city": bool(options.get("dark_city", meta.get("dark_city", {}).get("enabled", False)))},
+        "players": [{"name": n, "gold": meta["starting_gold"], "hand": meta["starting_cards"],
+                     "city": [], "built_round": {}} for n in players],
+        "round": 0, "phase": "choose", "active": None, "finished": False, "final": None,
+        "first_complete": None, "last_round": False, "log": [],
+    }
+    if options.get("crown") is not None:
+        state["crown"] = player_index(state, options["crown"], "crown")
+    else:
+        state["crown"] = rng.randrange(len(players))
+    state["first_player"] = state["crown"]
+    _start_round(state, rng, data)
+    return state
+
+
+def _start_round(state: dict, rng: random.Random, data) -> None:
+    """Shuffle the characters and make the discards for the player count; the crown picks first."""
+    n = len(state["players"])
+    rule = _draft_rule(data, n)
+    king_safe = _meta(data)["character_draft"].get("king_never_face_up", True)
+    deck = [c["id"] for c in _characters(data)]
+    rng.shuffle(deck)
+    face_down = deck[: rule["face_down_before"]]
+    rest = deck[rule["face_down_before"]:]
+    face_up: list[str] = []
+    for cid in list(rest):
+        if len(face_up) == rule["face_up"]:
+            break
+        if king_safe and "take_crown" in (data.get("character", cid).get("powers") or []):
+            continue
+        face_up.append(cid)
+        rest.remove(cid)
+    state["round"] += 1
+    state["phase"] = "choose"
+    state["active"] = state["crown"]
+    state["draft"] = {"face_up": face_up, "face_down": face_down, "available": sorted(
+        rest, key=lambda c: data.get("character", c)["number"]), "picks_made": 0,
+        "picks_total": n * rule["characters_each"], "discarded_during": []}
+    state["picks"] = [[] for _ in range(n)]
+    state["called"] = 0
+    state["calling"] = None
+    state["murdered"] = None
+    state["robbed"] = None
+    state["robbed_by"] = None
+    state["protected"] = None
+    state["turn"] = None
+    state["pending_reclaim"] = None
+    for p in state["players"]:
+        p["characters"] = []
+    up = ", ".join(name_of(data.get("character", c)) for c in face_up) or "ninguno"
+    up_en = ", ".join(name_of(data.get("character", c), "en") for c in face_up) or "none"
+    log(state, f"Ronda {state['round']}: boca arriba {up}; {len(face_down)} boca abajo",
+        f"Round {state['round']}: face up {up_en}; {len(face_down)} face down")
+
+
+def _end_round(state: dict, rng: random.Random, data) -> None:
+    """Late crown for a murdered King; the end of the game after the last round; else a new round."""
+    if state["murdered"]:
+        victim = data.get("character", state["murdered"])
+        owner = _owner(state, state["murdered"])
+        if owner is not None and "take_crown" in (victim.get("powers") or []) \
+                and victim.get("crown_if_murdered") == "end_of_round":
+            _give_crown(state, owner)
+    if state["last_round"]:
+        _finish(state, data)
+        return
+    _start_round(state, rng, data)
+
+
+def _give_crown(state: dict, seat: int) -> None:
+    state["crown"] = seat
+    name = state["players"][seat]["name"]
+    log(state, f"{name} toma la corona", f"{name} takes the crown")
+
+
+def _owner(state: dict, character_id: str) -> int | None:
+    for seat, picks in enumerate(state["picks"]):
+        if character_id in picks:
+            return seat
+    return None
+
+
+def record(state: dict) -> dict:
+    """The end-of-game record the scoring reads (see ``ludoteca score``)."""
+    rnd = state["round"]
+    out: dict[str, Any] = {"game": GAME, "dark_city": state["options"]["dark_city"], "players": [
+        {"name": p["name"], "gold": p["gold"], "hand": p["hand"], "city": list(p["city"]),
+         "built_last_round": [d for d in p["city"] if p["built_round"].get(d) == rnd],
+         "characters": list(p["characters"])}
+        for i, p in enumerate(state["players"])]}
+    if state["first_complete"] is not None:
+        out["first_complete"] = state["players"][state["first_complete"]]["name"]
+    return out
+
+
+def _finish(state: dict, data) -> None:
+    state["finished"] = True
+    state["phase"] = "finished"
+    state["active"] = None
+    state["final"] = final_scores(record(state), data)
+    winners = ", ".join(state["final"]["winners"])
+    log(state, f"Fin de la partida. Gana: {winners}", f"Game over. Winner: {winners}")
+
+
+# -- actions -------------------------------------------------------------------------------------
+
+def apply(state: dict, action: dict, rng: random.Random, data) -> dict:
+    """Apply one action (see ``ACTIONS``); raise ``IllegalAction`` before changing anything."""
+    name = action["action"]
+    if name == "adjust":
+        adjust(state, action, RESOURCES)
+        return state
+    if state.get("finished"):
+        raise GameOver(text("la partida ha terminado", "the game is over"))
+    handler = _HANDLERS.get(name)
+    if handler is None:
+        raise BadArgument(text(f"acción desconocida '{name}'", f"unknown action '{name}'"))
+    if name != "reclaim":
+        state["pending_reclaim"] = None
+    handler(state, action, rng, data)
+    return state
+
+
+def _choose(state: dict, action: dict, rng: random.Random, data) -> None:
+    if state["phase"] != "choose":
+        raise WrongPhase(text("ahora no se eligen personajes", "characters are not being picked now"))
+    seat = require_active(state, action)
+    draft = state["draft"]
+    rule = _draft_rule(data, len(state["players"]))
+    char = _character(data, arg(action, "character", (str, int)))
+    cid = char["id"]
+    last_pick = draft["picks_made"] + 1 == draft["picks_total"]
+    pool = list(draft["available"])
+    if last_pick and rule.get("last_may_take_face_down"):
+        pool += draft["face_down"]
+    if cid not in pool:
+        where = "boca arriba" if cid in draft["face_up"] else "ya elegido o boca abajo"
+        where_en = "face up" if cid in draft["face_up"] else "already taken or face down"
+        raise NotAllowed(text(f"{name_of(char)} no se puede elegir ({where})",
+                              f"{name_of(char, 'en')} cannot be picked ({where_en})"))
+    pick_no = draft["picks_made"] + 1
+    discard = None
+    if pick_no in (rule.get("discards_after_picks") or []):
+        discard = _character(data, arg(action, "discard", (str, int)))
+        if discard["id"] == cid or discard["id"] not in draft["available"]:
+            raise NotAllowed(text(f"{name_of(discard)} no se puede descartar",
+                                  f"{name_of(discard, 'en')} cannot be discarded"))
+    if cid in draft["available"]:
+        draft["available"].remove(cid)
+    else:
+        draft["face_down"].remove(cid)
+        draft["face_down"].extend(draft["available"])
+        draft["available"] = []
+    if discard is not None:
+        draft["available"].remove(discard["id"])
+        draft["discarded_during"].append(discard["id"])
+    state["picks"][seat].append(cid)
+    draft["picks_made"] = pick_no
+    player = state["players"][seat]["name"]
+    log(state, f"{player} elige personaje", f"{player} picks a character")
+    if pick_no == draft["picks_total"]:
+        draft["face_down"].extend(draft["available"])
+        draft["available"] = []
+        state["phase"] = "call"
+        state["active"] = None
+    else:
+        state["active"] = next_seat(state, seat)
+
+
+def _call(state: dict, action: dict, rng: random.Random, data) -> None:
+    if state["phase"] != "call":
+        raise WrongPhase(text("ahora no se llama a personajes", "characters are not being called now"))
+    number = state["called"] + 1
+    char = next(c for c in _characters(data) if c["number"] == number)
+    cid = char["id"]
+    state["called"] = number
+    owner = _owner(state, cid)
+    murdered = state["murdered"] == cid
+    state["calling"] = {"number": number, "character": cid, "answered": owner is not None and not murdered}
+    state["last_call"] = state["calling"]
+    if owner is None or murdered:
+        if murdered and owner is not None and "protect_city" in (char.get("powers") or []) \
+                and char.get("protects_if_murdered"):
+            state["protected"] = owner
+        log(state, f"{number}. {name_of(char)}: nadie responde", f"{number}. {name_of(char, 'en')}: no answer")
+        if number == len(_characters(data)):
+            _end_round(state, rng, data)
+        return
+    player = state["players"][owner]
+    player["characters"].append(cid)
+    state["phase"] = "turn"
+    state["active"] = owner
+    max_builds = char.get("max_builds")
+    state["turn"] = {"character": cid, "resource": False, "income": False, "builds": 0,
+                     "max_builds": _meta(data)["builds_per_turn"] if max_builds is None else max_builds,
+                     "power_used": False, "districts_used": []}
+    log(state, f"{number}. {name_of(char)}: {player['name']}", f"{number}. {name_of(char, 'en')}: {player['name']}")
+    if state["robbed"] == cid:
+        thief = _owner(state, state["robbed_by"])
+        if thief is not None and thief != owner:
+            amount = player["gold"]
+            player["gold"] = 0
+            state["players"][thief]["gold"] += amount
+            log(state, f"{state['players'][thief]['name']} roba {amount} de oro a {player['name']}",
+                f"{state['players'][thief]['name']} steals {amount} gold from {player['name']}")
+    powers = char.get("powers") or []
+    if "take_crown" in powers:
+        _give_crown(state, owner)
+    if "protect_city" in powers:
+        state["protected"] = owner
+    if char.get("extra_cards"):
+        player["hand"] += char["extra_cards"]
+        log(state, f"{player['name']} roba {char['extra_cards']} cartas más",
+            f"{player['name']} draws {char['extra_cards']} more cards")
+
+
+def _turn(state: dict, action: dict) -> tuple[int, dict, dict]:
+    if state["phase"] != "turn":
+        raise WrongPhase(text("no es el turno de ningún personaje", "no character's turn is under way"))
+    seat = require_active(state, action)
+    return seat, state["players"][seat], state["turn"]
+
+
+def _take_gold(state: dict, action: dict, rng: random.Random, data) -> None:
+    seat, player, turn = _turn(state, action)
+    if turn["resource"]:
+        raise LimitReached(text("ya cogiste oro o cartas este turno", "you already took gold or cards this turn"))
+    amount = _meta(data)["take_gold"]
+    player["gold"] += amount
+    turn["resource"] = True
+    log(state, f"{player['name']} coge {amount} de oro", f"{player['name']} takes {amount} gold")
+
+
+def _draw_cards(state: dict, action: dict, rng: random.Random, data) -> None:
+    seat, player, turn = _turn(state, action)
+    if turn["resource"]:
+        raise LimitReached(text("ya cogiste oro o cartas este turno", "you already took gold or cards this turn"))
+    meta = _meta(data)
+    draw, keep = meta["draw_cards"], meta["keep_cards"]
+    extra = _city_has(state, data, seat, "extra_draw")
+    if extra:
+        draw, keep = extra["params"].get("draw", draw), extra["params"].get("keep", keep)
+    if _city_has(state, data, seat, "keep_all_drawn"):
+        keep = draw
+    player["hand"] += keep
+    turn["resource"] = True
+    log(state, f"{player['name']} roba {draw} cartas y se queda {keep}",
+        f"{player['name']} draws {draw} cards and keeps {keep}")
+
+
+def _income(state: dict, action: dict, rng: random.Random, data) -> None:
+    seat, player, turn = _turn(state, action)
+    if turn["income"]:
+        raise LimitReached(text("ya cobraste este turno", "you already collected income this turn"))
+    char = data.get("character", turn["character"])
+    colour = char.get("income_colour")
+    if not colour and not char.get("bonus_gold"):
+        raise NotAllowed(text(f"{name_of(char)} no cobra por color", f"{name_of(char, 'en')} has no income"))
+    amount = char.get("bonus_gold", 0)
+    if colour:
+        for did in player["city"]:
+            d = _district_by_id(data, did)
+            if d["colour"] == colour or "income_any_colour" in _abilities(d):
+                amount += 1
+    player["gold"] += amount
+    turn["income"] = True
+    log(state, f"{player['name']} cobra {amount} de oro", f"{player['name']} collects {amount} gold")
+
+
+def _build(state: dict, action: dict, rng: random.Random, data) -> None:
+    seat, player, turn = _turn(state, action)
+    district = _district(state, data, arg(action, "district"))
+    if not turn["resource"]:
+        raise WrongPhase(text("primero coge oro o cartas", "take gold or cards first"))
+    if turn["builds"] >= turn["max_builds"]:
+        raise LimitReached(text(f"ya construiste {turn['builds']} distrito(s) este turno",
+                                f"you already built {turn['builds']} district(s) this turn"))
+    if not _meta(data)["duplicate_districts"] and district["id"] in player["city"]:
+        if not (_city_has(state, data, seat, "allow_duplicate")
+                and len(player["city"]) - len(set(player["city"])) <
+                _city_has(state, data, seat, "allow_duplicate")["params"].get("max_duplicates", 1)):
+            raise Duplicate(text(f"{player['name']} ya tiene {name_of(district)}",
+                                 f"{player['name']} already has {name_of(district, 'en')}"))
+    if player["hand"] < 1:
+        raise NotEnough(text(f"{player['name']} no tiene cartas en la mano", f"{player['name']} has no cards in hand"))
+    cost = district["cost"]
+    discount = _city_has(state, data, seat, "purple_discount")
+    if discount and district["colour"] == "purple" and discount["id"] != district["id"]:
+        cost = max(0, cost - discount["params"].get("discount", 0))
+    spend(player, "gold", cost, "oro", "gold")
+    player["hand"] -= 1
+    player["city"].append(district["id"])
+    player["built_round"][district["id"]] = state["round"]
+    turn["builds"] += 1
+    log(state, f"{player['name']} construye {name_of(district)} ({cost})",
+        f"{player['name']} builds {name_of(district, 'en')} ({cost})")
+    if len(player["city"]) >= _meta(data)["complete_city"] and state["first_complete"] is None:
+        state["first_complete"] = seat
+        state["last_round"] = True
+        log(state, f"¡{player['name']} completa su ciudad! Esta es la última ronda",
+            f"{player['name']} completes their city! This is the last round")
+
+
+def _power(state: dict, action: dict, data, power: str) -> tuple[int, dict, dict, dict]:
+    seat, player, turn = _turn(state, action)
+    char = data.get("character", turn["character"])
+    if power not in (char.get("powers") or []):
+        raise NotAllowed(text(f"{name_of(char)} no puede hacer eso", f"{name_of(char, 'en')} cannot do that"))
+    if turn["power_used"]:
+        raise LimitReached(text("ya usaste la habilidad de tu personaje", "you already used your character's ability"))
+    return seat, player, turn, char
+
+
+def _target_character(state: dict, action: dict, data, char: dict) -> dict:
+    target = _character(data, arg(action, "character", (str, int)))
+    banned = set(char.get("cannot_target") or []) | {char["id"]}
+    if char.get("cannot_target_murdered") and state["murdered"]:
+        banned.add(state["murdered"])
+    if target["id"] in banned:
+        raise NotAllowed(text(f"{name_of(char)} no puede elegir a {name_of(target)}",
+                              f"{name_of(char, 'en')} cannot name {name_of(target, 'en')}"))
+    if target["number"] <= char["number"]:
+        raise NotAllowed(text(f"{name_of(target)} ya ha jugado esta ronda", f"{name_of(target, 'en')} has already played"))
+    return target
+
+
+def _murder(state: dict, action: dict, rng: random.Random, data) -> None:
+    seat, player, turn, char = _power(state, action, data, "murder")
+    target = _target_character(state, action, data, char)
+    state["murdered"] = target["id"]
+    turn["power_used"] = True
+    log(state, f"{player['name']} asesina a {name_of(target)}", f"{player['name']} murders the {name_of(target, 'en')}")
+
+
+def _steal(state: dict, action: dict, rng: random.Random, data) -> None:
+    seat, player, turn, char = _power(state, action, data, "steal_gold")
+    target = _target_character(state, action, data, char)
+    state["robbed"] = target["id"]
+    state["robbed_by"] = char["id"]
+    turn["power_used"] = True
+    log(state, f"{player['name']} roba a {name_of(target)}", f"{player['name']} robs the {name_of(target, 'en')}")
+
+
+def _exchange_hand(state: dict, action: dict, rng: random.Random, data) -> None:
+    seat, player, turn, char = _power(state, action, data, "exchange_hand")
+    other = player_index(state, action.get("target"), "target")
+    if other == seat:
+        raise NotAllowed(text("elige a otro jugador", "pick another player"))
+    them = state["players"][other]
+    player["hand"], them["hand"] = them["hand"], player["hand"]
+    turn["power_used"] = True
+    log(state, f"{player['name']} cambia su mano con {them['name']}", f"{player['name']} swaps hands with {them['name']}")
+
+
+def _discard_and_draw(state: dict, action: dict, rng: random.Random, data) -> None:
+    seat, player, turn, char = _power(state, action, data, "discard_and_draw")
+    count = count_arg(action, "count", minimum=1)
+    if count > player["hand"]:
+        raise NotEnough(text(f"{player['name']} solo tiene {player['hand']} cartas",
+                             f"{player['name']} only has {player['hand']} cards"))
+    turn["power_used"] = True
+    log(state, f"{player['name']} cambia {count} cartas", f"{player['name']} exchanges {count} cards")
+
+
+def _destroy(state: dict, action: dict, rng: random.Random, data) -> None:
+    seat, player, turn, char = _power(state, action, data, "destroy_district")
+    other = player_index(state, action.get("target"), "target")
+    victim = state["players"][other]
+    district = _district(state, data, arg(action, "district"))
+    if district["id"] not in victim["city"]:
+        raise BadArgument(text(f"{victim['name']} no tiene {name_of(district)}",
+                               f"{victim['name']} has no {name_of(district, 'en')}"))
+    if state["protected"] == other:
+        raise NotAllowed(text(f"el Obispo protege la ciudad de {victim['name']}",
+                              f"the Bishop protects {victim['name']}'s city"))
+    if char.get("spares_complete_cities") and len(victim["city"]) >= _meta(data)["complete_city"]:
+        raise NotAllowed(text(f"la ciudad de {victim['name']} está completa", f"{victim['name']}'s city is complete"))
+    if "indestructible" in _abilities(district):
+        raise NotAllowed(text(f"{name_of(district)} no se puede destruir", f"{name_of(district, 'en')} cannot be destroyed"))
+    price = max(0, district["cost"] - char.get("destroy_discount", 0))
+    wall = _city_has(state, data, other, "destroy_surcharge")
+    if wall and wall["id"] != district["id"]:
+        price += wall["params"].get("surcharge", 0)
+    spend(player, "gold", price, "oro", "gold")
+    victim["city"].remove(district["id"])
+    victim["built_round"].pop(district["id"], None)
+    turn["power_used"] = True
+    log(state, f"{player['name']} destruye {name_of(district)} de {victim['name']} por {price}",
+        f"{player['name']} destroys {victim['name']}'s {name_of(district, 'en')} for {price}")
+    yard = _city_has(state, data, other, "reclaim_destroyed")
+    if yard and other != seat:
+        state["pending_reclaim"] = {"player": other, "district": district["id"],
+                                    "pay": yard["params"].get("pay", 1)}
+
+
+def _reclaim(state: dict, action: dict, rng: random.Random, data) -> None:
+    pending = state.get("pending_reclaim")
+    if not pending:
+        raise WrongPhase(text("no hay ningún distrito recién destruido que recuperar", "no district was just destroyed"))
+    who = player_index(state, action.get("player"))
+    if who != pending["player"]:
+        raise NotYourTurn(text("solo el dueño del Cementerio puede recuperarlo", "only the Graveyard's owner may reclaim it"))
+    player = state["players"][who]
+    spend(player, "gold", pending["pay"], "oro", "gold")
+    player["hand"] += 1
+    state["pending_reclaim"] = None
+    log(state, f"{player['name']} recupera el distrito en su mano", f"{player['name']} takes the district into their hand")
+
+
+def _use_district(state: dict, action: dict, rng: random.Random, data) -> None:
+    seat, player, turn = _turn(state, action)
+    district = _district(state, data, arg(action, "district"))
+    if district["id"] not in player["city"]:
+        raise BadArgument(text(f"{player['name']} no tiene {name_of(district)}",
+                               f"{player['name']} has no {name_of(district, 'en')}"))
+    if district["id"] in turn["districts_used"]:
+        raise LimitReached(text(f"{name_of(district)} ya se usó este turno", f"{name_of(district, 'en')} was used this turn"))
+    params = district.get("params") or {}
+    abilities = _abilities(district)
+    if "discard_for_gold" in abilities:
+        if player["hand"] < 1:
+            raise NotEnough(text(f"{player['name']} no tiene cartas", f"{player['name']} has no cards"))
+        player["hand"] -= 1
+        player["gold"] += params.get("gold", 1)
+    elif "pay_for_cards" in abilities:
+        spend(player, "gold", params.get("pay", 0), "oro", "gold")
+        player["hand"] += params.get("draw", 1)
+    else:
+        raise NotAllowed(text(f"{name_of(district)} no se usa así", f"{name_of(district, 'en')} has no use like that"))
+    turn["districts_used"].append(district["id"])
+    log(state, f"{player['name']} usa {name_of(district)}", f"{player['name']} uses {name_of(district, 'en')}")
+
+
+def _end_turn(state: dict, action: dict, rng: random.Random, data) -> None:
+    seat, player, turn = _turn(state, action)
+    state["phase"] = "call"
+    state["active"] = None
+    state["turn"] = None
+    log(state, f"{player['name']} termina su turno", f"{player['name']} ends their turn")
+    if state["called"] == len(_characters(data)):
+        _end_round(state, rng, data)
+
+
+_HANDLERS = {"choose": _choose, "call": _call, "take_gold": _take_gold, "draw_cards": _draw_cards,
+             "income": _income, "build": _build, "murder": _murder, "steal": _steal,
+             "exchange_hand": _exchange_hand, "discard_and_draw": _discard_and_draw,
+             "destroy": _destroy, "reclaim": _reclaim, "use_district": _use_district,
+             "end_turn": _end_turn}
+
+
+def legal_actions(state: dict, data) -> list[dict]:
+    """The moves open now (a district to build is listed as any affordable one not yet built)."""
+    phase = state["phase"]
+    out: list[dict] = []
+    if phase == "choose":
+        seat = state["active"]
+        for cid in state["draft"]["available"]:
+            out.append({"action": "choose", "player": state["players"][seat]["name"], "character": cid})
+    elif phase == "call":
+        out.append({"action": "call"})
+    elif phase == "turn":
+        seat, turn = state["active"], state["turn"]
+        player = state["players"][seat]
+        char = data.get("character", turn["character"])
+        if not turn["resource"]:
+            out += [{"action": "take_gold"}, {"action": "draw_cards"}]
+        if not turn["income"] and (char.get("income_colour") or char.get("bonus_gold")):
+            out.append({"action": "income"})
+        if turn["resource"] and turn["builds"] < turn["max_builds"] and player["hand"] > 0:
+            for d in data.entries("district"):
+                if d["cost"] <= player["gold"] and d["id"] not in player["city"]:
+                    out.append({"action": "build", "district": d["id"]})
+        if not turn["power_used"]:
+            for power, name in (("murder", "murder"), ("steal_gold", "steal"),
+                                ("exchange_hand", "exchange_hand"), ("discard_and_draw", "discard_and_draw"),
+                                ("destroy_district", "destroy")):
+                if power in (char.get("powers") or []):
+                    out.append({"action": name})
+        out.append({"action": "end_turn"})
+    if state.get("pending_reclaim"):
+        out.append({"action": "reclaim", "player": state["players"][state["pending_reclaim"]["player"]]["name"]})
+    return out

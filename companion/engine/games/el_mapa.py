@@ -1,0 +1,540 @@
+"""El Mapa: the table companion keeps each realm's resources, castles, troops and points.
+
+The map itself lies on the table; the engine keeps what the players need counted.  A turn begins
+(automatically) with recruitment, every castle's timers moving on (levy every turn from the castle,
+soldier/archer/knight from their buildings every ``recruit_every`` turns; the Armería variant
+doubles), scattered troops coming home, and production (mines, gold buildings, spells).  Then the
+active player hires, trades with the bank (a Market needed; limit villages + Markets), builds (one
+per castle per turn, slot level and the "two below" rule from the castle board), reports revealed
+tiles, claimed villages/mines/spell tiles, treasures (rolled on the seeded die) and battles.  The
+turn in which a wonder is built or the last tile is revealed is the last.  Numbers come from
+``cards/el_mapa``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..common import adjust, arg, count_arg, log, name_of, next_seat, player_index, require_active, text
+from ..errors import BadArgument, Duplicate, GameOver, LimitReached, NotAllowed, NotEnough
+from ..final import final_scores
+
+GAME = "el_mapa"
+RESOURCE_IDS = ("oro", "madera", "piedra")
+RESOURCES = {"oro": text("oro", "gold"), "madera": text("madera", "wood"), "piedra": text("piedra", "stone"),
+             "hechizos": text("hechizos", "spells"), "tiles_revealed": text("losetas reveladas", "revealed tiles")}
+
+ACTIONS: dict[str, dict[str, Any]] = {
+    "adjust": {"args": {"player": "name", "resource": "oro|madera|piedra|hechizos|tiles_revealed", "delta": "int"},
+               "help": text("Corrige a mano un recurso de un jugador.", "Correct a player's resource by hand.")},
+    "undo": {"args": {}, "help": text("Deshace la última acción.", "Undo the last action.")},
+    "redo": {"args": {}, "help": text("Rehace la acción deshecha.", "Redo the undone action.")},
+    "hire": {"args": {"troop": "troop", "count": "int", "army": "army id (optional: a new army)"},
+             "help": text("Contrata tropas entrenadas.", "Hire trained troops.")},
+    "trade": {"args": {"give": "resource", "get": "resource", "times": "int (optional)"},
+              "help": text("Cambia con la banca según la tabla.", "Trade with the bank at the table's rates.")},
+    "build": {"args": {"building": "building", "castle": "int (optional)", "slot": "slot id (optional)"},
+              "help": text("Construye un edificio en un castillo.", "Build in a castle.")},
+    "reveal": {"args": {"count": "int"},
+               "help": text("Losetas del mapa reveladas por tus ejércitos.", "Map tiles your armies revealed.")},
+    "claim": {"args": {"what": "village|mine|spell_mine", "resource": "mine resource", "level": "spell level", "from": "name (optional)"},
+              "help": text("Te apropias de un pueblo, una mina o un hechizo del mapa.", "Take a village, mine or spell tile.")},
+    "treasure": {"args": {"count": "int"},
+                 "help": text("Abre tesoros: se tira el dado por cada uno.", "Open treasures: one die roll each.")},
+    "battle": {"args": {"winner": "name", "loser": "name or 'neutral'", "defeated": "{troop: n}",
+                        "winner_army": "army id", "winner_losses": "{troop: n}", "loser_army": "army id",
+                        "fled": "bool (the loser fled: survivors scatter)"},
+               "help": text("Anota el resultado de una batalla.", "Record a battle's result.")},
+    "end_turn": {"args": {}, "help": text("Termina el turno.", "End the turn.")},
+}
+
+
+# -- data ----------------------------------------------------------------------------------------
+
+def _troops(data) -> list[dict]:
+    return data.entries("troop")
+
+
+def _bld(data, name: Any, state: dict | None = None) -> dict:
+    if not isinstance(name, str):
+        raise BadArgument(text("'building' debe ser un nombre de edificio", "'building' must be a building name"))
+    try:
+        entry = data.find("building", name)
+    except LookupError as exc:
+        raise BadArgument(text(f"edificio desconocido: {exc}", f"unknown building: {exc}")) from None
+    if state is not None and entry.get("variant") and entry["variant"] not in state["variants"]:
+        raise NotAllowed(text(f"{name_of(entry)} es de una variante que no se juega",
+                              f"{name_of(entry, 'en')} belongs to a variant not in play"))
+    return entry
+
+
+def _troop(data, name: Any) -> dict:
+    if not isinstance(name, str):
+        raise BadArgument(text("'troop' debe ser una tropa", "'troop' must be a troop"))
+    try:
+        return data.find("troop", name)
+    except LookupError as exc:
+        raise BadArgument(text(f"tropa desconocida: {exc}", f"unknown troop: {exc}")) from None
+
+
+def _slots(data) -> list[dict]:
+    return data.get("board", "castillo")["slots"]
+
+
+def _counts(data, value: Any, field: str) -> dict[str, int]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise BadArgument(text(f"'{field}' es un objeto {{tropa: número}}", f"'{field}' is an object {{troop: number}}"))
+    out: dict[str, int] = {}
+    for name, n in value.items():
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise BadArgument(text(f"'{field}.{name}' debe ser un número >= 0", f"'{field}.{name}' must be a number >= 0"))
+        tid = _troop(data, name)["id"]
+        out[tid] = out.get(tid, 0) + n
+    return out
+
+
+def _buildings_of(player: dict) -> list[str]:
+    return [b for c in player["castles"] for b in c["slots"].values()]
+
+
+def _new_castle(data) -> dict:
+    levy = [t["id"] for t in _troops(data) if t.get("source") == "castle"]
+    return {"slots": {}, "timers": {t: 0 for t in levy}, "built_this_turn": False}
+
+
+def _army_limit(state: dict, seat: int, data) -> int:
+    p = state["players"][seat]
+    extra = sum(data.get("building", b).get("extra_army", 0) for b in _buildings_of(p))
+    return p["villages"] * data.meta["army_limit"]["per_village"] + extra
+
+
+def _trade_limit(state: dict, seat: int, data) -> int:
+    p = state["players"][seat]
+    rules = data.meta["trade"]
+    markets = sum(1 for b in _buildings_of(p) if data.get("building", b).get("trade_enabled"))
+    return p["villages"] * rules["limit_per_village"] + markets * rules["limit_per_market"]
+
+
+# -- setup and turns -----------------------------------------------------------------------------
+
+def setup(players: list[str], options: dict, rng: random.Random, data) -> dict:
+    """Starting resources, a village with its castle, two mines and a levy; a random first player."""
+    meta = data.meta
+    unknown = set(options) - {"variants", "first"}
+    if unknown:
+        raise BadArgument(text(f"opciones desconocidas: {', '.join(sorted(unknown))}",
+                               f"unknown options: {', '.join(sorted(unknown))}"))
+    if not meta["players"]["min"] <= len(players) <= meta["players"]["max"]:
+        raise BadArgument(text(f"El Mapa se juega con {meta['players']['min']} a {meta['players']['max']} jugadores, no {len(players)}",
+                               f"El Mapa takes {meta['players']['min']} to {meta['players']['max']} players, not {len(players)}"))
+    known_variants = {v["id"] for v in data.entries("variant")}
+    variants = options.get("variants")
+    if variants is None:
+        variants = [v["id"] for v in data.entries("variant") if v.get("enabled_by_default")]
+    if not isinstance(variants, list) or not set(variants) <= known_variants:
+        raise BadArgument(text(f"variantes: una lista de {', '.join(sorted(known_variants))}",
+                               f"variants: a list of {', '.join(sorted(known_variants))}"))
+    the_map = next(m for m in data.entries("map") if m["players"] == len(players))
+    cells = [c for row in the_map["grid"] for c in row]
+    hidden = sum(1 for c in cells if str(c) in ("1", "2", "3"))
+    start = meta["starting"]
+    state: dict[str, Any] = {
+        "game": GAME, "variants": sorted(variants), "map": {"id": the_map["id"], "hidden": hidden, "tiles": hidden},
+        "players": [], "phase": "turn", "active": None, "turn": 0, "round": 1, "finished": False,
+        "final": None, "log": [], "next_army": 1, "wonders": {}, "last_turn_reason": None,
+        "scattered": [], "turn_start": None,
+    }
+    for name in players:
+        p = {"name": name, "oro": 0, "madera": 0, "piedra": 0, "hechizos": 0, "tiles_revealed": 0,
+             "villages": 0, "mines": {r: 0 for r in RESOURCE_IDS}, "spell_tiles": {"1": 0, "2": 0, "3": 0},
+             "castles": [], "reserve": {t["id"]: 0 for t in _troops(data)}, "armies": [],
+             "defeated": {}, "trained_troops": 0, "trades_used": 0, "turns_played": 0}
+        for res, n in start["resources"].items():
+            p[res] += n
+        for tile in start["tiles"]:
+            _take_tile(p, data.get("tile", tile), data)
+        state["players"].append(p)
+    for p in state["players"]:
+        troops = dict(start["troops"])
+        p["armies"].append({"id": f"a{state['next_army']}", "troops": troops, "storehouse": False})
+        state["next_army"] += 1
+    first = options.get("first")
+    seat = player_index(state, first, "first") if first is not None else rng.randrange(len(players))
+    state["first_player"] = seat
+    _start_turn(state, seat, rng, data)
+    return state
+
+
+def _take_tile(p: dict, tile: dict, data, sign: int = 1) -> None:
+    for content in tile.get("contents") or []:
+        if content["type"] == "village":
+            p["villages"] += sign
+            if sign > 0:
+                p["castles"].append(_new_castle(data))
+        elif content["type"] == "mine":
+            p["mines"][content["resource"]] += sign
+        elif content["type"] == "spell_mine":
+            p["spell_tiles"][str(content.get("level", tile["level"]))] += sign
+
+
+def _start_turn(state: dict, seat: int, rng: random.Random, data) -> None:
+    """Recruitment timers, scattered troops coming home, then production."""
+    state["active"] = seat
+    state["turn"] += 1
+    p = state["players"][seat]
+    p["turns_played"] += 1
+    p["trades_used"] = 0
+    troops = {t["id"]: t for t in _troops(data)}
+    recruited: dict[str, int] = {}
+    per = data.meta["production"]["recruit_units_per_period"]
+    for castle in p["castles"]:
+        castle["built_this_turn"] = False
+        doubled = "armeria_atalaya" in state["variants"] and any(
+            data.get("building", b).get("doubles_training") for b in castle["slots"].values())
+        for tid in list(castle["timers"]):
+            castle["timers"][tid] += 1
+            if castle["timers"][tid] >= troops[tid]["recruit_every"]:
+                castle["timers"][tid] = 0
+                gain = per * (2 if doubled else 1)
+                p["reserve"][tid] += gain
+                recruited[tid] = recruited.get(tid, 0) + gain
+    returned: dict[str, int] = {}
+    for group in [g for g in state["scattered"] if g["player"] == seat and g["returns_on"] <= p["turns_played"]]:
+        state["scattered"].remove(group)
+        for tid, n in group["troops"].items():
+            p["reserve"][tid] += n
+            returned[tid] = returned.get(tid, 0) + n
+    prod = data.meta["production"]
+    produced = {r: p["mines"][r] * prod["mine_output"] for r in RESOURCE_IDS}
+    built = [data.get("building", b) for b in _buildings_of(p)]
+    produced["oro"] += sum(b.get("gold_income", 0) for b in built)
+    spells = sum(1 for b in built if b.get("spell_draw")) + prod["spell_mine_output"] * sum(p["spell_tiles"].values())
+    for r, n in produced.items():
+        p[r] += n
+    p["hechizos"] += spells
+    produced["hechizos"] = spells
+    state["turn_start"] = {"player": seat, "recruited": recruited, "returned": returned, "produced": produced}
+    for army in p["armies"]:
+        army["tired"] = False
+    log(state, f"Turno de {p['name']}: recibe {produced}", f"{p['name']}'s turn: receives {produced}")
+
+
+def record(state: dict) -> dict:
+    """The end-of-game record the scoring reads."""
+    return {"game": GAME, "players": [
+        {"name": p["name"], "buildings": _buildings_of(p), "tiles_revealed": p["tiles_revealed"],
+         "defeated": dict(p["defeated"]), "resources": {r: p[r] for r in RESOURCE_IDS},
+         "trained_troops": p["trained_troops"]} for p in state["players"]]}
+
+
+# -- actions -------------------------------------------------------------------------------------
+
+def apply(state: dict, action: dict, rng: random.Random, data) -> dict:
+    """Apply one action (see ``ACTIONS``); raise ``IllegalAction`` before changing anything."""
+    name = action["action"]
+    if name == "adjust":
+        adjust(state, action, RESOURCES)
+        return state
+    if state.get("finished"):
+        raise GameOver(text("la partida ha terminado", "the game is over"))
+    handler = _HANDLERS.get(name)
+    if handler is None:
+        raise BadArgument(text(f"acción desconocida '{name}'", f"unknown action '{name}'"))
+    handler(state, action, rng, data)
+    return state
+
+
+def _me(state: dict, action: dict) -> tuple[int, dict]:
+    seat = require_active(state, action)
+    return seat, state["players"][seat]
+
+
+def _pay(p: dict, cost: dict[str, int], times: int = 1) -> None:
+    for res, n in cost.items():
+        if p[res] < n * times:
+            raise NotEnough(text(f"{p['name']} tiene {p[res]} de {res} y necesita {n * times}",
+                                 f"{p['name']} has {p[res]} {RESOURCES[res]['en']} and needs {n * times}"))
+    for res, n in cost.items():
+        p[res] -= n * times
+
+
+def _hire(state: dict, action: dict, rng: random.Random, data) -> None:
+    seat, p = _me(state, action)
+    troop = _troop(data, arg(action, "troop"))
+    count = count_arg(action, "count", 1, minimum=1)
+    if p["reserve"][troop["id"]] < count:
+        raise NotEnough(text(f"solo hay {p['reserve'][troop['id']]} {name_of(troop)} entrenados",
+                             f"only {p['reserve'][troop['id']]} {name_of(troop, 'en')} are trained"))
+    army_id = action.get("army")
+    if army_id is None:
+        if len(p["armies"]) >= _army_limit(state, seat, data):
+            raise LimitReached(text(f"ya tienes {len(p['armies'])} ejércitos (límite {_army_limit(state, seat, data)})",
+                                    f"you already have {len(p['armies'])} armies (limit {_army_limit(state, seat, data)})"))
+        army = None
+    else:
+        army = next((a for a in p["armies"] if a["id"] == army_id), None)
+        if army is None:
+            raise BadArgument(text(f"{p['name']} no tiene el ejército '{army_id}'", f"{p['name']} has no army '{army_id}'"))
+    _pay(p, troop["cost"], count)
+    p["reserve"][troop["id"]] -= count
+    p["trained_troops"] += count
+    if army is None:
+        storehouse = len(p["armies"]) >= p["villages"] * data.meta["army_limit"]["per_village"]
+        army = {"id": f"a{state['next_army']}", "troops": {}, "storehouse": storehouse, "tired": False}
+        state["next_army"] += 1
+        p["armies"].append(army)
+    army["troops"][troop["id"]] = army["troops"].get(troop["id"], 0) + count
+    log(state, f"{p['name']} contrata {count} {name_of(troop)}", f"{p['name']} hires {count} {name_of(troop, 'en')}")
+
+
+def _trade(state: dict, action: dict, rng: random.Random, data) -> None:
+    seat, p = _me(state, action)
+    rules = data.meta["trade"]
+    give = arg(action, "give", str).strip().lower()
+    get = arg(action, "get", str).strip().lower()
+    times = count_arg(action, "times", 1, minimum=1)
+    names = {r["id"]: r["id"] for r in data.entries("resource")}
+    for r in data.entries("resource"):
+        for label in r["name"].values():
+            names[label.lower()] = r["id"]
+    give, get = names.get(give, give), names.get(get, get)
+    line = next((t for t in data.meta["bank_trades"] if list(t["give"]) == [give] and list(t["get"]) == [get]), None)
+    if line is None:
+        rates = "; ".join(f"{list(t['give'].values())[0]} {list(t['give'])[0]} -> {list(t['get'].values())[0]} {list(t['get'])[0]}"
+                          for t in data.meta["bank_trades"])
+        raise BadArgument(text(f"la banca no cambia {give} por {get} (tabla: {rates})",
+                               f"the bank does not trade {give} for {get} (table: {rates})"))
+    needs = rules.get("needs_building")
+    if needs and needs not in _buildings_of(p):
+        raise NotAllowed(text("necesitas un Mercado para comerciar", "you need a Market to trade"))
+    limit = _trade_limit(state, seat, data)
+    if p["trades_used"] + times > limit:
+        raise LimitReached(text(f"puedes comerciar {limit} vez/veces por turno y llevas {p['trades_used']}",
+                                f"you may trade {limit} time(s) per turn and have used {p['trades_used']}"))
+    _pay(p, line["give"], times)
+    for res, n in line["get"].items():
+        p[res] += n * times
+    p["trades_used"] += times
+    log(state, f"{p['name']} cambia {give} por {get} x{times}", f"{p['name']} trades {give} for {get} x{times}")
+
+
+def _build(state: dict, action: dict, rng: random.Random, data) -> None:
+    seat, p = _me(state, action)
+    building = _bld(data, arg(action, "building"), state)
+    index = count_arg(action, "castle", 0)
+    if index >= len(p["castles"]):
+        raise BadArgument(text(f"{p['name']} tiene {len(p['castles'])} castillo(s)", f"{p['name']} has {len(p['castles'])} castle(s)"))
+    castle = p["castles"][index]
+    if castle["built_this_turn"]:
+        raise LimitReached(text("ya construiste en este castillo este turno", "you already built in this castle this turn"))
+    if building.get("scope") == "shared":
+        if building["id"] in state["wonders"]:
+            owner = state["players"][state["wonders"][building["id"]]]["name"]
+            raise Duplicate(text(f"{name_of(building)} ya es de {owner}", f"{name_of(building, 'en')} already belongs to {owner}"))
+    elif building["id"] in castle["slots"].values():
+        raise Duplicate(text(f"este castillo ya tiene {name_of(building)}", f"this castle already has {name_of(building, 'en')}"))
+    slots = {s["id"]: s for s in _slots(data)}
+    open_slots = [s for s in _slots(data) if s["id"] not in castle["slots"] and s["level"] >= building["level"]
+                  and all(r in castle["slots"] for r in s.get("rests_on") or [])]
+    wanted = action.get("slot")
+    if wanted is not None:
+        if wanted not in slots:
+            raise BadArgument(text(f"casilla desconocida '{wanted}' (hay {', '.join(slots)})", f"unknown slot '{wanted}' (known: {', '.join(slots)})"))
+        slot = slots[wanted]
+        if slot not in open_slots:
+            why = ("ocupada" if wanted in castle["slots"] else "de nivel menor" if slot["level"] < building["level"]
+                   else "sin las dos de debajo")
+            why_en = ("taken" if wanted in castle["slots"] else "of a lower level" if slot["level"] < building["level"]
+                      else "without the two below it")
+            raise NotAllowed(text(f"la casilla {wanted} está {why}", f"slot {wanted} is {why_en}"))
+    elif not open_slots:
+        raise NotAllowed(text(f"no hay casilla libre de nivel {building['level']} o más con sus dos de debajo",
+                              f"no free slot of level {building['level']} or more with its two below filled"))
+    else:
+        slot = min(open_slots, key=lambda s: (s["level"], s["id"]))
+    _pay(p, building["cost"])
+    castle["slots"][slot["id"]] = building["id"]
+    castle["built_this_turn"] = True
+    produces = building.get("produces")
+    if produces:
+        castle["timers"].setdefault(produces, 0)
+    if building.get("wonder"):
+        state["wonders"][building["id"]] = seat
+        state["last_turn_reason"] = "maravilla"
+    log(state, f"{p['name']} construye {name_of(building)} en {slot['id']}", f"{p['name']} builds {name_of(building, 'en')} on {slot['id']}")
+
+
+def _reveal(state: dict, action: dict, rng: random.Random, data) -> None:
+    seat, p = _me(state, action)
+    count = count_arg(action, "count", minimum=1)
+    if count > state["map"]["hidden"]:
+        raise NotAllowed(text(f"solo quedan {state['map']['hidden']} losetas boca abajo",
+                              f"only {state['map']['hidden']} tiles are still face down"))
+    state["map"]["hidden"] -= count
+    p["tiles_revealed"] += count
+    if state["map"]["hidden"] == 0:
+        state["last_turn_reason"] = state["last_turn_reason"] or "ultima_ficha"
+    log(state, f"{p['name']} revela {count} loseta(s)", f"{p['name']} reveals {count} tile(s)")
+
+
+def _claim(state: dict, action: dict, rng: random.Random, data) -> None:
+    seat, p = _me(state, action)
+    what = arg(action, "what", str)
+    if what == "village":
+        tile = {"contents": [{"type": "village"}], "level": 1}
+    elif what == "mine":
+        res = arg(action, "resource", str)
+        if res not in RESOURCE_IDS:
+            raise BadArgument(text(f"mina de '{res}'? (hay: {', '.join(RESOURCE_IDS)})", f"a '{res}' mine? (known: {', '.join(RESOURCE_IDS)})"))
+        tile = {"contents": [{"type": "mine", "resource": res}], "level": 1}
+    elif what == "spell_mine":
+        level = count_arg(action, "level", minimum=1)
+        if level > 3:
+            raise BadArgument(text("los hechizos son de nivel 1 a 3", "spell levels are 1 to 3"))
+        tile = {"contents": [{"type": "spell_mine", "level": level}], "level": level}
+    else:
+        raise BadArgument(text("'what' es village, mine o spell_mine", "'what' is village, mine or spell_mine"))
+    if action.get("from") is not None:
+        other = player_index(state, action["from"], "from")
+        victim = state["players"][other]
+        if other == seat:
+            raise BadArgument(text("ya es tuyo", "it is already yours"))
+        c = tile["contents"][0]
+        have = (victim["villages"] if c["type"] == "village" else victim["mines"][c["resource"]] if c["type"] == "mine"
+                else victim["spell_tiles"][str(c["level"])])
+        if have < 1:
+            raise NotAllowed(text(f"{victim['name']} no tiene eso", f"{victim['name']} does not own that"))
+        _take_tile(victim, tile, data, -1)
+        if c["type"] == "village" and victim["castles"]:
+            victim["castles"].pop()
+    _take_tile(p, tile, data)
+    log(state, f"{p['name']} se apropia de {what}", f"{p['name']} takes a {what}")
+
+
+def _treasure(state: dict, action: dict, rng: random.Random, data) -> None:
+    seat, p = _me(state, action)
+    count = count_arg(action, "count", 1, minimum=1)
+    table = data.meta["treasure_table"]
+    rolls = []
+    for _ in range(count):
+        roll = rng.randint(1, table["die"])
+        outcome = next(o for o in table["outcomes"] if o["roll"] == roll)
+        for res, n in outcome["gain"].items():
+            p[res] += n
+        rolls.append(roll)
+    state["last_rolls"] = rolls
+    log(state, f"{p['name']} abre {count} tesoro(s): {rolls}", f"{p['name']} opens {count} treasure(s): {rolls}")
+
+
+def _battle(state: dict, action: dict, rng: random.Random, data) -> None:
+    seat = require_active(state, {})
+    win = player_index(state, action.get("winner"), "winner")
+    loser_name = arg(action, "loser", str)
+    lose = None if loser_name.strip().lower() == "neutral" else player_index(state, loser_name, "loser")
+    if lose == win:
+        raise BadArgument(text("el vencedor y el vencido son el mismo", "winner and loser are the same player"))
+    if seat not in (win, lose):
+        raise NotAllowed(text("las batallas se libran en el turno de quien ataca", "battles are fought in the attacker's turn"))
+    defeated = _counts(data, action.get("defeated"), "defeated")
+    winner = state["players"][win]
+    plans = []
+    for who, army_key, loss_key in ((win, "winner_army", "winner_losses"), (lose, "loser_army", None)):
+        if who is None or action.get(army_key) is None:
+            continue
+        army = next((a for a in state["players"][who]["armies"] if a["id"] == action[army_key]), None)
+        if army is None:
+            raise BadArgument(text(f"{state['players'][who]['name']} no tiene el ejército '{action[army_key]}'",
+                                   f"{state['players'][who]['name']} has no army '{action[army_key]}'"))
+        losses = _counts(data, action.get(loss_key), loss_key) if loss_key else defeated
+        for tid, n in losses.items():
+            if army["troops"].get(tid, 0) < n:
+                raise NotAllowed(text(f"el ejército {army['id']} no tiene {n} {tid}", f"army {army['id']} has no {n} {tid}"))
+        plans.append((who, army, losses))
+    if action.get("winner_army") is not None and next(a for a in winner["armies"] if a["id"] == action["winner_army"]).get("storehouse") \
+            and not any(data.get("building", b).get("extra_army_can_fight", True) for b in _buildings_of(winner)
+                        if data.get("building", b).get("extra_army")):
+        raise NotAllowed(text("los ejércitos del Almacén no pueden combatir", "Storehouse armies may not fight"))
+    for who, army, losses in plans:
+        for tid, n in losses.items():
+            army["troops"][tid] -= n
+            if not army["troops"][tid]:
+                del army["troops"][tid]
+    for tid, n in defeated.items():
+        winner["defeated"][tid] = winner["defeated"].get(tid, 0) + n
+    if action.get("fled") and lose is not None:
+        army = next((a for who, a, _ in plans if who == lose), None)
+        if army is not None and army["troops"]:
+            span = data.meta["scatter_turns"]
+            turns = rng.randint(span["min"], span["max"])
+            loser = state["players"][lose]
+            state["scattered"].append({"player": lose, "troops": dict(army["troops"]),
+                                       "returns_on": loser["turns_played"] + turns, "turns": turns})
+            army["troops"] = {}
+            log(state, f"Las tropas de {loser['name']} se dispersan {turns} turno(s)",
+                f"{loser['name']}'s troops scatter for {turns} turn(s)")
+    for who, army, _ in plans:
+        if not army["troops"]:
+            state["players"][who]["armies"].remove(army)
+    points = sum(data.get("troop", t)["points"] * n for t, n in defeated.items())
+    log(state, f"{winner['name']} gana la batalla (+{points})", f"{winner['name']} wins the battle (+{points})")
+
+
+def _end_turn(state: dict, action: dict, rng: random.Random, data) -> None:
+    seat, p = _me(state, action)
+    if state["last_turn_reason"]:
+        state["finished"] = True
+        state["phase"] = "finished"
+        state["active"] = None
+        state["final"] = final_scores(record(state), data)
+        log(state, f"Fin de la partida ({state['last_turn_reason']}). Gana: {', '.join(state['final']['winners'])}",
+            f"Game over ({state['last_turn_reason']}). Winner: {', '.join(state['final']['winners'])}")
+        return
+    nxt = next_seat(state, seat)
+    if nxt == state["first_player"]:
+        state["round"] += 1
+    _start_turn(state, nxt, rng, data)
+
+
+_HANDLERS = {"hire": _hire, "trade": _trade, "build": _build, "reveal": _reveal, "claim": _claim,
+             "treasure": _treasure, "battle": _battle, "end_turn": _end_turn}
+
+
+def legal_actions(state: dict, data) -> list[dict]:
+    """The moves open now (affordable hires, builds and bank trades; reveal; end of turn)."""
+    seat = state["active"]
+    p = state["players"][seat]
+    out: list[dict] = []
+    troops = {t["id"]: t for t in _troops(data)}
+    room = len(p["armies"]) < _army_limit(state, seat, data)
+    for tid, n in p["reserve"].items():
+        if n and all(p[r] >= c for r, c in troops[tid]["cost"].items()):
+            if room:
+                out.append({"action": "hire", "troop": tid, "count": 1})
+            elif p["armies"]:
+                out.append({"action": "hire", "troop": tid, "count": 1, "army": p["armies"][0]["id"]})
+    for index, castle in enumerate(p["castles"]):
+        if castle["built_this_turn"]:
+            continue
+        for b in data.entries("building"):
+            if b.get("variant") and b["variant"] not in state["variants"]:
+                continue
+            if b.get("scope") == "shared" and b["id"] in state["wonders"]:
+                continue
+            if b.get("scope") != "shared" and b["id"] in castle["slots"].values():
+                continue
+            if not all(p[r] >= c for r, c in b["cost"].items()):
+                continue
+            if any(s["id"] not in castle["slots"] and s["level"] >= b["level"]
+                   and all(r in castle["slots"] for r in s.get("rests_on") or []) for s in _slots(data)):
+                out.append({"action": "build", "building": b["id"], "castle": index})
+    if "mercado" in _buildings_of(p) and p["trades_used"] < _trade_limit(state, seat, data):
+        for t in data.meta["bank_trades"]:
+            if all(p[r] >= n for r, n in t["give"].items()):
+                out.append({"action": "trade", "give": list(t["give"])[0], "get": list(t["get"])[0]})
+    if state["map"]["hidden"]:
+        out.append({"action": "reveal", "count": 1})
+    out.append({"action": "end_turn"})
+    return out

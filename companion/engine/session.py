@@ -1,0 +1,164 @@
+"""A game session: an append-only action log whose fold is the game state.
+
+>>> from companion.engine import Store
+>>> store = Store(":memory:")
+>>> s = store.new_game("ciudadelas", ["Ana", "Luis", "Eva", "Pablo"], seed=7)
+>>> s.apply({"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1})["players"][0]["gold"]
+3
+>>> s.apply({"action": "undo"})["players"][0]["gold"]
+2
+
+Undo and redo are themselves rows of the log, so nothing is ever lost: the *effective* list of
+actions is what remains after walking the log (an undo takes the last effective action off, a redo
+puts the last undone one back, any other action clears what could be redone).  Every action gets its
+own random generator, ``random.Random(f"{seed}:{index}")`` where ``index`` is its place in the
+effective list, so replaying a log always gives the same game.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import TYPE_CHECKING, Any
+
+from .common import copy_state, text
+from .errors import BadArgument, NothingToUndo, UnknownAction
+
+if TYPE_CHECKING:
+    from .store import Store
+
+META_ACTIONS = ("undo", "redo")
+
+
+def fold_log(rows: list[dict]) -> tuple[list[dict], list[dict]]:
+    """Walk a raw log: the effective actions and the undone ones (most recent last)."""
+    applied: list[dict] = []
+    undone: list[dict] = []
+    for row in rows:
+        name = row.get("action")
+        if name == "undo":
+            if applied:
+                undone.append(applied.pop())
+        elif name == "redo":
+            if undone:
+                applied.append(undone.pop())
+        else:
+            applied.append(row)
+            undone.clear()
+    return applied, undone
+
+
+class Session:
+    """One game being played: its id, its log, its current state (see ``ENGINE_API.md``)."""
+
+    def __init__(self, store: "Store", game_id: str, game: str, players: list[str], seed: int,
+                 options: dict, rows: list[dict], seq: int):
+        from .games import GAME_MODULES
+
+        self.store = store
+        self.id = game_id
+        self.game = game
+        self.players = list(players)
+        self.seed = seed
+        self.options = dict(options)
+        self.module = GAME_MODULES[game]
+        self.data = store.data(game)
+        self.seq = seq
+        self._applied, self._undone = fold_log(rows)
+        self.state = self._replay(self._applied)
+
+    # -- folding --------------------------------------------------------------------------------
+    def _rng(self, index: int | str) -> random.Random:
+        return random.Random(f"{self.seed}:{index}")
+
+    def initial_state(self) -> dict:
+        """The state before any action: the game's setup."""
+        state = self.module.setup(self.players, self.options, self._rng("setup"), self.data)
+        state["game"] = self.game
+        return state
+
+    def _replay(self, actions: list[dict]) -> dict:
+        """Fold the effective actions from the setup (in place: they were all legal)."""
+        state = self.initial_state()
+        for index, action in enumerate(actions):
+            state = self.module.apply(state, action, self._rng(index), self.data)
+        return self._decorate(state)
+
+    def _decorate(self, state: dict) -> dict:
+        state["can_undo"] = bool(self._applied)
+        state["can_redo"] = bool(self._undone)
+        return state
+
+    # -- public API -----------------------------------------------------------------------------
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._applied)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._undone)
+
+    @property
+    def actions(self) -> list[dict]:
+        """The effective actions (what the state is the fold of)."""
+        return [dict(a) for a in self._applied]
+
+    def apply(self, action: dict[str, Any]) -> dict:
+        """Apply one action; it is committed to the database before this returns the new state.
+
+        Raises :class:`~companion.engine.errors.IllegalAction` and leaves everything unchanged when
+        the action is not allowed.
+        """
+        if not isinstance(action, dict) or not isinstance(action.get("action"), str):
+            raise BadArgument(text('una acción es un objeto con "action": nombre',
+                                   'an action is an object with "action": name'))
+        try:
+            action = json.loads(json.dumps(action))
+        except (TypeError, ValueError):
+            raise BadArgument(text("la acción no es JSON", "the action is not JSON")) from None
+        name = action["action"]
+        applied, undone = list(self._applied), list(self._undone)
+        if name == "undo":
+            if not applied:
+                raise NothingToUndo(text("no hay nada que deshacer", "there is nothing to undo"))
+            undone.append(applied.pop())
+            new_state = None
+        elif name == "redo":
+            if not undone:
+                raise NothingToUndo(text("no hay nada que rehacer", "there is nothing to redo"))
+            redo = undone.pop()
+            new_state = self.module.apply(copy_state(self.state), redo, self._rng(len(applied)),
+                                          self.data)
+            applied.append(redo)
+        else:
+            if name not in self.module.ACTIONS:
+                known = ", ".join(sorted(self.module.ACTIONS))
+                raise UnknownAction(text(f"{self.game} no tiene la acción '{name}' (hay: {known})",
+                                         f"{self.game} has no action '{name}' (known: {known})"))
+            new_state = self.module.apply(copy_state(self.state), action, self._rng(len(applied)),
+                                          self.data)
+            applied.append(action)
+            undone = []
+        saved_applied, saved_undone = self._applied, self._undone
+        self._applied, self._undone = applied, undone
+        try:
+            if new_state is None:
+                new_state = self._replay(applied)
+            new_state = self._decorate(new_state)
+            self.store._append(self, action, new_state)
+        except BaseException:
+            self._applied, self._undone = saved_applied, saved_undone
+            raise
+        self.seq += 1
+        self.state = new_state
+        return new_state
+
+    def legal_actions(self) -> list[dict]:
+        """What may be done now (the active player's moves, plus undo/redo when possible)."""
+        moves = [] if self.state.get("finished") else list(self.module.legal_actions(self.state,
+                                                                                     self.data))
+        if self.can_undo:
+            moves.append({"action": "undo"})
+        if self.can_redo:
+            moves.append({"action": "redo"})
+        return moves

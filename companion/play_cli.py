@@ -1,0 +1,262 @@
+"""``ludoteca play``, ``history`` and ``export``: the engine on the command line.
+
+``play`` reads one JSON action per line and answers each with one JSON line, written only once the
+action is committed to the database.  Errors are one line and exit 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import sys
+import tempfile
+import uuid
+from pathlib import Path
+from typing import Any
+
+GAME_ALIASES = {"ciudadelas": "ciudadelas", "citadels": "ciudadelas", "el_mapa": "el_mapa",
+                "el-mapa": "el_mapa", "elmapa": "el_mapa", "mapa": "el_mapa",
+                "gladiadores": "gladiadores", "ludi_gladiatorii": "gladiadores"}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``play``, ``history`` and ``export`` to the ``ludoteca`` command."""
+    play = sub.add_parser("play", help="play a game: one JSON action per line on stdin",
+                          description="Play a game: read one JSON action per line on stdin and answer "
+                                      "each with one JSON line once it is saved.")
+    play.add_argument("game", help="ciudadelas, el_mapa or gladiadores")
+    who = play.add_mutually_exclusive_group()
+    who.add_argument("--players", help='comma-separated names in seat order, e.g. "Ana,Luis,Eva"')
+    who.add_argument("--game-id", help="resume a saved game")
+    who.add_argument("--actions", action="store_true", help="list the game's actions and their arguments")
+    play.add_argument("--db", help="database file (default: $LUDOTECA_DB or the user data folder)")
+    play.add_argument("--seed", type=int, help="random seed of a new game (default: random)")
+    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                      help="a game option, e.g. crown=Ana (JSON values allowed); repeatable")
+    play.add_argument("--cards", help="folder of card data (default: the shipped data)")
+    play.set_defaults(func=cmd_play)
+
+    hist = sub.add_parser("history", help="list saved games")
+    hist.add_argument("--db", help="database file")
+    hist.add_argument("--json", action="store_true", help="a JSON list instead of a table")
+    hist.set_defaults(func=cmd_history)
+
+    exp = sub.add_parser("export", help="export a saved game as json, csv or bgstats")
+    exp.add_argument("id", help="the game id (see `ludoteca history`)")
+    exp.add_argument("--db", help="database file")
+    exp.add_argument("--format", choices=("json", "csv", "bgstats"), default="json")
+    exp.add_argument("--out", help="write to this file (atomically) instead of stdout")
+    exp.set_defaults(func=cmd_export)
+
+
+def _fail(message: str) -> int:
+    print(f"ludoteca: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _open_store(db: str | None, cards_dir: str | None = None):
+    from companion.engine import Store
+
+    store = Store(db, cards_dir=cards_dir)
+    if store.notice:
+        print(f"ludoteca: {store.notice['en']}", file=sys.stderr)
+    return store
+
+
+def _game_id(name: str) -> str | None:
+    return GAME_ALIASES.get(name.strip().lower().replace(" ", "_"))
+
+
+def _options(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--option {pair!r}: expected KEY=VALUE")
+        try:
+            out[key] = json.loads(value)
+        except ValueError:
+            out[key] = value
+    return out
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from companion.engine import GAME_MODULES, IllegalAction, StoreError
+
+    game = _game_id(args.game)
+    if game is None:
+        return _fail(f"unknown game '{args.game}' (known: {', '.join(GAME_MODULES)})")
+    if args.actions:
+        for name, spec in GAME_MODULES[game].ACTIONS.items():
+            params = " ".join(f"{k}=<{v}>" for k, v in spec["args"].items())
+            print(f"{name:18} {params}\n{'':18} {spec['help']['en']} / {spec['help']['es']}")
+        return 0
+    if not args.players and not args.game_id:
+        hint = ""
+        try:
+            waiting = [g for g in _open_store(args.db, args.cards).unfinished() if g["game"] == game]
+        except StoreError:
+            waiting = []
+        if waiting:
+            hint = "; unfinished games to resume: " + ", ".join(
+                f"{g['id']} ({', '.join(g['players'])})" for g in waiting[:5])
+        return _fail("play needs --players \"Ana,Luis\" or --game-id ID (or --actions)" + hint)
+    try:
+        options = _options(args.option)
+        store = _open_store(args.db, args.cards)
+        if args.game_id:
+            session = store.open(args.game_id)
+            if session.game != game:
+                return _fail(f"game {args.game_id} is {session.game}, not {game}")
+        else:
+            names = [n.strip() for n in args.players.split(",")]
+            session = store.new_game(game, names, seed=args.seed, options=options)
+    except (IllegalAction, StoreError, ValueError) as exc:
+        return _fail(str(exc))
+    out = sys.stdout
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            action = json.loads(line)
+        except ValueError as exc:
+            answer: dict[str, Any] = {"ok": False, "error": f"not JSON: {exc}"}
+        else:
+            try:
+                state = session.apply(action)
+            except IllegalAction as exc:
+                answer = {"ok": False, "error": str(exc), "error_es": exc.text["es"],
+                          "kind": type(exc).__name__}
+            except StoreError as exc:
+                out.write(json.dumps({"ok": False, "error": str(exc)}) + "\n")
+                out.flush()
+                return 1
+            else:
+                answer = {"ok": True, "game_id": session.id, "seq": session.seq, "state": state}
+        out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        out.flush()
+    return 0
+
+
+def _scores_text(final: dict | None) -> str:
+    if not final:
+        return ""
+    return ", ".join(f"{p['name']} {p['total']}" for p in final.get("players", []))
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from companion.engine import StoreError
+
+    try:
+        store = _open_store(args.db)
+        games = store.history()
+    except StoreError as exc:
+        return _fail(str(exc))
+    if args.json:
+        rows = [{"id": g["id"], "game": g["game"], "players": g["players"], "status": g["status"],
+                 "actions": g["seq"], "updated": g["updated"],
+                 "scores": ({p["name"]: p["total"] for p in g["final"]["players"]} if g["final"] else None),
+                 "winners": g["final"]["winners"] if g["final"] else None} for g in games]
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
+        return 0
+    if not games:
+        print("no saved games")
+        return 0
+    header = ("id", "game", "players", "status", "actions", "updated", "final scores")
+    rows = [(g["id"], g["game"], ", ".join(g["players"]), g["status"], str(g["seq"]),
+             g["updated"][:19].replace("T", " "), _scores_text(g["final"])) for g in games]
+    widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
+    for row in [header] + rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    stats = store.player_stats()
+    if stats:
+        print()
+        print("player stats: " + "; ".join(f"{n} {s['wins']}/{s['games']} won"
+                                           for n, s in sorted(stats.items())))
+    return 0
+
+
+def export_data(store, game_id: str, fmt: str) -> str:
+    """A saved game as text in one of the export formats."""
+    session = store.open(game_id)
+    summary = next(g for g in store.history() if g["id"] == game_id)
+    if fmt == "json":
+        return json.dumps({"id": session.id, "game": session.game, "players": session.players,
+                           "seed": session.seed, "options": session.options, "status": summary["status"],
+                           "created": summary["created"], "updated": summary["updated"],
+                           "state": session.state, "actions": session.actions,
+                           "log": store.log(game_id)}, ensure_ascii=False, indent=1) + "\n"
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(["seq", "at", "action", "player", "arguments"])
+        for row in store.log(game_id):
+            action = dict(row["action"])
+            name = action.pop("action", "")
+            player = action.pop("player", "")
+            writer.writerow([row["seq"], row["at"], name, player,
+                             json.dumps(action, ensure_ascii=False) if action else ""])
+        return buf.getvalue()
+    return json.dumps(_bgstats(session, summary), ensure_ascii=False, indent=1) + "\n"
+
+
+def _bgstats(session, summary: dict) -> dict:
+    """BG Stats' import layout: ``players``, ``games`` and ``plays`` with ``playerScores``."""
+    meta = session.data.meta
+    names = meta.get("name", {})
+    final = session.state.get("final") or {}
+    scores = {p["name"]: p for p in final.get("players", [])}
+    winners = set(final.get("winners", []))
+    start = session.state.get("first_player")
+    players = [{"id": i + 1, "name": n, "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"ludoteca:player:{n}"))}
+               for i, n in enumerate(session.players)]
+    game = {"id": 1, "name": names.get("es") or session.game, "uuid": str(uuid.uuid5(
+        uuid.NAMESPACE_URL, f"ludoteca:game:{session.game}")), "cooperative": False,
+        "highestWins": True, "noPoints": False, "usesTeams": False}
+    play_scores = []
+    for i, name in enumerate(session.players):
+        s = scores.get(name)
+        play_scores.append({"playerRefId": i + 1, "score": str(s["total"]) if s else "",
+                            "rank": s["rank"] if s else 0, "winner": name in winners,
+                            "newPlayer": False, "startPlayer": start == i})
+    created = summary["created"][:19].replace("T", " ")
+    return {"about": "Exported from Ludoteca (https://example.invalid/ludoteca); BG Stats import format",
+            "players": players, "games": [game], "locations": [],
+            "plays": [{"uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"ludoteca:play:{session.id}")),
+                       "gameRefId": 1, "playDate": created, "entryDate": created,
+                       "ignored": False, "rating": 0, "durationMin": 0, "rounds": session.state.get("round", 0),
+                       "board": "", "comments": f"Ludoteca game {session.id}",
+                       "playerScores": play_scores}]}
+
+
+def _write_atomic(path: Path, data: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from companion.engine import IllegalAction, StoreError
+
+    try:
+        store = _open_store(args.db)
+        data = export_data(store, args.id, args.format)
+    except (IllegalAction, StoreError) as exc:
+        return _fail(str(exc))
+    if args.out:
+        try:
+            _write_atomic(Path(args.out), data)
+        except OSError as exc:
+            return _fail(f"{args.out}: cannot write: {exc.strerror}")
+        return 0
+    sys.stdout.write(data)
+    return 0

@@ -1,0 +1,162 @@
+"""`ludoteca play`, `history` and `export` as a user runs them, plus the SIGKILL crash test."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from companion.engine import Store
+from test_engine_helpers import play_to_end
+
+LUDOTECA = [sys.executable, "-m", "ludoteca"]
+PLAYERS = {"ciudadelas": "Ana,Luis,Eva,Pablo", "gladiadores": "Ana,Luis,Eva", "el_mapa": "Ana,Luis"}
+
+
+def run(args, stdin=None):
+    return subprocess.run(LUDOTECA + args, input=stdin, capture_output=True, text=True, timeout=120)
+
+
+def scripted_game(tmp_path, game, seed):
+    """The actions of a whole game, found by playing it in memory with the same seed."""
+    store = Store(tmp_path / "plan.db")
+    s = store.new_game(game, PLAYERS[game].split(","), seed=seed)
+    play_to_end(s, seed=seed)
+    return s
+
+
+@pytest.mark.parametrize("game", sorted(PLAYERS))
+def test_play_a_whole_game_through_the_command_line(tmp_path, game):
+    plan = scripted_game(tmp_path, game, seed=5)
+    db = tmp_path / "cli.db"
+    lines = [json.dumps(a) for a in plan.actions]
+    lines.insert(3, '{"action": "no_such_action"}')
+    lines.insert(5, "not json")
+    out = run(["play", game, "--players", PLAYERS[game], "--db", str(db), "--seed", "5"],
+              "\n".join(lines) + "\n")
+    assert out.returncode == 0, out.stderr
+    answers = [json.loads(x) for x in out.stdout.splitlines()]
+    assert len(answers) == len(lines)
+    assert answers[3]["ok"] is False and "no_such_action" in answers[3]["error"]
+    assert answers[5]["ok"] is False and "JSON" in answers[5]["error"]
+    oks = [a for a in answers if a["ok"]]
+    assert [a["seq"] for a in oks] == list(range(1, len(plan.actions) + 1))
+    last = oks[-1]["state"]
+    assert last["finished"] and last["final"] == plan.state["final"]
+    game_id = oks[-1]["game_id"]
+
+    hist = run(["history", "--db", str(db), "--json"])
+    [row] = json.loads(hist.stdout)
+    assert row["id"] == game_id and row["status"] == "finished" and row["actions"] == len(plan.actions)
+    assert row["winners"] == plan.state["final"]["winners"]
+    table = run(["history", "--db", str(db)])
+    assert game_id in table.stdout and "finished" in table.stdout
+
+    exp = json.loads(run(["export", game_id, "--db", str(db), "--format", "json"]).stdout)
+    assert exp["players"] == PLAYERS[game].split(",") and exp["actions"] == plan.actions
+    assert exp["state"]["final"] == plan.state["final"]
+    rows = list(csv.DictReader(io.StringIO(run(["export", game_id, "--db", str(db), "--format", "csv"]).stdout)))
+    assert len(rows) == len(plan.actions) and rows[0]["seq"] == "1"
+    bg = json.loads(run(["export", game_id, "--db", str(db), "--format", "bgstats"]).stdout)
+    [play] = bg["plays"]
+    scores = {bg["players"][s["playerRefId"] - 1]["name"]: s for s in play["playerScores"]}
+    for p in plan.state["final"]["players"]:
+        assert scores[p["name"]]["score"] == str(p["total"])
+        assert scores[p["name"]]["winner"] == (p["name"] in plan.state["final"]["winners"])
+    assert bg["games"][0]["id"] == play["gameRefId"] and play["playDate"]
+
+
+def test_resume_with_game_id_and_export_to_file(tmp_path):
+    db = str(tmp_path / "r.db")
+    first = run(["play", "ciudadelas", "--players", "Ana,Luis,Eva", "--db", db, "--seed", "1"],
+                '{"action": "adjust", "player": "Eva", "resource": "gold", "delta": 4}\n')
+    gid = json.loads(first.stdout)["game_id"]
+    second = run(["play", "ciudadelas", "--game-id", gid, "--db", db],
+                 '{"action": "adjust", "player": "Eva", "resource": "gold", "delta": 1}\n')
+    answer = json.loads(second.stdout)
+    assert answer["seq"] == 2 and answer["state"]["players"][2]["gold"] == 2 + 4 + 1
+    out = run(["export", gid, "--db", db, "--format", "json", "--out", str(tmp_path / "e" / "g.json")])
+    assert out.returncode == 0
+    assert len(json.loads((tmp_path / "e" / "g.json").read_text())["actions"]) == 2
+
+
+@pytest.mark.parametrize("args, message", [
+    (["play", "parchis", "--players", "Ana,Luis"], "unknown game"),
+    (["play", "ciudadelas"], "--players"),
+    (["play", "ciudadelas", "--players", "Ana"], "2 to 7 players"),
+    (["play", "gladiadores", "--game-id", "nope"], "no game with id"),
+    (["export", "nope", "--format", "json"], "no game with id"),
+    (["export", "x", "--format", "pdf"], "invalid choice"),
+])
+def test_command_line_errors_are_one_line(tmp_path, args, message):
+    out = run(args + ["--db", str(tmp_path / "e.db")])
+    assert out.returncode == 2
+    assert message in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in out.stderr
+
+
+def test_actions_lists_every_action():
+    out = run(["play", "ciudadelas", "--actions"])
+    assert out.returncode == 0
+    for name in ("adjust", "undo", "redo", "choose", "call", "build", "destroy"):
+        assert any(line.startswith(name + " ") for line in out.stdout.splitlines())
+
+
+def test_sigkill_never_loses_an_acknowledged_action(tmp_path):
+    db = tmp_path / "crash.db"
+    rnd = random.Random(1234)
+    game_id = None
+    acknowledged: dict[int, dict] = {}
+    kills = 0
+    while kills < 22:
+        args = ["play", "ciudadelas", "--db", str(db)]
+        args += ["--game-id", game_id] if game_id else ["--players", "Ana,Luis,Eva", "--seed", "3"]
+        proc = subprocess.Popen(LUDOTECA + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, bufsize=1)
+        batch = [{"action": "adjust", "player": rnd.choice(["Ana", "Luis", "Eva"]), "resource": "gold",
+                  "delta": rnd.randint(0, 9), "tag": rnd.random()} for _ in range(200)]
+        for a in batch:
+            proc.stdin.write(json.dumps(a) + "\n")
+        proc.stdin.flush()
+        time.sleep(0.25 + rnd.random() * 0.4)  # start-up, then a random moment in the stream
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        kills += 1
+        out = proc.stdout.read()
+        for line in out.splitlines():
+            try:
+                answer = json.loads(line)
+            except ValueError:
+                continue  # a line cut by the kill was never acknowledged
+            if answer.get("ok"):
+                game_id = answer["game_id"]
+                acknowledged[answer["seq"]] = answer
+    assert kills >= 20 and len(acknowledged) > 20
+    conn = sqlite3.connect(db)
+    rows = dict(conn.execute("SELECT seq, action FROM actions WHERE game_id = ?", (game_id,)))
+    for seq, answer in acknowledged.items():
+        assert seq in rows, f"acknowledged action {seq} lost"
+    reopened = Store(db).open(game_id)
+    assert reopened.seq >= max(acknowledged)
+    top = acknowledged[max(acknowledged)]["state"]
+    replay = Store(db)
+    assert replay.notice is None
+    assert [p["gold"] for p in top["players"]] == [
+        p["gold"] for p in _state_at(replay, game_id, max(acknowledged))["players"]]
+
+
+def _state_at(store, game_id, seq):
+    """The state after the first ``seq`` rows of the log (a fresh fold of the stored actions)."""
+    from companion.engine.session import Session
+    row = store.conn.execute("SELECT game, players, seed, options FROM games WHERE id=?", (game_id,)).fetchone()
+    rows = [r["action"] for r in store.log(game_id)[:seq]]
+    return Session(store, game_id, row[0], json.loads(row[1]), row[2], json.loads(row[3]), rows, seq).state

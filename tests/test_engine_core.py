@@ -1,0 +1,187 @@
+"""The session machinery: no Kivy, the log, undo/redo, replay, durability paths, the damaged file."""
+
+from __future__ import annotations
+
+import json
+import pkgutil
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+import companion.engine
+from companion.engine import (GAME_MODULES, BadArgument, NothingToUndo, Store, UnknownAction,
+                              default_db_path)
+from test_engine_helpers import play_to_end
+
+GAMES = {"ciudadelas": ["Ana", "Luis", "Eva", "Pablo"], "gladiadores": ["Ana", "Luis", "Eva"],
+         "el_mapa": ["Ana", "Luis"]}
+
+
+def test_engine_imports_no_kivy():
+    modules = [m.name for m in pkgutil.walk_packages(companion.engine.__path__, "companion.engine.")]
+    assert "companion.engine.games.ciudadelas" in modules and len(modules) >= 8
+    code = ("import sys, importlib\n"
+            f"for m in {modules + ['companion.engine', 'companion.play_cli']!r}:\n"
+            "    importlib.import_module(m)\n"
+            "bad = sorted(k for k in sys.modules if k == 'kivy' or k.startswith('kivy.'))\n"
+            "print(','.join(bad))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_default_db_path(monkeypatch, tmp_path):
+    monkeypatch.setenv("LUDOTECA_DB", str(tmp_path / "x.db"))
+    assert default_db_path() == tmp_path / "x.db"
+    monkeypatch.delenv("LUDOTECA_DB")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    if sys.platform.startswith("linux"):
+        assert default_db_path() == tmp_path / "share" / "ludoteca" / "ludoteca.db"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_replay_is_deterministic_and_reopen_rebuilds_the_same_state(tmp_path, game):
+    store = Store(tmp_path / "a.db")
+    a = store.new_game(game, GAMES[game], seed=42)
+    b = store.new_game(game, GAMES[game], seed=42)
+    play_to_end(a, seed=1)
+    for action in a.actions:
+        b.apply(action)
+    assert b.state == a.state
+    reopened = Store(tmp_path / "a.db").open(a.id)
+    assert reopened.state == a.state and reopened.seq == a.seq
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_undo_walks_back_to_the_start_and_redo_forward(tmp_path, game):
+    store = Store(tmp_path / "u.db")
+    s = store.new_game(game, GAMES[game], seed=8)
+    states = [s.state]
+    import random
+    from test_engine_helpers import choose_move
+    rnd = random.Random(2)
+    for _ in range(25):
+        if s.state["finished"]:
+            break
+        states.append(s.apply(choose_move(s.state, s.legal_actions(), s.data, rnd)))
+    n = len(states) - 1
+    for k in range(n, 0, -1):
+        s.apply({"action": "undo"})
+        assert strip(s.state) == strip(states[k - 1])
+    with pytest.raises(NothingToUndo):
+        s.apply({"action": "undo"})
+    for k in range(1, n + 1):
+        s.apply({"action": "redo"})
+        assert strip(s.state) == strip(states[k])
+    with pytest.raises(NothingToUndo):
+        s.apply({"action": "redo"})
+    # the log keeps everything: n actions, n undos, n redos
+    assert s.seq == 3 * n
+    assert strip(Store(tmp_path / "u.db").open(s.id).state) == strip(states[n])
+
+
+def strip(state):
+    return {k: v for k, v in state.items() if k not in ("can_undo", "can_redo")}
+
+
+def test_new_action_after_undo_clears_redo(tmp_path):
+    store = Store(tmp_path / "r.db")
+    s = store.new_game("ciudadelas", GAMES["ciudadelas"], seed=1)
+    s.apply({"action": "adjust", "player": "Ana", "resource": "gold", "delta": 5})
+    s.apply({"action": "undo"})
+    assert s.can_redo
+    s.apply({"action": "adjust", "player": "Luis", "resource": "hand", "delta": 1})
+    assert not s.can_redo and s.state["can_undo"]
+    with pytest.raises(NothingToUndo):
+        s.apply({"action": "redo"})
+    assert [p["gold"] for p in s.state["players"]] == [2, 2, 2, 2]
+    assert s.state["players"][1]["hand"] == 5
+    assert [row["action"]["action"] for row in store.log(s.id)] == ["adjust", "undo", "adjust"]
+
+
+def test_bad_actions_are_refused_and_not_logged(tmp_path):
+    store = Store(tmp_path / "b.db")
+    s = store.new_game("ciudadelas", GAMES["ciudadelas"], seed=1)
+    for bad, err in [("nope", BadArgument), ({"x": 1}, BadArgument), ({"action": "fly"}, UnknownAction),
+                     ({"action": "adjust", "player": "Ana", "resource": "gems", "delta": 1}, BadArgument),
+                     ({"action": "adjust", "player": "Ana", "resource": "gold", "delta": "x"}, BadArgument)]:
+        with pytest.raises(err):
+            s.apply(bad)
+    assert s.seq == 0 and store.log(s.id) == []
+
+
+def test_new_game_checks_players(tmp_path):
+    store = Store(tmp_path / "p.db")
+    with pytest.raises(BadArgument):
+        store.new_game("ciudadelas", ["Ana"])
+    with pytest.raises(BadArgument):
+        store.new_game("ciudadelas", ["Ana", "ana", "Eva"])
+    with pytest.raises(BadArgument):
+        store.new_game("parchis", ["Ana", "Luis"])
+    assert store.history() == []
+
+
+def test_unfinished_games_are_offered_for_resume(tmp_path):
+    store = Store(tmp_path / "f.db")
+    s = store.new_game("gladiadores", GAMES["gladiadores"], seed=1)
+    s.apply({"action": "adjust", "player": "Eva", "resource": "coins", "delta": 2})
+    again = Store(tmp_path / "f.db")
+    [row] = again.unfinished()
+    assert row["id"] == s.id and row["seq"] == 1 and row["players"] == GAMES["gladiadores"]
+    assert again.open(s.id).state["players"][2]["coins"] == s.state["players"][2]["coins"]
+
+
+def test_database_settings_are_durable(tmp_path):
+    store = Store(tmp_path / "d.db")
+    assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+@pytest.mark.parametrize("garbage", [b"this is not a database at all" * 100,
+                                     b"SQLite format 3\x00" + b"\xff" * 5000])
+def test_damaged_database_is_moved_aside(tmp_path, garbage):
+    path = tmp_path / "ludoteca.db"
+    good = Store(path)
+    old = good.new_game("ciudadelas", GAMES["ciudadelas"], seed=1)
+    good.close()
+    path.write_bytes(garbage)
+    store = Store(path)
+    assert store.moved_to is not None and store.moved_to.exists()
+    assert store.moved_to.name.startswith("ludoteca.db.damaged-")
+    assert store.moved_to.read_bytes() == garbage
+    assert "damaged" in store.notice["en"] and "dañada" in store.notice["es"]
+    assert str(store.moved_to.name) in store.notice["en"]
+    assert store.history() == []
+    s = store.new_game("ciudadelas", GAMES["ciudadelas"], seed=1)
+    assert s.id != old.id and Store(path).notice is None
+
+
+def test_damaged_database_on_the_command_line(tmp_path):
+    path = tmp_path / "x.db"
+    path.write_bytes(b"garbage " * 600)
+    out = subprocess.run([sys.executable, "-m", "ludoteca", "history", "--db", str(path), "--json"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "damaged" in out.stderr and "moved aside" in out.stderr and "Traceback" not in out.stderr
+    assert json.loads(out.stdout) == []
+    assert len(list(tmp_path.glob("x.db.damaged-*"))) == 1
+
+
+def test_every_game_module_declares_its_actions():
+    for name, module in GAME_MODULES.items():
+        assert module.GAME == name
+        for action in ("adjust", "undo", "redo"):
+            assert action in module.ACTIONS
+        for spec in module.ACTIONS.values():
+            assert set(spec["help"]) == {"es", "en"}
+
+
+def test_sqlite_rows_match_acknowledged_actions(tmp_path):
+    store = Store(tmp_path / "s.db")
+    s = store.new_game("ciudadelas", GAMES["ciudadelas"], seed=1)
+    for k in range(5):
+        s.apply({"action": "adjust", "player": "Ana", "resource": "gold", "delta": k})
+    raw = sqlite3.connect(tmp_path / "s.db")
+    assert raw.execute("SELECT count(*) FROM actions WHERE game_id=?", (s.id,)).fetchone()[0] == 5
+    assert raw.execute("SELECT seq FROM games WHERE id=?", (s.id,)).fetchone()[0] == 5
