@@ -84,6 +84,7 @@ def _options(pairs: list[str]) -> dict[str, Any]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    """``ludoteca play``: new or resumed game, one JSON answer per JSON action line."""
     from companion.engine import GAME_MODULES, IllegalAction, StoreError
 
     game = _game_id(args.game)
@@ -148,6 +149,7 @@ def _scores_text(final: dict | None) -> str:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
+    """``ludoteca history``: every saved game, as a table or ``--json``."""
     from companion.engine import StoreError
 
     try:
@@ -245,6 +247,7 @@ def _write_atomic(path: Path, data: str) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    """``ludoteca export``: one saved game as json, csv or bgstats."""
     from companion.engine import IllegalAction, StoreError
 
     try:

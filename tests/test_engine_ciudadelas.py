@@ -351,3 +351,17 @@ def test_seventh_player_may_take_the_face_down_card(store):
     s.apply({"action": "choose", "player": "Iris", "character": hidden})
     assert s.state["picks"][6] == [hidden] and s.state["draft"]["face_down"] == [last]
     assert s.state["phase"] == "call"
+
+
+def test_warlord_destroys_only_in_another_city(store):
+    """The Warlord's card says 'a district in another city': his own city is not a target."""
+    wanted = {"Ana": "warlord"}
+    s = game_with(store, wanted)
+    draft(s, wanted)
+    call_until(s, "warlord")
+    s.apply({"action": "adjust", "player": "Ana", "resource": "gold", "delta": 5})
+    s.apply({"action": "take_gold"})
+    s.apply({"action": "build", "district": "Tavern"})
+    with pytest.raises(NotAllowed, match="another"):
+        s.apply({"action": "destroy", "target": "Ana", "district": "Tavern"})
+    assert player(s, "Ana")["city"] == ["tavern"] and not s.state["turn"]["power_used"]

@@ -185,3 +185,78 @@ def test_sqlite_rows_match_acknowledged_actions(tmp_path):
     raw = sqlite3.connect(tmp_path / "s.db")
     assert raw.execute("SELECT count(*) FROM actions WHERE game_id=?", (s.id,)).fetchone()[0] == 5
     assert raw.execute("SELECT seq FROM games WHERE id=?", (s.id,)).fetchone()[0] == 5
+
+
+def test_a_locked_database_is_not_taken_for_a_damaged_one(tmp_path, monkeypatch):
+    """Another program holding the lock (the phone app) must not get its games moved aside."""
+    import companion.engine.store as store_module
+    from companion.engine import StoreError
+
+    path = tmp_path / "busy.db"
+    first = Store(path)
+    kept = first.new_game("gladiadores", GAMES["gladiadores"], seed=1)
+    first.close()
+    holder = sqlite3.connect(str(path), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT", 0.2)
+    store = Store(path)
+    assert store.notice is None and list(tmp_path.glob("busy.db.damaged-*")) == []
+    assert [g["id"] for g in store.history()] == [kept.id]
+    with pytest.raises(StoreError, match="locked"):
+        store.new_game("gladiadores", GAMES["gladiadores"], seed=2)
+    session = store.open(kept.id)
+    with pytest.raises(StoreError, match="locked"):
+        session.apply({"action": "adjust", "player": "Ana", "resource": "coins", "delta": 1})
+    assert session.seq == 0 and session.state == store.open(kept.id).state
+    holder.execute("ROLLBACK")
+    holder.close()
+    session.apply({"action": "adjust", "player": "Ana", "resource": "coins", "delta": 1})
+    assert Store(path).open(kept.id).seq == 1
+
+
+FUZZ_VALUES = [None, True, 0, 1, 2, 3, -1, 99, 1.5, "", "x", "Ana", "Luis", "king", "warlord", "temple",
+               "keep", "levy", "leva", "oro", "madera", "gold", "village", "1", "n1_a", [], ["a"], {},
+               {"a": 1}, {"leva": 1}]
+
+
+@pytest.mark.parametrize("game,players", [("ciudadelas", ["Ana", "Luis"]),
+                                          ("ciudadelas", ["Ana", "Luis", "Eva", "Pablo", "Rosa", "Hugo", "Iris"]),
+                                          ("gladiadores", ["Ana", "Luis", "Eva"]),
+                                          ("el_mapa", ["Ana", "Luis"])])
+def test_any_action_is_applied_or_refused_cleanly(game, players):
+    """A random walk of legal moves and garbage: every refusal is an IllegalAction, never a crash."""
+    import random
+
+    from companion.engine import IllegalAction
+    from companion.engine.common import copy_state
+    from cards import load
+
+    module, data = GAME_MODULES[game], load(games=(game,))[game]
+    names = [n for n in module.ACTIONS if n not in ("undo", "redo")]
+    arg_names = sorted({a for spec in module.ACTIONS.values() for a in spec["args"]} | {"player", "target"})
+    applied = refused = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = module.setup(players, {}, random.Random(seed), data)
+        for step in range(250):
+            if state.get("finished"):
+                break
+            legal = module.legal_actions(state, data)
+            if legal and rng.random() < 0.6:
+                action = dict(rng.choice(legal))
+                for key in module.ACTIONS[action["action"]]["args"]:
+                    if key not in action and rng.random() < 0.7:
+                        action[key] = rng.choice(FUZZ_VALUES + players)
+            else:
+                action = {"action": rng.choice(names)}
+                action.update({k: rng.choice(FUZZ_VALUES) for k in arg_names if rng.random() < 0.5})
+            before = json.dumps(state, sort_keys=True)
+            try:
+                state = module.apply(copy_state(state), action, random.Random(f"{seed}:{step}"), data)
+                json.dumps(state)
+                applied += 1
+            except IllegalAction as exc:
+                assert exc.text["es"] and exc.text["en"], action
+                assert json.dumps(state, sort_keys=True) == before
+                refused += 1
+    assert applied > 50 and refused > 50

@@ -193,14 +193,18 @@ def test_battles_score_defeated_units_and_scattered_troops_come_back(store):
     assert luis["armies"] == [] and len(s.state["scattered"]) == 1
     group = s.state["scattered"][0]
     assert 1 <= group["turns"] <= 3 and group["troops"] == {"leva": 1}
-    reserve = luis["reserve"]["leva"]
+    reserve, trained = luis["reserve"]["leva"], luis["trained_troops"]
     luis_turns = 0
     while s.state["scattered"]:
         s.apply({"action": "end_turn"})
         luis_turns += s.state["active"] == 1
         assert luis_turns <= 3
     assert luis_turns == group["turns"]
-    assert s.state["players"][1]["reserve"]["leva"] == reserve + luis_turns + 1  # trained each turn + 1 back
+    luis = s.state["players"][1]
+    # The scattered levy was hired already: it reappears as an army at the village, not for hire again.
+    assert luis["reserve"]["leva"] == reserve + luis_turns  # only the castle's levy each turn
+    assert [a["troops"] for a in luis["armies"]] == [{"leva": 1}] and not luis["armies"][0]["storehouse"]
+    assert luis["trained_troops"] == trained
     assert s.state["turn_start"]["returned"] == {"leva": 1}
     with pytest.raises(NotAllowed):  # a battle must involve the active player (Luis)
         s.apply({"action": "battle", "winner": "Ana", "loser": "neutral", "defeated": {"leva": 1}})
@@ -262,3 +266,43 @@ def test_whole_game_to_final_score(store):
     assert sum(p["tiles_revealed"] for p in s.state["players"]) == s.state["map"]["tiles"]
     best = max(f["total"] for f in final["players"])
     assert [f["name"] for f in final["players"] if f["total"] == best] == final["winners"]
+
+
+def test_a_slot_must_be_a_slot_name(store):
+    s = new(store)
+    give(s, oro=5)
+    with pytest.raises(BadArgument):
+        s.apply({"action": "build", "building": "Mercado", "slot": {"a": 1}})
+    with pytest.raises(BadArgument):
+        s.apply({"action": "build", "building": "Mercado", "slot": ["n1_a"]})
+    assert ana(s)["castles"][0]["slots"] == {}
+
+
+def test_each_army_fights_once_a_turn(store):
+    s = new(store)
+    s.apply({"action": "hire", "troop": "leva", "count": 1, "army": "a1"})
+    battle = {"action": "battle", "winner": "Ana", "loser": "neutral", "defeated": {"leva": 1},
+              "winner_army": "a1"}
+    s.apply(battle)
+    assert ana(s)["armies"][0]["tired"] is True
+    with pytest.raises(LimitReached):
+        s.apply(battle)
+    assert ana(s)["defeated"] == {"leva": 1}
+    round_trip(s)
+    s.apply(battle)  # rested at the start of her next turn
+    assert ana(s)["defeated"] == {"leva": 2}
+
+
+def test_a_storehouse_army_may_not_fight_even_when_it_loses(store):
+    s = new(store)
+    give(s, oro=5, madera=5)
+    s.apply({"action": "build", "building": "Almacén"})
+    round_trip(s)
+    s.apply({"action": "hire", "troop": "leva", "count": 1})
+    extra = ana(s)["armies"][1]
+    assert extra["storehouse"] is True
+    for battle in ({"winner": "Ana", "loser": "neutral", "winner_army": extra["id"]},
+                   {"winner": "Luis", "loser": "Ana", "loser_army": extra["id"], "defeated": {"leva": 1}}):
+        with pytest.raises(NotAllowed):
+            s.apply({"action": "battle", "defeated": {}, **battle})
+    assert ana(s)["armies"][1]["troops"] == {"leva": 1}

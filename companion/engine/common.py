@@ -8,9 +8,9 @@ before changing anything when the action is not allowed.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Callable
 
-from .errors import BadArgument, GameOver, NotEnough, NotYourTurn, UnknownPlayer
+from .errors import BadArgument, GameOver, NotEnough, NotYourTurn, UnknownAction, UnknownPlayer
 
 #: How many recent lines ``state["log"]`` keeps (the full history is the action log).
 LOG_LINES = 40
@@ -149,3 +149,22 @@ def resource_key(resource: str, resources: dict[str, Text]) -> str:
 def next_seat(state: dict, seat: int, step: int = 1) -> int:
     """The seat ``step`` places to the left (clockwise)."""
     return (seat + step) % len(state["players"])
+
+
+Handler = Callable[[dict, dict, Any, Any], None]
+
+
+def dispatch(state: dict, action: dict, rng: Any, data: Any, handlers: dict[str, Handler],
+             resources: dict[str, Text]) -> dict:
+    """A game module's ``apply``: ``adjust`` (allowed until the end), else the action's handler."""
+    name = action["action"]
+    if name == "adjust":
+        adjust(state, action, resources)
+        return state
+    if state.get("finished"):
+        raise GameOver(text("la partida ha terminado", "the game is over"))
+    handler = handlers.get(name)
+    if handler is None:
+        raise UnknownAction(text(f"acción desconocida '{name}'", f"unknown action '{name}'"))
+    handler(state, action, rng, data)
+    return state

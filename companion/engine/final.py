@@ -16,3 +16,11 @@ def final_scores(record: dict, data: Any) -> dict:
     out = result.as_json()
     out["record"] = record
     return out
+
+
+def finish(state: dict, record: dict, data: Any) -> None:
+    """End the game: no one is active any more and the final scores are kept in the state."""
+    state["finished"] = True
+    state["phase"] = "finished"
+    state["active"] = None
+    state["final"] = final_scores(record, data)

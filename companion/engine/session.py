@@ -92,10 +92,12 @@ class Session:
     # -- public API -----------------------------------------------------------------------------
     @property
     def can_undo(self) -> bool:
+        """Whether there is an action to undo."""
         return bool(self._applied)
 
     @property
     def can_redo(self) -> bool:
+        """Whether there is an undone action to redo."""
         return bool(self._undone)
 
     @property

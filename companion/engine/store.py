@@ -27,6 +27,8 @@ from .errors import BadArgument, StoreError
 from .session import Session
 
 SCHEMA_VERSION = 1
+#: Seconds to wait for another program (the phone app, a second ``ludoteca play``) to release a lock.
+BUSY_TIMEOUT = 10.0
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -79,6 +81,9 @@ class Store:
         self._data: dict[str, Any] = {}
         try:
             self.conn = self._connect()
+        except sqlite3.OperationalError as exc:
+            # Busy, locked, read-only or unopenable: the file is not damaged, so it stays where it is.
+            raise StoreError(f"{self.path}: cannot open the database: {exc}") from None
         except sqlite3.DatabaseError as exc:
             self._move_aside(exc)
             try:
@@ -96,7 +101,7 @@ class Store:
                 raise StoreError(f"{path.parent}: cannot create the data folder: {exc.strerror}") from None
             if path.is_dir():
                 raise StoreError(f"{path}: is a folder, not a database file")
-        conn = sqlite3.connect(str(self.path), isolation_level=None, timeout=10)
+        conn = sqlite3.connect(str(self.path), isolation_level=None, timeout=BUSY_TIMEOUT)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
@@ -107,7 +112,8 @@ class Store:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version not in (0, SCHEMA_VERSION):
                 raise sqlite3.DatabaseError(f"unknown schema version {version}")
-            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            if version != SCHEMA_VERSION:
+                conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             for table, cols in (("games", {"id", "game", "players", "seed", "status", "seq", "final"}),
                                 ("actions", {"game_id", "seq", "action"})):
                 have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
@@ -144,6 +150,7 @@ class Store:
             "and a new one was started.")
 
     def close(self) -> None:
+        """Close the database connection."""
         self.conn.close()
 
     def data(self, game: str):
@@ -205,7 +212,10 @@ class Store:
 
         class _Tx:
             def __enter__(self):
-                store.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    store.conn.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as exc:
+                    raise StoreError(f"{store.path}: cannot write: {exc}") from None
 
             def __exit__(self, kind, value, tb):
                 if kind is None:
@@ -229,6 +239,8 @@ class Store:
                                   (now, "finished" if finished else "active", seq, final, session.id))
         except sqlite3.IntegrityError:
             raise StoreError(f"game {session.id} was changed by another program; open it again") from None
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"{self.path}: cannot save the action: {exc}") from None
 
     # -- reading back ---------------------------------------------------------------------------
     def history(self) -> list[dict]:

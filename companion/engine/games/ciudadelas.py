@@ -14,11 +14,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..common import (adjust, arg, count_arg, log, name_of, next_seat, player_index,
+from ..common import (arg, count_arg, dispatch, log, name_of, next_seat, player_index,
                       require_active, spend, text)
-from ..errors import (BadArgument, Duplicate, GameOver, LimitReached, NotAllowed, NotEnough,
+from ..errors import (BadArgument, Duplicate, LimitReached, NotAllowed, NotEnough,
                       NotYourTurn, WrongPhase)
-from ..final import final_scores
+from ..final import finish
 
 GAME = "ciudadelas"
 RESOURCES = {"gold": text("oro", "gold"), "hand": text("cartas en mano", "cards in hand")}
@@ -236,10 +236,7 @@ def record(state: dict) -> dict:
 
 
 def _finish(state: dict, data) -> None:
-    state["finished"] = True
-    state["phase"] = "finished"
-    state["active"] = None
-    state["final"] = final_scores(record(state), data)
+    finish(state, record(state), data)
     winners = ", ".join(state["final"]["winners"])
     log(state, f"Fin de la partida. Gana: {winners}", f"Game over. Winner: {winners}")
 
@@ -248,19 +245,9 @@ def _finish(state: dict, data) -> None:
 
 def apply(state: dict, action: dict, rng: random.Random, data) -> dict:
     """Apply one action (see ``ACTIONS``); raise ``IllegalAction`` before changing anything."""
-    name = action["action"]
-    if name == "adjust":
-        adjust(state, action, RESOURCES)
-        return state
-    if state.get("finished"):
-        raise GameOver(text("la partida ha terminado", "the game is over"))
-    handler = _HANDLERS.get(name)
-    if handler is None:
-        raise BadArgument(text(f"acción desconocida '{name}'", f"unknown action '{name}'"))
-    if name != "reclaim":
-        state["pending_reclaim"] = None
-    handler(state, action, rng, data)
-    return state
+    if action["action"] not in ("reclaim", "adjust"):
+        state["pending_reclaim"] = None  # the Graveyard's chance passes with the next action
+    return dispatch(state, action, rng, data, _HANDLERS, RESOURCES)
 
 
 def _choose(state: dict, action: dict, rng: random.Random, data) -> None:
@@ -507,6 +494,9 @@ def _discard_and_draw(state: dict, action: dict, rng: random.Random, data) -> No
 def _destroy(state: dict, action: dict, rng: random.Random, data) -> None:
     seat, player, turn, char = _power(state, action, data, "destroy_district")
     other = player_index(state, action.get("target"), "target")
+    if other == seat:
+        raise NotAllowed(text("el Condotiero destruye distritos de otra ciudad, no de la suya",
+                              "the Warlord destroys districts in another city, not his own"))
     victim = state["players"][other]
     district = _district(state, data, arg(action, "district"))
     if district["id"] not in victim["city"]:
@@ -530,7 +520,7 @@ def _destroy(state: dict, action: dict, rng: random.Random, data) -> None:
     log(state, f"{player['name']} destruye {name_of(district)} de {victim['name']} por {price}",
         f"{player['name']} destroys {victim['name']}'s {name_of(district, 'en')} for {price}")
     yard = _city_has(state, data, other, "reclaim_destroyed")
-    if yard and other != seat:
+    if yard:
         state["pending_reclaim"] = {"player": other, "district": district["id"],
                                     "pay": yard["params"].get("pay", 1)}
 
@@ -609,7 +599,7 @@ def legal_actions(state: dict, data) -> list[dict]:
         if not turn["income"] and (char.get("income_colour") or char.get("bonus_gold")):
             out.append({"action": "income"})
         if turn["resource"] and turn["builds"] < turn["max_builds"] and player["hand"] > 0:
-            for d in data.entries("district"):
+            for d in (d for kind in _district_kinds(state, data) for d in data.entries(kind)):
                 if d["cost"] <= player["gold"] and d["id"] not in player["city"]:
                     out.append({"action": "build", "district": d["id"]})
         if not turn["power_used"]:

@@ -16,9 +16,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..common import adjust, arg, count_arg, log, name_of, next_seat, player_index, require_active, text
-from ..errors import BadArgument, Duplicate, GameOver, LimitReached, NotAllowed, NotEnough
-from ..final import final_scores
+from ..common import arg, count_arg, dispatch, log, name_of, next_seat, player_index, require_active, text
+from ..errors import BadArgument, Duplicate, LimitReached, NotAllowed, NotEnough
+from ..final import finish
 
 GAME = "el_mapa"
 RESOURCE_IDS = ("oro", "madera", "piedra")
@@ -205,8 +205,9 @@ def _start_turn(state: dict, seat: int, rng: random.Random, data) -> None:
     for group in [g for g in state["scattered"] if g["player"] == seat and g["returns_on"] <= p["turns_played"]]:
         state["scattered"].remove(group)
         for tid, n in group["troops"].items():
-            p["reserve"][tid] += n
             returned[tid] = returned.get(tid, 0) + n
+    if returned:
+        _muster(state, seat, returned, data)
     prod = data.meta["production"]
     produced = {r: p["mines"][r] * prod["mine_output"] for r in RESOURCE_IDS}
     built = [data.get("building", b) for b in _buildings_of(p)]
@@ -222,6 +223,22 @@ def _start_turn(state: dict, seat: int, rng: random.Random, data) -> None:
     log(state, f"Turno de {p['name']}: recibe {produced}", f"{p['name']}'s turn: receives {produced}")
 
 
+def _muster(state: dict, seat: int, troops: dict[str, int], data) -> None:
+    """Scattered troops reappear at their owner's village: a new army if there is room, else the first."""
+    p = state["players"][seat]
+    fighting = [a for a in p["armies"] if not a.get("storehouse")]
+    if len(p["armies"]) < _army_limit(state, seat, data) or not fighting:
+        army = {"id": f"a{state['next_army']}", "troops": {}, "storehouse": False, "tired": False}
+        state["next_army"] += 1
+        p["armies"].append(army)
+    else:
+        army = fighting[0]
+    for tid, n in troops.items():
+        army["troops"][tid] = army["troops"].get(tid, 0) + n
+    log(state, f"Vuelven tropas dispersas de {p['name']} al ejército {army['id']}",
+        f"{p['name']}'s scattered troops come back to army {army['id']}")
+
+
 def record(state: dict) -> dict:
     """The end-of-game record the scoring reads."""
     return {"game": GAME, "players": [
@@ -234,17 +251,7 @@ def record(state: dict) -> dict:
 
 def apply(state: dict, action: dict, rng: random.Random, data) -> dict:
     """Apply one action (see ``ACTIONS``); raise ``IllegalAction`` before changing anything."""
-    name = action["action"]
-    if name == "adjust":
-        adjust(state, action, RESOURCES)
-        return state
-    if state.get("finished"):
-        raise GameOver(text("la partida ha terminado", "the game is over"))
-    handler = _HANDLERS.get(name)
-    if handler is None:
-        raise BadArgument(text(f"acción desconocida '{name}'", f"unknown action '{name}'"))
-    handler(state, action, rng, data)
-    return state
+    return dispatch(state, action, rng, data, _HANDLERS, RESOURCES)
 
 
 def _me(state: dict, action: dict) -> tuple[int, dict]:
@@ -339,7 +346,7 @@ def _build(state: dict, action: dict, rng: random.Random, data) -> None:
     slots = {s["id"]: s for s in _slots(data)}
     open_slots = [s for s in _slots(data) if s["id"] not in castle["slots"] and s["level"] >= building["level"]
                   and all(r in castle["slots"] for r in s.get("rests_on") or [])]
-    wanted = action.get("slot")
+    wanted = arg(action, "slot", str, None)
     if wanted is not None:
         if wanted not in slots:
             raise BadArgument(text(f"casilla desconocida '{wanted}' (hay {', '.join(slots)})", f"unknown slot '{wanted}' (known: {', '.join(slots)})"))
@@ -453,10 +460,13 @@ def _battle(state: dict, action: dict, rng: random.Random, data) -> None:
             if army["troops"].get(tid, 0) < n:
                 raise NotAllowed(text(f"el ejército {army['id']} no tiene {n} {tid}", f"army {army['id']} has no {n} {tid}"))
         plans.append((who, army, losses))
-    if action.get("winner_army") is not None and next(a for a in winner["armies"] if a["id"] == action["winner_army"]).get("storehouse") \
-            and not any(data.get("building", b).get("extra_army_can_fight", True) for b in _buildings_of(winner)
-                        if data.get("building", b).get("extra_army")):
-        raise NotAllowed(text("los ejércitos del Almacén no pueden combatir", "Storehouse armies may not fight"))
+    for who, army, _ in plans:
+        if who == seat and army.get("storehouse") and not _storehouse_may_fight(state["players"][who], data):
+            raise NotAllowed(text(f"el ejército {army['id']} es del Almacén y no puede combatir",
+                                  f"army {army['id']} comes from a Storehouse and may not fight"))
+        if who == seat and army.get("tired"):
+            raise LimitReached(text(f"el ejército {army['id']} ya combatió este turno",
+                                    f"army {army['id']} has already fought this turn"))
     for who, army, losses in plans:
         for tid, n in losses.items():
             army["troops"][tid] -= n
@@ -476,19 +486,23 @@ def _battle(state: dict, action: dict, rng: random.Random, data) -> None:
             log(state, f"Las tropas de {loser['name']} se dispersan {turns} turno(s)",
                 f"{loser['name']}'s troops scatter for {turns} turn(s)")
     for who, army, _ in plans:
+        army["tired"] = army.get("tired") or who == seat
         if not army["troops"]:
             state["players"][who]["armies"].remove(army)
     points = sum(data.get("troop", t)["points"] * n for t, n in defeated.items())
     log(state, f"{winner['name']} gana la batalla (+{points})", f"{winner['name']} wins the battle (+{points})")
 
 
+def _storehouse_may_fight(player: dict, data) -> bool:
+    """Whether the player's Storehouse armies may fight (the data says they may not)."""
+    return all(data.get("building", b).get("extra_army_can_fight", True) for b in _buildings_of(player)
+               if data.get("building", b).get("extra_army"))
+
+
 def _end_turn(state: dict, action: dict, rng: random.Random, data) -> None:
     seat, p = _me(state, action)
     if state["last_turn_reason"]:
-        state["finished"] = True
-        state["phase"] = "finished"
-        state["active"] = None
-        state["final"] = final_scores(record(state), data)
+        finish(state, record(state), data)
         log(state, f"Fin de la partida ({state['last_turn_reason']}). Gana: {', '.join(state['final']['winners'])}",
             f"Game over ({state['last_turn_reason']}). Winner: {', '.join(state['final']['winners'])}")
         return

@@ -17,11 +17,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..common import (adjust, arg, log, name_of, next_seat, player_index, require_active, spend,
+from ..common import (arg, dispatch, log, name_of, next_seat, player_index, require_active, spend,
                       text)
 from ..errors import (BadArgument, Duplicate, GameOver, LimitReached, NotAllowed, NotEnough,
                       NotYourTurn, WrongPhase)
-from ..final import final_scores
+from ..final import finish
 
 GAME = "gladiadores"
 RESOURCES = {"coins": text("monedas", "coins"), "points": text("puntos de combate", "combat points")}
@@ -106,6 +106,7 @@ def capacity(state: dict, seat: int, data) -> int:
 
 
 def points(state: dict, seat: int, data) -> int:
+    """A player's points: combat wins plus the points of their buildings."""
     p = state["players"][seat]
     return p["points"] + sum(data.get("building", b).get("points", 0) for b in p["buildings"])
 
@@ -213,17 +214,7 @@ def record(state: dict) -> dict:
 
 def apply(state: dict, action: dict, rng: random.Random, data) -> dict:
     """Apply one action (see ``ACTIONS``); raise ``IllegalAction`` before changing anything."""
-    name = action["action"]
-    if name == "adjust":
-        adjust(state, action, RESOURCES)
-        return state
-    if state.get("finished"):
-        raise GameOver(text("la partida ha terminado", "the game is over"))
-    handler = _HANDLERS.get(name)
-    if handler is None:
-        raise BadArgument(text(f"acción desconocida '{name}'", f"unknown action '{name}'"))
-    handler(state, action, rng, data)
-    return state
+    return dispatch(state, action, rng, data, _HANDLERS, RESOURCES)
 
 
 def _main(state: dict, action: dict) -> tuple[int, dict]:
@@ -371,12 +362,7 @@ def _build(state: dict, action: dict, rng: random.Random, data) -> None:
         raise NotAllowed(text(f"{name_of(building)} no está en el centro", f"{name_of(building, 'en')} is not in the centre"))
     if len(player["buildings"]) >= limits["max_buildings"]:
         raise LimitReached(text(f"ya tienes {limits['max_buildings']} edificios", f"you already have {limits['max_buildings']} buildings"))
-    glads, total = _pool(state, player, action, seat, data)
-    if total < building["cost"]:
-        raise NotEnough(text(f"construcción {total}, {name_of(building)} cuesta {building['cost']}",
-                             f"construction {total}, {name_of(building, 'en')} costs {building['cost']}"))
-    for g in glads:
-        g["ready"] = False
+    _pay_construction(state, seat, action, building["cost"], name_of(building), name_of(building, "en"), data)
     state["centre"]["buildings"].remove(building["id"])
     player["buildings"].append(building["id"])
     log(state, f"{player['name']} construye {name_of(building)}", f"{player['name']} builds {name_of(building, 'en')}")
@@ -407,17 +393,23 @@ def _destroy(state: dict, action: dict, rng: random.Random, data) -> None:
     state["turn_flags"]["destroy"] = True
 
 
+def _pay_construction(state: dict, seat: int, action: dict, cost: int, what_es: str, what_en: str, data) -> None:
+    """The named gladiators pool their construction to pay ``cost``; they are used up."""
+    glads, total = _pool(state, state["players"][seat], action, seat, data)
+    if total < cost:
+        raise NotEnough(text(f"construcción {total}, {what_es} cuesta {cost}",
+                             f"construction {total}, {what_en} costs {cost}"))
+    for g in glads:
+        g["ready"] = False
+
+
 def _remove_building(state: dict, seat: int, owner: int, building: dict, action: dict, data) -> None:
     player = state["players"][seat]
     if not building["demolishable"] or (data.meta["building_rules"]["points_block_demolish"] and building.get("points")):
         raise NotAllowed(text(f"{name_of(building)} da puntos: no se puede derribar",
                               f"{name_of(building, 'en')} gives points: it cannot be demolished"))
-    glads, total = _pool(state, player, action, seat, data)
-    if total < building["cost"]:
-        raise NotEnough(text(f"construcción {total}, derribar {name_of(building)} cuesta {building['cost']}",
-                             f"construction {total}, demolishing {name_of(building, 'en')} costs {building['cost']}"))
-    for g in glads:
-        g["ready"] = False
+    _pay_construction(state, seat, action, building["cost"], f"derribar {name_of(building)}",
+                      f"demolishing {name_of(building, 'en')}", data)
     state["players"][owner]["buildings"].remove(building["id"])
     state["centre"]["buildings"].append(building["id"])
     state["centre"]["buildings"].sort()
@@ -605,10 +597,7 @@ def _end_turn(state: dict, action: dict, rng: random.Random, data) -> None:
     if len(player["gladiators"]) > capacity(state, seat, data):
         raise NotAllowed(text("descarta antes los gladiadores que no caben", "first discard the gladiators you cannot house"))
     if points(state, seat, data) >= state["target"]:
-        state["finished"] = True
-        state["phase"] = "finished"
-        state["active"] = None
-        state["final"] = final_scores(record(state), data)
+        finish(state, record(state), data)
         log(state, f"¡{player['name']} alcanza {state['target']} puntos y gana!",
             f"{player['name']} reaches {state['target']} points and wins!")
         return
