@@ -1,0 +1,154 @@
+"""Benchmark of the print kit: medians of N runs of ``ludoteca build`` and ``ludoteca deck``.
+
+    python bench/bench_build.py [--runs 5] [--paper a4] [--games GAME ...]
+
+Measures the whole kit cold (empty output folder), a rebuild with nothing changed, a rebuild after
+editing one card (on a copy of cards/), peak RSS, the kit's total PDF size, and the 120-card deck of
+../shared/bench/cards120.csv on A4 with crop marks.  Prints a table and writes
+bench/results/build-<timestamp>.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DECK = ROOT.parent / "shared" / "bench" / "cards120.csv"
+TARGETS = {"kit_cold_s": 3.0, "nothing_changed_s": 0.3, "one_card_s": None, "deck120_s": 1.0,
+           "peak_rss_mb": 300.0, "kit_mb": 15.0}
+
+
+CPU: dict[str, list[float]] = {}
+
+
+def run(args: list[str], what: str = "") -> tuple[float, float, subprocess.CompletedProcess]:
+    """Wall seconds and peak RSS (MB) of one command; its CPU seconds are kept in CPU[what].
+
+    The RSS is the largest of the command and its workers (each a separate process).
+    """
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    out_f, err_f = proc.stdout, proc.stderr
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - t0
+    out, err = out_f.read().decode(), err_f.read().decode()
+    out_f.close()
+    err_f.close()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    CPU.setdefault(what, []).append(usage.ru_utime + usage.ru_stime)
+    return seconds, usage.ru_maxrss / 1024, subprocess.CompletedProcess(args, proc.returncode, out, err)
+
+
+def ludoteca(*args: str) -> list[str]:
+    return [sys.executable, "-m", "ludoteca.cli", *args]
+
+
+def edit_one_card(cards: Path, n: int) -> None:
+    """Change one displayed name in the first data file that has one (a new text every time)."""
+    for path in sorted(cards.glob("ciudadelas/*.yaml")) + sorted(cards.glob("*/*.yaml")):
+        if path.name in ("schema.yaml", "game.yaml"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        match = re.search(r"(\bes: *)(['\"]?)([^'\"\n]+?)(\2)( *[,}\n])", text)
+        if match:
+            new = re.sub(r" v\d+$", "", match.group(3)) + f" v{n}"
+            path.write_text(text[:match.start(3)] + new + text[match.end(3):], encoding="utf-8")
+            return
+    raise SystemExit("no card name found to edit")
+
+
+def pdf_mb(folder: Path) -> float:
+    return sum(p.stat().st_size for p in folder.rglob("*.pdf") if ".cache" not in p.parts) / 1e6
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--paper", default="a4")
+    parser.add_argument("--games", nargs="*", default=[], help="only these games (default: all)")
+    args = parser.parse_args()
+    results: dict[str, list[float]] = {k: [] for k in TARGETS}
+    notes: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="ludoteca-bench-") as tmp:
+        tmp = Path(tmp)
+        out = tmp / "kit"
+        cards = tmp / "cards"
+        shutil.copytree(ROOT / "cards", cards, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+        kit_ok = True
+        for i in range(args.runs):
+            shutil.rmtree(out, ignore_errors=True)
+            s, rss, done = run(ludoteca("build", *args.games, "--paper", args.paper, "--out", str(out),
+                                        "--cards", str(cards)), "kit_cold_s")
+            if done.returncode != 0:
+                notes.append(f"kit build failed: {done.stderr.strip().splitlines()[-1:]}")
+                kit_ok = False
+                break
+            results["kit_cold_s"].append(s)
+            results["peak_rss_mb"].append(rss)
+            if i == 0:
+                notes.append(f"kit: {done.stdout.strip()}")
+                results["kit_mb"].append(pdf_mb(out))
+        if kit_ok:
+            for i in range(args.runs):
+                s, rss, _ = run(ludoteca("build", *args.games, "--paper", args.paper, "--out", str(out),
+                                         "--cards", str(cards)), "nothing_changed_s")
+                results["nothing_changed_s"].append(s)
+                results["peak_rss_mb"].append(rss)
+            for i in range(args.runs):
+                edit_one_card(cards, i)
+                s, rss, done = run(ludoteca("build", *args.games, "--paper", args.paper, "--out", str(out),
+                                            "--cards", str(cards)), "one_card_s")
+                results["one_card_s"].append(s)
+                results["peak_rss_mb"].append(rss)
+                if i == 0:
+                    notes.append(f"one card edited: {done.stdout.strip()}")
+        deck_out = tmp / "deck"
+        for i in range(args.runs):
+            shutil.rmtree(deck_out, ignore_errors=True)
+            s, rss, done = run(ludoteca("deck", str(DECK), "--template",
+                                        str(ROOT / "templates/deck/card.svg.j2"), "--paper", "a4",
+                                        "--out", str(deck_out)), "deck120_s")
+            if done.returncode != 0:
+                notes.append(f"deck failed: {done.stderr.strip()}")
+                break
+            results["deck120_s"].append(s)
+            results["peak_rss_mb"].append(rss)
+            if i == 0:
+                notes.append(f"deck120: {done.stdout.strip()}, {pdf_mb(deck_out):.2f} MB")
+    medians = {k: (statistics.median(v) if v else None) for k, v in results.items()}
+    peak = max(results["peak_rss_mb"]) if results["peak_rss_mb"] else None
+    medians["peak_rss_mb"] = peak
+    cpu = {k: statistics.median(v) for k, v in CPU.items() if v}
+    load = os.getloadavg()[0]
+    print(f"{'measure':<20}{'median':>10}{'target':>10}{'cpu s':>8}  runs  ok")
+    for key, value in medians.items():
+        target = TARGETS[key]
+        shown = "-" if value is None else f"{value:.3f}"
+        ok = "" if value is None or target is None else ("yes" if value <= target else "NO")
+        c = f"{cpu[key]:.2f}" if key in cpu else ""
+        print(f"{key:<20}{shown:>10}{'' if target is None else target:>10}{c:>8}  {len(results[key]):>4}  {ok}")
+    print(f"  load average at the end: {load:.2f} on {os.cpu_count()} cores (wall times need an idle machine)")
+    for note in notes:
+        print("  " + note)
+    folder = ROOT / "bench" / "results"
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    (folder / f"build-{stamp}.json").write_text(json.dumps(
+        {"medians": medians, "cpu_medians": cpu, "runs": results, "targets": TARGETS, "notes": notes,
+         "load_average": load, "games": args.games or "all",
+         "cpus": os.cpu_count(), "paper": args.paper}, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

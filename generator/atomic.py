@@ -1,0 +1,38 @@
+"""Atomic writes: a temp file in the same folder, then os.replace; never a truncated file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def tmp_name(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def write_bytes(path: Path, data: bytes, only_if_changed: bool = False) -> bool:
+    """Write ``data`` to ``path`` atomically; with ``only_if_changed`` skip identical content.
+
+    Returns True when the file was written.
+    """
+    path = Path(path)
+    if only_if_changed and path.is_file():
+        try:
+            if path.stat().st_size == len(data) and path.read_bytes() == data:
+                return False
+        except OSError:
+            pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = tmp_name(path)
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return True
+
+
+def write_text(path: Path, text: str, only_if_changed: bool = False) -> bool:
+    return write_bytes(path, text.encode("utf-8"), only_if_changed)

@@ -1,0 +1,151 @@
+"""``ludoteca build`` and ``ludoteca deck``: the print kit and anyone's own deck.
+
+Heavy modules (cairosvg, pypdf, reportlab) are imported only when a command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+GAMES = ("ciudadelas", "el_mapa", "gladiadores")
+PAPERS = ("a4", "letter")
+
+
+def _bleed(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected millimetres, got {text!r}") from None
+    from .sheets import data
+    top = float(data()["max_bleed"])
+    if not 0 <= value <= top:
+        raise argparse.ArgumentTypeError(f"must be between 0 and {top:g} mm, got {text}")
+    return value
+
+
+def _offset(text: str) -> tuple[float, float]:
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        x, y = (float(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected two numbers X,Y in mm, got {text!r}") from None
+    if abs(x) > 20 or abs(y) > 20:
+        raise argparse.ArgumentTypeError(f"offsets beyond 20 mm are not a printer's error: {text}")
+    return x, y
+
+
+def _size(text: str) -> tuple[float, float]:
+    parts = text.lower().replace("×", "x").split("x")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        w, h = (float(p) for p in parts)
+        if w <= 0 or h <= 0:
+            raise ValueError
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WxH in mm (e.g. 63x88), got {text!r}") from None
+    return w, h
+
+
+def _dpi(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of dots per inch, got {text!r}") from None
+    if not 50 <= value <= 1200:
+        raise argparse.ArgumentTypeError(f"must be between 50 and 1200, got {value}")
+    return value
+
+
+def _game(text: str) -> str:
+    if text not in GAMES:
+        raise argparse.ArgumentTypeError(f"unknown game {text!r} (choose from {', '.join(GAMES)})")
+    return text
+
+
+def _common(p: argparse.ArgumentParser, out_default: str) -> None:
+    # "--back-offset -1.5,2" must read as a value, not as an unknown option
+    p._negative_number_matcher = re.compile(r"^-\d[\d.,]*$|^-\.\d[\d.,]*$")
+    p.add_argument("--paper", type=str.lower, choices=PAPERS, default="a4", help="a4 (default) or letter")
+    p.add_argument("--out", metavar="DIR", default=out_default, help=f"output folder ({out_default})")
+    p.add_argument("--bleed", metavar="MM", type=_bleed, default=None, help="bleed around every face (3)")
+    p.add_argument("--back-offset", metavar="X,Y", type=_offset, default=(0.0, 0.0),
+                   help="shift the backs by X,Y mm (read it off the calibration sheet)")
+    p.add_argument("--lang", choices=("es", "en"), default="es", help="es (default) or en")
+    p.add_argument("--ink-saver", action="store_true", help="no full-bleed backgrounds")
+    p.add_argument("--png", metavar="DPI", type=_dpi, default=None,
+                   help="also one PNG per face and Tabletop Simulator sheets")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("build", help="make the print-and-play PDFs",
+                       description="Make print-ready PDF sheets of every component, a manifest "
+                                   "and a print guide.")
+    p.add_argument("games", nargs="*", metavar="GAME", type=_game,
+                   help=f"games to build (default: all of {', '.join(GAMES)})")
+    p.add_argument("--cards", metavar="DIR", default=None, help="read this copy of the card data")
+    _common(p, "output")
+    p.set_defaults(func=run_build)
+
+    d = sub.add_parser("deck", help="lay out your own cards from a CSV or YAML file",
+                       description="Lay out your own deck: one card per row (a 'count' column "
+                                   "makes copies), one template for the face, one for the back.")
+    d.add_argument("data", metavar="DATA", help="a .csv (with header) or .yaml list of cards")
+    d.add_argument("--template", metavar="FACE.svg.j2", required=True, help="the face template")
+    d.add_argument("--back", metavar="BACK.svg.j2", default=None, help="the back template")
+    d.add_argument("--size", metavar="WxH", type=_size, default=(63.0, 88.0), help="card size in mm (63x88)")
+    _common(d, "output/deck")
+    d.set_defaults(func=run_deck)
+
+
+def _options(args: argparse.Namespace):
+    from .model import Options
+    from .sheets import data
+    bleed = args.bleed if args.bleed is not None else float(data()["bleed"])
+    return Options(lang=args.lang, paper=args.paper, ink_saver=args.ink_saver, bleed_mm=bleed,
+                   back_offset_mm=tuple(args.back_offset), png_dpi=args.png)
+
+
+def _fail(message: str) -> int:
+    print(f"ludoteca: error: {message}", file=sys.stderr)
+    return 2
+
+
+def run_build(args: argparse.Namespace) -> int:
+    from .build import build, report
+    from .model import GeneratorError
+    try:
+        summary = build(list(dict.fromkeys(args.games)), _options(args), Path(args.out), args.cards)
+    except GeneratorError as exc:
+        return _fail(str(exc))
+    report(summary)
+    return 0
+
+
+def run_deck(args: argparse.Namespace) -> int:
+    from .build import build_components, report
+    from .deck import deck_component
+    from .model import GeneratorError
+    try:
+        roots, names = [], []
+        for given in (args.template, args.back):
+            if given is None:
+                names.append(None)
+                continue
+            path = Path(given)
+            if not path.is_file():
+                raise GeneratorError(f"template {given}: no such file")
+            roots.append(str(path.resolve().parent))
+            names.append(path.name)
+        comp = deck_component(Path(args.data), names[0], names[1], args.size)
+        summary = build_components([comp], _options(args), Path(args.out),
+                                   roots=tuple(dict.fromkeys(roots)), flat=True)
+    except GeneratorError as exc:
+        return _fail(str(exc))
+    report(summary)
+    return 0

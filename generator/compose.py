@@ -1,0 +1,101 @@
+"""One SVG document per page: faces nested and clipped at their place, crop marks around them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .sheets import Line, Rect, data
+from .units import num
+
+_XML_HEAD = re.compile(r"^\s*(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?", re.S)
+_ROOT = re.compile(r"<svg\b[^>]*>", re.S)
+_SIZE_ATTR = re.compile(r'\s(?:width|height|x|y)="[^"]*"')
+_ID = re.compile(r'\bid="([^"]+)"')
+_REF = re.compile(r'(url\(#|href="#)([^)"]+)')
+
+
+@dataclass
+class Page:
+    """A page to render: its SVG and the boxes to set in the PDF (mm, top-left origin)."""
+
+    svg: str
+    size: tuple[float, float]
+    trimbox: Rect
+    bleedbox: Rect
+    label: str = ""
+    key: str = field(default="", compare=False)
+    faces: list[tuple[str, Rect, Rect]] = field(default_factory=list, repr=False)
+    overlay: str = field(default="", repr=False)
+    group: str = ""     # the component it belongs to: pages of a group render in one worker
+    """What the renderer draws: (face SVG, its full rect with bleed, clip) then the overlay SVG."""
+
+
+def nest(face_svg: str, x: float, y: float, w: float, h: float, prefix: str) -> str:
+    """A face's SVG document placed at (x, y) with size (w, h) mm, its ids made unique."""
+    body = _XML_HEAD.sub("", face_svg, count=1)
+    match = _ROOT.search(body)
+    if not match:
+        raise ValueError("a face template did not produce an <svg> element")
+    tag = _SIZE_ATTR.sub("", match.group(0))
+    tag = tag[:4] + f' x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}"' + tag[4:]
+    body = body[:match.start()] + tag + body[match.end():]
+    if 'id="' in body:
+        body = _ID.sub(lambda m: f'id="{prefix}{m.group(1)}"', body)
+        body = _REF.sub(lambda m: f"{m.group(1)}{prefix}{m.group(2)}", body)
+    return body
+
+
+class PageBuilder:
+    """Collects clipped faces and marks, then writes the page SVG."""
+
+    def __init__(self, size: tuple[float, float]):
+        self.size = size
+        self.clips: list[str] = []
+        self.face_parts: list[str] = []
+        self.parts: list[str] = []          # the overlay: marks, labels, drawn over the faces
+        self.faces: list[tuple[str, Rect, Rect]] = []
+
+    def face(self, svg: str, place: Rect, clip: Rect, bleed: float) -> None:
+        """Put a face whose trim is ``place`` on the page, showing only ``clip`` of it."""
+        x, y, w, h = place
+        n = len(self.clips)
+        cx, cy, cw, ch = clip
+        self.clips.append(f'<clipPath id="c{n}"><rect x="{num(cx)}" y="{num(cy)}" width="{num(cw)}" '
+                          f'height="{num(ch)}"/></clipPath>')
+        full = (x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed)
+        nested = nest(svg, *full, f"f{n}-")
+        self.face_parts.append(f'<g clip-path="url(#c{n})">{nested}</g>')
+        self.faces.append((svg, full, clip))
+
+    def lines(self, lines: list[Line], width: float | None = None, colour: str | None = None,
+              dash: str = "") -> None:
+        m = data()["marks"]
+        d = "".join(f"M{num(a)} {num(b)}L{num(c)} {num(e)}" for a, b, c, e in lines)
+        if d:
+            extra = f' stroke-dasharray="{dash}"' if dash else ""
+            self.parts.append(f'<path d="{d}" fill="none" stroke="{colour or m["colour"]}" '
+                              f'stroke-width="{num(width or m["width"])}"{extra}/>')
+
+    def raw(self, svg: str) -> None:
+        self.parts.append(svg)
+
+    def label(self, text: str, x: float, y: float, size_mm: float = 2.2, anchor: str = "start") -> None:
+        escape = lambda t: t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")  # noqa: E731
+        self.parts.append(f'<text x="{num(x)}" y="{num(y)}" font-family="Bitstream Vera Sans" '
+                          f'font-size="{num(size_mm)}" text-anchor="{anchor}" fill="#555555">'
+                          f"{escape(text)}</text>")
+
+    def _doc(self, defs: str, body: str) -> str:
+        w, h = self.size
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+                f'width="{num(w)}mm" height="{num(h)}mm" viewBox="0 0 {num(w)} {num(h)}">'
+                f'<defs>{defs}</defs>{body}</svg>')
+
+    def svg(self) -> str:
+        """The whole page as one SVG document: what the page is (and what its hash is of)."""
+        return self._doc("".join(self.clips), "".join(self.face_parts) + "".join(self.parts))
+
+    def page(self, trimbox: Rect, bleedbox: Rect, label: str) -> Page:
+        return Page(self.svg(), self.size, trimbox, bleedbox, label, faces=list(self.faces),
+                    overlay=self._doc("", "".join(self.parts)))

@@ -1,0 +1,149 @@
+"""Fonts: only Bitstream Vera (shipped inside reportlab) is ever seen, and text is fitted to boxes.
+
+:func:`configure` writes a fonts.conf listing only reportlab's font folder and points
+FONTCONFIG_FILE at it; it must run before cairo is imported, so the PDF never depends on the
+fonts installed on the machine.  :func:`fit` measures with the same TTF files.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .model import GeneratorError
+from .units import pt_to_mm
+
+FAMILY = "Bitstream Vera Sans"
+MIN_PT = 6.0
+LINE_SPACING = 1.2          # line height as a multiple of the font size
+FACES = {"regular": "Vera", "bold": "VeraBd", "italic": "VeraIt"}
+
+
+def font_dir() -> Path:
+    """reportlab's bundled font folder (holds Vera*.ttf)."""
+    spec = importlib.util.find_spec("reportlab")
+    assert spec and spec.origin
+    return Path(spec.origin).parent / "fonts"
+
+
+def cache_dir(name: str) -> Path | None:
+    """A per-user cache folder (XDG_CACHE_HOME/ludoteca/<name>, else the temp folder)."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ludoteca"
+    for folder in (base / name, Path(tempfile.gettempdir()) / f"ludoteca-{os.getuid()}" / name):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            if os.access(folder, os.W_OK):
+                return folder
+        except OSError:
+            continue
+    return None
+
+
+def configure() -> Path:
+    """Write fonts.conf (only Vera) and set FONTCONFIG_FILE; call before importing cairo."""
+    folder = cache_dir("fontconfig")
+    if folder is None:
+        raise GeneratorError("cannot write a fonts.conf: no writable cache folder")
+    conf = folder / "fonts.conf"
+    text = ('<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n'
+            f"  <dir>{font_dir()}</dir>\n  <cachedir>{folder / 'cache'}</cachedir>\n"
+            # the folder also holds Type 1 and test fonts: only Vera*.ttf may ever be chosen
+            "  <selectfont><rejectfont><glob>*.pfb</glob><glob>*.afm</glob>"
+            "<glob>*/hb-test.ttf</glob></rejectfont></selectfont>\n"
+            # any family a template asks for is drawn in Vera Sans (weight and slant kept)
+            '  <match target="pattern"><edit name="family" mode="assign" binding="strong">'
+            f"<string>{FAMILY}</string></edit></match>\n"
+            "</fontconfig>\n")
+    if not conf.exists() or conf.read_text(encoding="utf-8") != text:
+        tmp = conf.with_name(f".fonts.conf.{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, conf)
+    os.environ["FONTCONFIG_FILE"] = str(conf)
+    return conf
+
+
+@functools.lru_cache(maxsize=1)
+def _metrics():
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    folder = font_dir()
+    for name in FACES.values():
+        if name not in pdfmetrics.getRegisteredFontNames():
+            pdfmetrics.registerFont(TTFont(name, str(folder / f"{name}.ttf")))
+    return pdfmetrics
+
+
+def text_width_mm(text: str, size_pt: float, bold: bool = False) -> float:
+    """Width of one line of text in millimetres."""
+    pm = _metrics()
+    return pt_to_mm(pm.stringWidth(text, FACES["bold" if bold else "regular"], size_pt))
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A text fitted into a box: the size chosen and the lines it wraps into."""
+
+    size_pt: float
+    lines: tuple[str, ...]
+    fits: bool
+
+    @property
+    def size_mm(self) -> float:
+        return pt_to_mm(self.size_pt)
+
+    @property
+    def line_height_mm(self) -> float:
+        return self.size_mm * LINE_SPACING
+
+    @property
+    def height_mm(self) -> float:
+        return self.line_height_mm * len(self.lines)
+
+
+class FitError(GeneratorError):
+    """A text cannot fit its box even at the smallest size allowed."""
+
+
+def _wrap(text: str, width_mm: float, size_pt: float, bold: bool) -> list[str] | None:
+    """Greedy word wrap; None when a single word is wider than the box."""
+    lines: list[str] = []
+    for paragraph in str(text).split("\n"):
+        line = ""
+        for word in paragraph.split():
+            candidate = f"{line} {word}" if line else word
+            if text_width_mm(candidate, size_pt, bold) <= width_mm:
+                line = candidate
+                continue
+            if not line or text_width_mm(word, size_pt, bold) > width_mm:
+                return None
+            lines.append(line)
+            line = word
+        lines.append(line)
+    return lines
+
+
+@functools.lru_cache(maxsize=4096)
+def fit(text: str, width_mm: float, height_mm: float, max_pt: float, min_pt: float = MIN_PT,
+        bold: bool = False) -> Fit:
+    """The largest size from ``max_pt`` down (0.25 pt steps) at which ``text`` wraps into the box.
+
+    Never below 6 pt: when it cannot fit, the result has ``fits=False`` (the template helper
+    turns that into a build error naming the face).
+
+    >>> f = fit("Catedral", 40, 10, 12)
+    >>> f.fits and f.lines == ("Catedral",) and f.size_pt == 12
+    True
+    """
+    min_pt = max(MIN_PT, float(min_pt))
+    size = max(float(max_pt), min_pt)
+    while True:
+        lines = _wrap(text, width_mm, size, bold)
+        if lines is not None and len(lines) * pt_to_mm(size) * LINE_SPACING <= height_mm + 1e-9:
+            return Fit(size, tuple(lines), True)
+        if size <= min_pt:
+            return Fit(min_pt, tuple(lines or [str(text)]), False)
+        size = max(min_pt, size - 0.25)

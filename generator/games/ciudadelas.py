@@ -1,0 +1,195 @@
+"""Ciudadelas (classic Citadels): every printable component, drawn from cards/ciudadelas/.
+
+The data says what each card is (names, costs, copies, effects, colours and their symbols); this
+module only decides which template draws which face, and passes each face the few values it needs
+(so that editing one card re-renders that card only). The printed labels that are not game data
+("Coste", "Puntos", the score pad's row titles) are in :data:`LABELS`, once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.model import Component, Face, Options
+
+GAME = "ciudadelas"
+CARD = (63.0, 88.0)
+GRID = (3, 3)
+
+#: Words printed on the kit that are not rules data. Each is {es, en}.
+LABELS: dict[str, dict[str, str]] = {
+    "district": {"es": "Distrito", "en": "District"},
+    "character": {"es": "Personaje", "en": "Character"},
+    "points": {"es": "puntos", "en": "points"},
+    "your_turn": {"es": "Tu turno", "en": "Your turn"},
+    "characters": {"es": "Personajes", "en": "Characters"},
+    "called_in_order": {"es": "Se llaman del 1 al 8", "en": "Called from 1 to 8"},
+    "income": {"es": "+1 por distrito", "en": "+1 per district"},
+    "score_pad": {"es": "Hoja de puntuación", "en": "Score sheet"},
+    "game_no": {"es": "Partida", "en": "Game"},
+    "date": {"es": "Fecha", "en": "Date"},
+    "player": {"es": "Jugador", "en": "Player"},
+    "district_points": {"es": "Puntos de distritos", "en": "District points"},
+    "all_colours": {"es": "Los cinco colores", "en": "All five colours"},
+    "first_complete": {"es": "Primera ciudad completa", "en": "First complete city"},
+    "complete": {"es": "Otra ciudad completa", "en": "Other complete city"},
+    "dark_city": {"es": "Distritos de la Ciudad Oscura", "en": "Dark City districts"},
+    "total": {"es": "Total", "en": "Total"},
+    "tie_most_gold": {"es": "Empate: gana quien tenga más oro.",
+                      "en": "Tie: the player with more gold wins."},
+    "tie_highest_character": {"es": "Empate: gana quien reveló el personaje más alto en la última ronda.",
+                              "en": "Tie: whoever revealed the highest character in the last round wins."},
+    "optional": {"es": "opcional", "en": "optional"},
+    "districts_rule": {"es": "distritos completan la ciudad", "en": "districts complete a city"},
+}
+
+TITLES = {
+    "characters": {"es": "Personajes", "en": "Characters"},
+    "districts": {"es": "Distritos", "en": "Districts"},
+    "dark_city": {"es": "Distritos de la Ciudad Oscura (opcional)", "en": "Dark City districts (optional)"},
+    "crown": {"es": "Corona", "en": "Crown"},
+    "reference": {"es": "Cartas de ayuda", "en": "Player reference cards"},
+    "score_pad": {"es": "Hoja de puntuación", "en": "Score sheet"},
+}
+
+
+def _plain(value: Any) -> Any:
+    """Entries are dict/list subclasses that remember their lines: plain JSON values for a Face."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items() if k != "note"}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _mix(hex_colour: str, other: str, amount: float) -> str:
+    """``hex_colour`` moved ``amount`` (0..1) of the way towards ``other``."""
+    a = [int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)]
+    b = [int(other[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(x + (y - x) * amount):02x}" for x, y in zip(a, b))
+
+
+def _luminance(hex_colour: str) -> float:
+    r, g, b = (int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def colour_style(colour: dict) -> dict:
+    """A district colour as the templates draw it: its hex, tints, the ink readable on it."""
+    base = colour["hex"]
+    return {"id": colour["id"], "name": _plain(colour["name"]), "category": _plain(colour["category"]),
+            "symbol": colour["symbol"], "fill": base, "dark": _mix(base, "#3a1c0c", 0.5),
+            "light": _mix(base, "#ffffff", 0.78), "pale": _mix(base, "#ffffff", 0.9),
+            "ink": "#2b2118" if _luminance(base) > 0.5 else "#ffffff"}
+
+
+def _district_face(d: dict, colours: dict[str, dict], variant: int, dark_city: bool = False) -> Face:
+    points = d.get("points")
+    ctx = {"id": d["id"], "name": _plain(d["name"]), "cost": d["cost"], "variant": variant,
+           "points": points if points is not None and points != d["cost"] else None,
+           "effect": _plain(d.get("effect")), "colour": colours[d["colour"]],
+           "dark_city": dark_city, "labels": {k: LABELS[k] for k in ("points", "optional")}}
+    return Face("ciudadelas/district.svg.j2", ctx, d["id"])
+
+
+def _district_back() -> Face:
+    return Face("ciudadelas/district_back.svg.j2", {"label": LABELS["district"]}, "back")
+
+
+def _deck(game, kind: str, comp_id: str, colours: dict, dark_city: bool) -> Component:
+    fronts: list[Face] = []
+    seen: dict[str, int] = {}
+    for d in game.entries(kind):
+        variant = seen.get(d["colour"], 0) + (1 if dark_city else 0)
+        seen[d["colour"]] = seen.get(d["colour"], 0) + 1
+        fronts += [_district_face(d, colours, variant, dark_city)] * int(d["copies"])
+    back = _district_back()
+    return Component(GAME, comp_id, TITLES[comp_id], CARD, fronts, [back] * len(fronts),
+                     grid=GRID, deck=True)
+
+
+def _characters(game, colours: dict) -> Component:
+    fronts = []
+    for c in sorted(game.entries("character"), key=lambda c: c["number"]):
+        income = c.get("income_colour")
+        ctx = {"id": c["id"], "number": c["number"], "name": _plain(c["name"]),
+               "ability": _plain(c["ability"]),
+               "income": colours[income] if income else None,
+               "labels": {"income": LABELS["income"]}}
+        fronts.append(Face("ciudadelas/character.svg.j2", ctx, c["id"]))
+    back = Face("ciudadelas/character_back.svg.j2",
+                {"label": LABELS["character"], "count": len(fronts)}, "back")
+    return Component(GAME, "characters", TITLES["characters"], CARD, fronts, [back] * len(fronts),
+                     grid=GRID, deck=True)
+
+
+def _component(game, comp_id: str) -> dict:
+    return game.get("component", comp_id)
+
+
+def _crown(game) -> Component:
+    crown = _component(game, "crown")
+    front = Face("ciudadelas/crown.svg.j2", {"name": _plain(crown["name"]),
+                                             "description": _plain(crown["description"])}, "crown")
+    back = Face("ciudadelas/crown.svg.j2", {"name": _plain(crown["name"]), "description": None},
+                "crown_back")
+    n = int(crown["copies"])
+    return Component(GAME, "crown", TITLES["crown"], CARD, [front] * n, [back] * n, grid=GRID)
+
+
+def _reference(game, colours: dict) -> Component:
+    ref = _component(game, "reference_card")
+    front = Face("ciudadelas/reference_front.svg.j2",
+                 {"title": LABELS["your_turn"], "game_name": _plain(game.meta["name"]),
+                  "steps": _plain(ref.get("turn_summary") or [])}, "reference")
+    rows = []
+    for cid in ref.get("characters") or []:
+        c = game.get("character", cid)
+        income = c.get("income_colour")
+        rows.append({"id": c["id"], "number": c["number"], "name": _plain(c["name"]),
+                     "summary": _plain(c["summary"]),
+                     "income": colours[income] if income else None})
+    back = Face("ciudadelas/reference_back.svg.j2",
+                {"title": LABELS["characters"], "subtitle": LABELS["called_in_order"],
+                 "rows": rows}, "reference_back")
+    n = int(ref["copies"])
+    return Component(GAME, "reference", TITLES["reference"], CARD, [front] * n, [back] * n,
+                     grid=GRID)
+
+
+def _score_pad(game, colours: dict) -> Component:
+    meta = game.meta
+    bonuses = meta["bonuses"]
+    rows = [{"key": "district_points", "label": LABELS["district_points"], "bonus": None,
+             "icon": "coin"},
+            {"key": "all_colours", "label": LABELS["all_colours"], "bonus": bonuses["all_colours"],
+             "icon": "colours"},
+            {"key": "first_complete", "label": LABELS["first_complete"],
+             "bonus": bonuses["first_complete"], "icon": "crown"},
+            {"key": "complete", "label": LABELS["complete"], "bonus": bonuses["complete"],
+             "icon": "city"}]
+    if meta["dark_city"]["enabled"]:
+        rows.append({"key": "dark_city", "label": LABELS["dark_city"], "bonus": None,
+                     "icon": "star"})
+    tie = LABELS["tie_" + meta["tie_break"]["rule"]]
+    ctx = {"title": LABELS["score_pad"], "game_name": _plain(meta["name"]),
+           "players": meta["players"]["max"], "rows": rows, "tie": tie,
+           "complete_city": meta["complete_city"],
+           "labels": {k: LABELS[k] for k in ("game_no", "date", "player", "total", "districts_rule")},
+           "colours": list(colours.values())}
+    return Component(GAME, "score_pad", TITLES["score_pad"], (0.0, 0.0),
+                     [Face("ciudadelas/score_pad.svg.j2", ctx, "score_pad")], None, layout="page")
+
+
+def components(game, opts: Options) -> list[Component]:
+    """Every printable Ciudadelas component, in the order a player would print them.
+
+    The Dark City districts are built (as their own file, same back as the districts) only when
+    the data enables them: game.yaml ``dark_city.enabled``.
+    """
+    colours = {c["id"]: colour_style(c) for c in game.entries("colour")}
+    comps = [_characters(game, colours), _deck(game, "district", "districts", colours, False)]
+    if game.meta["dark_city"]["enabled"]:
+        comps.append(_deck(game, "dark_district", "dark_city", colours, True))
+    comps += [_crown(game), _reference(game, colours), _score_pad(game, colours)]
+    return comps

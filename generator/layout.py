@@ -1,0 +1,147 @@
+"""Components -> pages: the three layouts of GENERATOR_API.md (grid, page, board)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .compose import Page, PageBuilder
+from .model import Component, GeneratorError, Options
+from .sheets import Board, Grid, PageArea, Rect, crop_marks
+
+
+@dataclass
+class Laid:
+    """A component laid out: its pages, the sheets of paper they take, the item size used."""
+
+    pages: list[Page]
+    sheets: int
+    item: tuple[float, float]
+    gutter: tuple[float, float] | None = None
+    grid: tuple[int, int] | None = None
+    fronts: list[str] | None = None     # the rendered face SVGs (for PNG export)
+    backs: list[str] | None = None
+
+
+def face_size(comp: Component, opts: Options) -> tuple[float, float]:
+    """The trim size a component's templates are rendered at."""
+    if comp.layout == "page":
+        return PageArea.make(opts.paper).item
+    return float(comp.size_mm[0]), float(comp.size_mm[1])
+
+
+def bleed_of(comp: Component, opts: Options) -> float:
+    return float(opts.bleed_mm) if comp.bleed and comp.layout != "page" else 0.0
+
+
+def _shift(rect: Rect, dx: float, dy: float) -> Rect:
+    return rect[0] + dx, rect[1] + dy, rect[2], rect[3]
+
+
+def lay_out(comp: Component, fronts: list[str], backs: list[str] | None, opts: Options) -> Laid:
+    """Pages for a component whose faces are already rendered to SVG (same order as the data)."""
+    make = {"grid": _grid, "page": _page, "board": _board}.get(comp.layout)
+    if make is not None:
+        laid = make(comp, fronts, backs, opts)
+        laid.fronts, laid.backs = fronts, backs
+        for page in laid.pages:
+            page.group = f"{comp.game}/{comp.id}"
+        return laid
+    raise GeneratorError(f"{comp.game}/{comp.id}: unknown layout '{comp.layout}' "
+                         "(grid, page or board)")
+
+
+def _grid(comp: Component, fronts: list[str], backs: list[str] | None, opts: Options) -> Laid:
+    bleed = bleed_of(comp, opts)
+    grid = Grid.make(opts.paper, face_size(comp, opts), bleed, comp.grid, f"{comp.game}/{comp.id}")
+    dx, dy = opts.back_offset_mm
+    pages: list[Page] = []
+    n = grid.per_page
+    sheets = (len(fronts) + n - 1) // n
+    for s in range(sheets):
+        label = f"{comp.game}/{comp.id} sheet {s + 1}"
+        pb = PageBuilder(grid.paper)
+        for i, svg in enumerate(fronts[s * n:(s + 1) * n]):
+            col, row = grid.slot(i)
+            pb.face(svg, grid.trim(col, row), grid.visible(col, row), bleed)
+        pb.lines(grid.marks())
+        pages.append(pb.page(grid.trimbox(), grid.bleedbox(), label + " front"))
+        if backs is not None:
+            pb = PageBuilder(grid.paper)
+            for i, svg in enumerate(backs[s * n:(s + 1) * n]):
+                col, row = grid.back_slot(i)
+                pb.face(svg, _shift(grid.trim(col, row), dx, dy),
+                        _shift(grid.visible(col, row), dx, dy), bleed)
+            pb.lines([(a + dx, b + dy, c + dx, d + dy) for a, b, c, d in grid.marks()])
+            pages.append(pb.page(_shift(grid.trimbox(), dx, dy), _shift(grid.bleedbox(), dx, dy),
+                                 label + " back"))
+    return Laid(pages, sheets, grid.item, grid.gutter, (grid.cols, grid.rows))
+
+
+def _page(comp: Component, fronts: list[str], backs: list[str] | None, opts: Options) -> Laid:
+    area = PageArea.make(opts.paper)
+    dx, dy = opts.back_offset_mm
+    pages: list[Page] = []
+    for i, svg in enumerate(fronts):
+        pb = PageBuilder(area.paper)
+        pb.face(svg, area.trim(), area.trim(), 0.0)
+        label = f"{comp.game}/{comp.id} page {i + 1}"
+        pages.append(pb.page(area.trim(), area.trim(), label))
+        if backs is not None:
+            pb = PageBuilder(area.paper)
+            rect = _shift(area.trim(), dx, dy)
+            pb.face(backs[i], rect, rect, 0.0)
+            pages.append(pb.page(rect, rect, label + " back"))
+    return Laid(pages, len(fronts), area.item)
+
+
+def _board(comp: Component, fronts: list[str], backs: list[str] | None, opts: Options) -> Laid:
+    bleed = bleed_of(comp, opts)
+    board = Board.make(opts.paper, face_size(comp, opts), bleed)
+    w, h = board.item
+    pages: list[Page] = []
+    pieces = board.pieces()
+    for n, svg in enumerate(fronts):
+        for piece in pieces:
+            pages.append(_board_piece(comp, board, piece, svg, n))
+    if backs is not None:
+        raise GeneratorError(f"{comp.game}/{comp.id}: boards are single-sided (backs=None)")
+    return Laid(pages, len(pages), (w, h), grid=(board.cols, board.rows))
+
+
+def _board_piece(comp: Component, board: Board, piece, svg: str, n: int) -> Page:
+    w, h = board.item
+    wx, wy, ww, wh = piece.window
+    ax, ay = piece.at
+    ox, oy = ax - wx, ay - wy                 # page position of the board's trim origin
+    window = (ax, ay, ww, wh)
+    pb = PageBuilder(board.paper)
+    pb.face(svg, (ox, oy, w, h), window, board.bleed)
+    xs = [ox + x for x in (0.0, w) if wx - 1e-6 <= x <= wx + ww + 1e-6]
+    ys = [oy + y for y in (0.0, h) if wy - 1e-6 <= y <= wy + wh + 1e-6]
+    pb.lines(crop_marks(window, xs, ys, board.paper))
+    if board.split:
+        _alignment(pb, board, piece, window)
+        name = f"{chr(65 + piece.row)}{piece.col + 1}"
+        pb.label(f"{comp.id} {n + 1} · {name} ({board.cols}x{board.rows})", ax + ww - 3,
+                 ay + wh + 5, anchor="end")
+    tx0, ty0 = max(ox, ax), max(oy, ay)
+    tx1, ty1 = min(ox + w, ax + ww), min(oy + h, ay + wh)
+    label = f"{comp.game}/{comp.id} {n + 1} piece {piece.col + 1},{piece.row + 1}"
+    return pb.page((tx0, ty0, tx1 - tx0, ty1 - ty0), window, label)
+
+
+def _alignment(pb: PageBuilder, board: Board, piece, window: Rect) -> None:
+    """Dashed ticks in the margin at both edges of every overlap strip.
+
+    The next piece (right or below) is laid over the strip: its edge goes on the inner tick.
+    """
+    ax, ay, ww, wh = window
+    ov = board.overlap
+    ticks = []
+    if piece.col < board.cols - 1:
+        for x in (ax + ww - ov, ax + ww):
+            ticks += [(x, ay - 1, x, ay - 4), (x, ay + wh + 1, x, ay + wh + 4)]
+    if piece.row < board.rows - 1:
+        for y in (ay + wh - ov, ay + wh):
+            ticks += [(ax - 1, y, ax - 4, y), (ax + ww + 1, y, ax + ww + 4, y)]
+    pb.lines(ticks, colour="#666666", dash="0.8 0.5")

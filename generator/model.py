@@ -1,0 +1,47 @@
+"""The contract between the engine and the game modules (see notes/GENERATOR_API.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class GeneratorError(ValueError):
+    """Bad input for the print kit: the message is one line for the user (exit 2)."""
+
+
+@dataclass(frozen=True)
+class Face:
+    """One printed face: a template and the values it is rendered with."""
+
+    template: str      # path relative to templates/, e.g. "ciudadelas/district.svg.j2"
+    context: dict      # JSON-serialisable values for the template
+    name: str          # file-safe name within its component ("castle", "back"): PNG names
+
+
+@dataclass
+class Component:
+    """One physical component: items of one size, laid out on sheets of one kind."""
+
+    game: str
+    id: str
+    title: dict
+    size_mm: tuple[float, float]
+    fronts: list[Face]
+    backs: list[Face] | None = None
+    layout: str = "grid"                  # "grid" | "page" | "board"
+    grid: tuple[int, int] | None = None   # force cols x rows; None = as many as fit
+    bleed: bool = True
+    deck: bool = False
+
+
+@dataclass
+class Options:
+    """What the user chose on the command line."""
+
+    lang: str = "es"
+    paper: str = "a4"
+    ink_saver: bool = False
+    bleed_mm: float = 3.0
+    back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    png_dpi: int | None = None
+    extra: dict = field(default_factory=dict)

@@ -1,0 +1,306 @@
+"""SVG pages -> single-page PDFs (cached by the hash of their SVG) -> one PDF per component.
+
+A page is rendered only when no cached PDF has its hash, so a rebuild with nothing changed
+renders nothing and editing one card re-renders only its page.  To draw a page, cairosvg draws
+each distinct face once per process into a cairo recording surface, which is painted (vector,
+text as text) at every place the page SVG puts it, clipped the same way; copies cost nothing.
+Pages render in parallel (fork) when there are several.  A file whose pages did not change is
+not rewritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Callable, Sequence
+
+from . import fonts
+from .atomic import tmp_name, write_bytes, write_text
+from .compose import Page
+from .model import GeneratorError
+from .units import mm_to_pt
+
+ENGINE_VERSION = "4"         # bump when the SVG -> PDF path changes in a way the hash cannot see
+PARALLEL_FROM = 4            # render in a pool from this many pages on
+
+
+def page_key(page: Page) -> str:
+    """The cache key of a page: a hash of its SVG (and of the engine)."""
+    if not page.key:
+        digest = hashlib.sha256(ENGINE_VERSION.encode())
+        digest.update(page.svg.encode("utf-8"))
+        page.key = digest.hexdigest()[:32]
+    return page.key
+
+
+class Cache:
+    """The page cache and the index of written files, under ``<out>/.cache/``."""
+
+    def __init__(self, out_dir: Path):
+        self.root = Path(out_dir) / ".cache"
+        self.pages = self.root / "pages"
+        self.index_path = self.root / "files.json"
+        try:
+            self.index: dict = json.loads(self.index_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self.index = {}
+
+    def page_path(self, key: str) -> Path:
+        return self.pages / f"{key}.pdf"
+
+    def prune(self, keep: set[str]) -> int:
+        """Delete cached pages that no remembered component and no page in ``keep`` uses."""
+        for name, memo in self.index.items():
+            if name.startswith("component:"):
+                keep |= {entry[0] for entry in memo.get("pages", [])}
+        removed = 0
+        if self.pages.is_dir():
+            for path in self.pages.glob("*.pdf"):
+                if path.stem not in keep:
+                    path.unlink(missing_ok=True)
+                    removed += 1
+        return removed
+
+    def save_index(self) -> None:
+        write_text(self.index_path, json.dumps(self.index, sort_keys=True, indent=0), True)
+
+
+_RECORDINGS: dict[str, tuple] = {}     # per process: face SVG hash -> (recording, w_pt, h_pt)
+
+
+def _recording(svg: str):
+    """A face drawn once into a cairo recording surface (vector), reused wherever it is placed."""
+    key = hashlib.sha1(svg.encode("utf-8")).hexdigest()
+    hit = _RECORDINGS.get(key)
+    if hit is None:
+        import cairocffi
+        import cairosvg.parser
+        import cairosvg.surface
+
+        class Recording(cairosvg.surface.Surface):
+            def _create_surface(self, width, height):
+                return cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA,
+                                                  (0, 0, width, height)), width, height
+
+            @property
+            def device_units_per_user_units(self):
+                # Record at 16x the final size: cairo rounds glyph advances to whole device
+                # units, which at print size spreads letters wider than fit() measured.
+                return self.points_per_pixel * 16
+
+        tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"))
+        surface = Recording(tree, None, 96)
+        hit = (surface.cairo, surface.width, surface.height)
+        if len(_RECORDINGS) > 2000:
+            _RECORDINGS.clear()
+        _RECORDINGS[key] = hit
+    return hit
+
+
+def _page_to_pdf(page: Page) -> bytes:
+    """One page: every face painted from its recording, clipped; then the overlay (marks)."""
+    import io
+
+    import cairocffi
+    out = io.BytesIO()
+    w, h = page.size
+    surface = cairocffi.PDFSurface(out, mm_to_pt(w), mm_to_pt(h))
+    ctx = cairocffi.Context(surface)
+    for svg, (x, y, fw, fh), (cx, cy, cw, ch) in page.faces:
+        rec, rw, rh = _recording(svg)
+        ctx.save()
+        ctx.rectangle(mm_to_pt(cx), mm_to_pt(cy), mm_to_pt(cw), mm_to_pt(ch))
+        ctx.clip()
+        ctx.translate(mm_to_pt(x), mm_to_pt(y))
+        ctx.scale(mm_to_pt(fw) / rw, mm_to_pt(fh) / rh)
+        ctx.set_source_surface(rec, 0, 0)
+        ctx.paint()
+        ctx.restore()
+    if page.overlay:
+        rec, rw, rh = _recording(page.overlay)
+        ctx.save()
+        ctx.scale(mm_to_pt(w) / rw, mm_to_pt(h) / rh)
+        ctx.set_source_surface(rec, 0, 0)
+        ctx.paint()
+        ctx.restore()
+    surface.finish()
+    return out.getvalue()
+
+
+def _warm() -> None:
+    """Pool initializer: fonts first, then cairo (the slow import happens in the workers)."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is the parent's to handle
+    fonts.configure()
+    import cairosvg.surface  # noqa: F401
+
+
+def _render_job(job: list[tuple[Path, Page]]) -> int:
+    """Render a group of pages (one component's), so its repeated faces are drawn once."""
+    for path, page in job:
+        try:
+            data = _page_to_pdf(page)
+        except Exception as exc:  # cairosvg's errors are many kinds; name the page
+            raise GeneratorError(f"{page.label}: could not render the page: {exc}") from None
+        write_bytes(path, data)
+    return len(job)
+
+
+def _jobs(todo: dict[str, Page], cache: "Cache", workers: int) -> list[list[tuple[Path, Page]]]:
+    """Pages grouped by component, big groups split so no worker idles; costliest first."""
+    groups: dict[str, list[tuple[Path, Page]]] = {}
+    for key, page in todo.items():
+        groups.setdefault(page.group or page.label, []).append((cache.page_path(key), page))
+
+    def cost(job: list[tuple[Path, Page]]) -> int:
+        return sum(len(svg) for svg in {f[0] for _, p in job for f in p.faces}) + 2000 * len(job)
+
+    total = sum(cost(g) for g in groups.values())
+    jobs: list[list[tuple[Path, Page]]] = []
+    for group in groups.values():
+        if len(group) > 1 and cost(group) > total / (2 * workers):
+            half = (len(group) + 1) // 2
+            jobs += [group[:half], group[half:]]
+        else:
+            jobs.append(group)
+    return sorted(jobs, key=cost, reverse=True)
+
+
+class Workers:
+    """A pool of renderers (fork), started early on a cold build so cairo loads meanwhile."""
+
+    def __init__(self) -> None:
+        self.pool = None
+
+    def start(self, n: int | None = None) -> None:
+        if self.pool is None and (os.cpu_count() or 1) > 1:
+            import multiprocessing
+            self.pool = multiprocessing.get_context("fork").Pool(n or min(2, os.cpu_count() or 1),
+                                                                 initializer=_warm)
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+            self.pool = None
+
+    def __enter__(self) -> "Workers":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def render_pages(pages: Sequence[Page], cache: Cache, progress: Callable[[int], None] | None = None,
+                 workers: Workers | None = None) -> int:
+    """Render every page that is not cached yet; returns how many were rendered."""
+    todo: dict[str, Page] = {}
+    for page in pages:
+        key = page_key(page)
+        if key not in todo and not cache.page_path(key).is_file():
+            todo[key] = page
+    if not todo:
+        return 0
+    cache.pages.mkdir(parents=True, exist_ok=True)
+    if progress is not None and hasattr(progress, "total"):
+        progress.total = len(todo)
+    own = None
+    if workers is None or workers.pool is None:
+        if len(todo) >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
+            own = workers = workers or Workers()
+            workers.start()
+    try:
+        if workers is not None and workers.pool is not None:
+            jobs = _jobs(todo, cache, 2)
+            results = workers.pool.imap_unordered(_render_job, jobs, chunksize=1)
+            import pypdf  # noqa: F401  (the assembly needs it; load it while the workers render)
+            for n in results:
+                if progress:
+                    progress(n)
+        else:
+            fonts.configure()
+            for key, page in todo.items():
+                _render_job([(cache.page_path(key), page)])
+                if progress:
+                    progress(1)
+    finally:
+        if own is not None:
+            own.close()
+    return len(todo)
+
+
+def _box(rect: tuple[float, float, float, float], page_h: float):
+    from pypdf.generic import RectangleObject
+    x, y, w, h = rect
+    return RectangleObject([mm_to_pt(x), mm_to_pt(page_h - y - h), mm_to_pt(x + w),
+                            mm_to_pt(page_h - y)])
+
+
+def file_key(pages: Sequence[Page]) -> str:
+    digest = hashlib.sha256(ENGINE_VERSION.encode())
+    for p in pages:
+        digest.update(f"{page_key(p)}{p.trimbox}{p.bleedbox}".encode())
+    return digest.hexdigest()[:32]
+
+
+def _up_to_date(key: str, path: Path, cache: Cache, rel: str) -> bool:
+    known = cache.index.get(rel)
+    if known and known.get("key") == key and path.is_file():
+        st = path.stat()
+        return st.st_size == known.get("size") and st.st_mtime_ns == known.get("mtime_ns")
+    return False
+
+
+def _write_pdf(spec: tuple[Path, list[tuple[Path, float, tuple, tuple]]]) -> tuple[int, int]:
+    """Join cached single pages into ``path`` (atomically), setting TrimBox and BleedBox."""
+    import logging
+    from pypdf import PdfReader, PdfWriter
+    logging.getLogger("pypdf").setLevel(logging.ERROR)   # cairo repeats XObject keys; harmless
+    path, pages = spec
+    writer = PdfWriter()
+    readers: dict[Path, PdfReader] = {}
+    for source, page_h, trimbox, bleedbox in pages:
+        if source not in readers:
+            readers[source] = PdfReader(source)
+        new = writer.add_page(readers[source].pages[0])
+        new.trimbox = _box(trimbox, page_h)
+        new.bleedbox = _box(bleedbox, page_h)
+    writer.add_metadata({"/Producer": "Ludoteca", "/Creator": "ludoteca build"})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = tmp_name(path)
+    try:
+        with open(tmp, "wb") as fh:
+            writer.write(fh)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    st = path.stat()
+    return st.st_size, st.st_mtime_ns
+
+
+def assemble_all(files: Sequence[tuple[Sequence[Page], Path, str]], cache: Cache,
+                 workers: Workers | None = None) -> set[str]:
+    """Write every PDF whose pages changed (in the workers when there are several); returns
+    the ``rel`` names written."""
+    todo = []
+    for pages, path, rel in files:
+        key = file_key(pages)
+        if not _up_to_date(key, path, cache, rel):
+            spec = (path, [(cache.page_path(page_key(p)), p.size[1], p.trimbox, p.bleedbox)
+                           for p in pages])
+            todo.append((rel, key, spec))
+    if workers is not None and workers.pool is not None and len(todo) > 1:
+        results = workers.pool.map(_write_pdf, [t[2] for t in todo], chunksize=1)
+    else:
+        results = [_write_pdf(t[2]) for t in todo]
+    for (rel, key, _), (size, mtime) in zip(todo, results):
+        cache.index[rel] = {"key": key, "size": size, "mtime_ns": mtime}
+    return {t[0] for t in todo}
+
+
+def assemble(pages: Sequence[Page], path: Path, cache: Cache, rel: str) -> bool:
+    """Write the multi-page PDF at ``path`` (atomically); False when it was already up to date."""
+    return bool(assemble_all([(pages, path, rel)], cache))

@@ -1,0 +1,256 @@
+"""Sheet geometry: where each item, its visible bleed and every crop mark go on a page.
+
+All numbers are millimetres with (0, 0) at the top-left corner of the paper.  The layout data
+(papers, marks, margins, sheet kinds) lives in ``sheets.yaml``.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from .model import GeneratorError
+
+Rect = tuple[float, float, float, float]          # x, y, w, h
+Line = tuple[float, float, float, float]          # x1, y1, x2, y2
+
+
+@functools.lru_cache(maxsize=1)
+def data() -> dict:
+    """The contents of sheets.yaml."""
+    import yaml
+    with open(Path(__file__).with_name("sheets.yaml"), encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+def paper_size(paper: str) -> tuple[float, float]:
+    """(w, h) of a named paper."""
+    papers = data()["papers"]
+    if paper not in papers:
+        raise GeneratorError(f"unknown paper '{paper}' (choose {' or '.join(papers)})")
+    w, h = papers[paper]["size"]
+    return float(w), float(h)
+
+
+def sheet_grid(size: tuple[float, float]) -> tuple[int, int] | None:
+    """The fixed grid of the named sheet kind for items of this size, if there is one."""
+    for kind in data()["sheets"].values():
+        if abs(kind["item"][0] - size[0]) < 1e-6 and abs(kind["item"][1] - size[1]) < 1e-6:
+            return tuple(kind["grid"])
+    return None
+
+
+def _mark_room() -> float:
+    m = data()["marks"]
+    return m["gap"] + m["min_length"]
+
+
+def _fit_count(paper: float, item: float, bleed: float) -> int:
+    """How many items fit along one axis with full gutters and room for the marks."""
+    room = paper - 2 * bleed - 2 * _mark_room()
+    return max(0, int(math.floor((room + 2 * bleed) / (item + 2 * bleed) + 1e-9)))
+
+
+def _gutter(paper: float, item: float, n: int, bleed: float) -> float:
+    """2*bleed when it fits, else the largest gutter that leaves room for the marks."""
+    if n <= 1 or bleed <= 0:
+        return 0.0
+    spare = paper - n * item - 2 * bleed - 2 * _mark_room()
+    return max(0.0, min(2 * bleed, spare / (n - 1)))
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Items of one size on one paper: cols x rows, centred, with bleed, gutters and crop marks."""
+
+    paper: tuple[float, float]
+    item: tuple[float, float]
+    cols: int
+    rows: int
+    bleed: float
+    gutter: tuple[float, float]
+
+    @classmethod
+    def make(cls, paper: str, item: tuple[float, float], bleed: float,
+             grid: tuple[int, int] | None = None, what: str = "items") -> "Grid":
+        """Lay out items of ``item`` size on ``paper``; ``grid`` forces cols x rows."""
+        pw, ph = paper_size(paper)
+        w, h = item
+        if grid is None:
+            grid = sheet_grid(item) or (_fit_count(pw, w, bleed), _fit_count(ph, h, bleed))
+        cols, rows = grid
+        need_w = cols * w + 2 * bleed + 2 * _mark_room()
+        need_h = rows * h + 2 * bleed + 2 * _mark_room()
+        if cols < 1 or rows < 1 or need_w > pw + 1e-9 or need_h > ph + 1e-9:
+            raise GeneratorError(f"{what}: {cols}x{rows} items of {w:g}x{h:g} mm with {bleed:g} mm "
+                                 f"bleed do not fit on {paper} ({pw:g}x{ph:g} mm)")
+        gutter = (_gutter(pw, w, cols, bleed), _gutter(ph, h, rows, bleed))
+        return cls((pw, ph), (float(w), float(h)), cols, rows, float(bleed), gutter)
+
+    @property
+    def per_page(self) -> int:
+        return self.cols * self.rows
+
+    @property
+    def origin(self) -> tuple[float, float]:
+        """Top-left trim corner of the item at column 0, row 0 (the grid is centred)."""
+        gw = self.cols * self.item[0] + (self.cols - 1) * self.gutter[0]
+        gh = self.rows * self.item[1] + (self.rows - 1) * self.gutter[1]
+        return (self.paper[0] - gw) / 2, (self.paper[1] - gh) / 2
+
+    def trim(self, col: int, row: int) -> Rect:
+        """Trim rectangle of the item at (col, row)."""
+        x0, y0 = self.origin
+        w, h = self.item
+        return x0 + col * (w + self.gutter[0]), y0 + row * (h + self.gutter[1]), w, h
+
+    def visible(self, col: int, row: int) -> Rect:
+        """Trim plus the bleed that shows: full on the outer edges, half the gutter inside."""
+        x, y, w, h = self.trim(col, row)
+        b, (gx, gy) = self.bleed, self.gutter
+        left = b if col == 0 else min(b, gx / 2)
+        right = b if col == self.cols - 1 else min(b, gx / 2)
+        top = b if row == 0 else min(b, gy / 2)
+        bottom = b if row == self.rows - 1 else min(b, gy / 2)
+        return x - left, y - top, w + left + right, h + top + bottom
+
+    def slot(self, index: int) -> tuple[int, int]:
+        """(col, row) of the n-th item on a page: rows left to right, top to bottom."""
+        return index % self.cols, index // self.cols
+
+    def back_slot(self, index: int) -> tuple[int, int]:
+        """(col, row) of the back of the n-th item: mirrored for a long-edge flip."""
+        col, row = self.slot(index)
+        return self.cols - 1 - col, row
+
+    def trimbox(self) -> Rect:
+        """Bounding box of every trim of a full page."""
+        x0, y0 = self.origin
+        x1, y1, w, h = self.trim(self.cols - 1, self.rows - 1)
+        return x0, y0, x1 + w - x0, y1 + h - y0
+
+    def bleedbox(self) -> Rect:
+        x, y, w, h = self.trimbox()
+        b = self.bleed
+        return x - b, y - b, w + 2 * b, h + 2 * b
+
+    def cuts(self) -> tuple[list[float], list[float]]:
+        """x of every vertical cut line and y of every horizontal one (shared lines once)."""
+        xs: list[float] = []
+        ys: list[float] = []
+        for c in range(self.cols):
+            x, _, w, _ = self.trim(c, 0)
+            xs += [x, x + w]
+        for r in range(self.rows):
+            _, y, _, h = self.trim(0, r)
+            ys += [y, y + h]
+        return _unique(xs), _unique(ys)
+
+    def marks(self) -> list[Line]:
+        """Crop marks: on every cut line, in the page margins, outside the bleed."""
+        return crop_marks(self.bleedbox(), *self.cuts(), self.paper)
+
+
+def crop_marks(bleedbox: Rect, xs: list[float], ys: list[float],
+               paper: tuple[float, float]) -> list[Line]:
+    """Marks for vertical cuts at ``xs`` and horizontal cuts at ``ys`` around ``bleedbox``."""
+    m = data()["marks"]
+    gap, longest = m["gap"], m["max_length"]
+    bx, by, bw, bh = bleedbox
+    lines: list[Line] = []
+    top, bottom = by - gap, by + bh + gap
+    for x in xs:
+        lines.append((x, top, x, max(0.0, top - longest)))
+        lines.append((x, bottom, x, min(paper[1], bottom + longest)))
+    left, right = bx - gap, bx + bw + gap
+    for y in ys:
+        lines.append((left, y, max(0.0, left - longest), y))
+        lines.append((right, y, min(paper[0], right + longest), y))
+    return lines
+
+
+def _unique(values: list[float]) -> list[float]:
+    out: list[float] = []
+    for v in sorted(values):
+        if not out or abs(v - out[-1]) > 1e-6:
+            out.append(v)
+    return out
+
+
+@dataclass(frozen=True)
+class PageArea:
+    """Layout "page": one item filling the printable area of the paper."""
+
+    paper: tuple[float, float]
+    margin: float
+
+    @classmethod
+    def make(cls, paper: str) -> "PageArea":
+        return cls(paper_size(paper), float(data()["page"]["margin"]))
+
+    @property
+    def item(self) -> tuple[float, float]:
+        return self.paper[0] - 2 * self.margin, self.paper[1] - 2 * self.margin
+
+    def trim(self) -> Rect:
+        return self.margin, self.margin, *self.item
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One page of a board: the window of the board it shows and where that lands on the page."""
+
+    col: int
+    row: int
+    window: Rect        # in board coordinates (0, 0 = board trim top-left; bleed is negative)
+    at: tuple[float, float]  # page position of the window's top-left corner
+
+
+@dataclass(frozen=True)
+class Board:
+    """Layout "board": the item centred on one page, or split in pieces that overlap."""
+
+    paper: tuple[float, float]
+    item: tuple[float, float]
+    bleed: float
+    cols: int
+    rows: int
+    overlap: float
+    margin: float
+
+    @classmethod
+    def make(cls, paper: str, item: tuple[float, float], bleed: float) -> "Board":
+        pw, ph = paper_size(paper)
+        cfg = data()["board"]
+        margin, overlap = float(cfg["margin"]), float(cfg["overlap"])
+        bw, bh = item[0] + 2 * bleed, item[1] + 2 * bleed
+        aw, ah = pw - 2 * margin, ph - 2 * margin
+        cols = 1 if bw <= aw else math.ceil((bw - overlap) / (aw - overlap))
+        rows = 1 if bh <= ah else math.ceil((bh - overlap) / (ah - overlap))
+        return cls((pw, ph), (float(item[0]), float(item[1])), float(bleed), cols, rows,
+                   overlap, margin)
+
+    @property
+    def split(self) -> bool:
+        return self.cols * self.rows > 1
+
+    def _axis(self, n: int, size: float, avail: float) -> list[tuple[float, float]]:
+        """(start, length) of each piece along one axis, in board coords including bleed."""
+        total = size + 2 * self.bleed
+        if n == 1:
+            return [(-self.bleed, total)]
+        step = (total - self.overlap) / n
+        length = step + self.overlap
+        return [(-self.bleed + i * step, length) for i in range(n)]
+
+    def pieces(self) -> list[Piece]:
+        pw, ph = self.paper
+        out = []
+        xs = self._axis(self.cols, self.item[0], pw - 2 * self.margin)
+        ys = self._axis(self.rows, self.item[1], ph - 2 * self.margin)
+        for r, (wy, wh) in enumerate(ys):
+            for c, (wx, ww) in enumerate(xs):
+                out.append(Piece(c, r, (wx, wy, ww, wh), ((pw - ww) / 2, (ph - wh) / 2)))
+        return out

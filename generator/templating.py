@@ -1,0 +1,166 @@
+"""Jinja2: one template renders one face as a complete SVG document in millimetres."""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+import traceback
+from pathlib import Path
+from typing import Any
+
+from .fonts import MIN_PT, FitError, fit as fit_text
+from .units import pt_to_mm
+from .model import Face, GeneratorError, Options
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+
+class TemplateError(GeneratorError):
+    """A template failed: the message is ``template <name>:<line>: <message>``."""
+
+
+class Current:
+    """The face being rendered, as the shared macros of _lib.svg.j2 see it (``_cur``)."""
+
+    w: float = 0.0
+    h: float = 0.0
+    bleed: float = 0.0
+    lang: str = "es"
+    ink_saver: bool = False
+    fit: Any = None
+    t: Any = None
+
+
+@functools.lru_cache(maxsize=8)
+def environment(roots: tuple[str, ...] = (str(TEMPLATES),)):
+    """The Jinja2 environment: StrictUndefined, autoescaped (texts may hold & and <).
+
+    ``roots`` are searched in order; the shared templates/ folder is always last.
+    """
+    import jinja2
+    search = list(roots) + ([str(TEMPLATES)] if str(TEMPLATES) not in roots else [])
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(search), undefined=jinja2.StrictUndefined,
+                             bytecode_cache=_bytecode_cache(),
+                             autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                             keep_trailing_newline=False)
+    env.filters["num"] = _num_filter
+    env.globals["_cur"] = Current()
+    env.globals["pt"] = pt
+    env.globals.update(cos=math.cos, sin=math.sin, pi=math.pi, sqrt=math.sqrt)
+    return env
+
+
+def pt(size_pt: Any) -> float:
+    """A font size in points as millimetres (the SVG user unit); refuses sizes under 6 pt."""
+    size = float(size_pt)
+    if size < MIN_PT - 1e-9:
+        raise FitError(f"text of {size:g} pt is under the 6 pt minimum")
+    return pt_to_mm(size)
+
+
+def _bytecode_cache():
+    """Compiled templates kept between runs (keyed by each template's source checksum)."""
+    import jinja2
+    from .fonts import cache_dir
+    folder = cache_dir("jinja")
+    return jinja2.FileSystemBytecodeCache(str(folder)) if folder else None
+
+
+def fingerprint(roots: tuple[str, ...]) -> str:
+    """A hash of every template file the roots hold (path, size, mtime): what faces depend on."""
+    import hashlib
+    digest = hashlib.sha256()
+    for root in list(roots) + [str(TEMPLATES)]:
+        base = Path(root)
+        for path in sorted(base.rglob("*.j2")):
+            st = path.stat()
+            digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:32]
+
+
+def _num_filter(x: Any) -> str:
+    from .units import num
+    return num(float(x))
+
+
+def _where(exc: BaseException, fallback: str) -> tuple[str, int]:
+    """The innermost template frame of a Jinja2 error outside _lib.svg.j2: (name, line)."""
+    frames = [(f.filename, f.lineno or 0) for f in traceback.extract_tb(exc.__traceback__)
+              if (f.filename or "").endswith((".j2", ".svg"))]
+    if not frames:
+        return fallback, 0
+    # an error inside a shared macro is reported where the face's template called it
+    own = [f for f in frames if Path(f[0]).name != "_lib.svg.j2"] or frames
+    name, line = _display_name(own[-1][0]), own[-1][1]
+    return name, line
+
+
+def _display_name(filename: str) -> str:
+    """A template path as the user knows it: relative to templates/ or to the working folder."""
+    path = Path(filename)
+    for base in (TEMPLATES, Path.cwd()):
+        try:
+            return str(path.resolve().relative_to(base))
+        except ValueError:
+            continue
+    return filename
+
+
+_FONT_SIZE = re.compile(r'font-size[=:]\s*"?\s*([\d.]+)\s*(pt|mm|px)?')
+_UNIT_MM = {None: 1.0, "mm": 1.0, "pt": 25.4 / 72, "px": 25.4 / 96}
+
+
+def check_text_sizes(svg: str, face: Face, where: str) -> None:
+    """Refuse a face with any font size under 6 pt (sizes are in mm, the faces' user unit)."""
+    smallest = min((float(v) * _UNIT_MM[u or None] for v, u in _FONT_SIZE.findall(svg)), default=None)
+    if smallest is not None and smallest < pt_to_mm(MIN_PT) - 1e-3:
+        size = smallest * 72 / 25.4
+        raise FitError(f"template {face.template}: text of {size:.2f} pt is under the 6 pt minimum "
+                       f"(in {where})")
+
+
+def pick(lang: str):
+    """``t(x)``: the text in ``lang`` from an {es, en} mapping; anything else unchanged."""
+    def t(value: Any) -> Any:
+        if isinstance(value, dict) and ("es" in value or "en" in value):
+            return value.get(lang) or value.get("es") or value.get("en")
+        return value
+    return t
+
+
+def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
+           where: str = "", roots: tuple[str, ...] = (str(TEMPLATES),)) -> str:
+    """Render one face to SVG text; errors name the template and line (and the face)."""
+    import jinja2
+    env = environment(roots)
+
+    def fit(text: Any, width_mm: float, height_mm: float, max_pt: float, min_pt: float = 6,
+            bold: bool = False):
+        result = fit_text(str(text), float(width_mm), float(height_mm), float(max_pt),
+                          float(min_pt), bool(bold))
+        if not result.fits:
+            raise FitError(f"text does not fit {width_mm:g}x{height_mm:g} mm even at 6 pt: "
+                           f"{str(text)[:60]!r}")
+        return result
+
+    context = dict(face.context)
+    context.update(w=size[0], h=size[1], bleed=bleed, lang=opts.lang, ink_saver=opts.ink_saver,
+                   t=pick(opts.lang), fit=fit)
+    cur = env.globals["_cur"]
+    for key in ("w", "h", "bleed", "lang", "ink_saver", "t", "fit"):
+        setattr(cur, key, context[key])
+    suffix = f" (in {where})" if where else ""
+    try:
+        template = env.get_template(face.template)
+        return template.render(context)
+    except jinja2.TemplateSyntaxError as exc:
+        name = _display_name(exc.filename) if exc.filename else (exc.name or face.template)
+        raise TemplateError(f"template {name}:{exc.lineno}: {exc.message}{suffix}") from None
+    except jinja2.TemplateNotFound as exc:
+        raise TemplateError(f"template {face.template}: not found: {exc.name}{suffix}") from None
+    except Exception as exc:  # any error inside a template, a text that does not fit included
+        name, line = _where(exc, face.template)
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        kind = FitError if isinstance(exc, FitError) else TemplateError
+        raise kind(f"template {name}:{line}: {message}{suffix}") from None

@@ -1,0 +1,293 @@
+"""Read back what a PDF draws: stroked segments, filled regions, clips and text sizes per page.
+
+A small content-stream interpreter on top of pypdf (no other dependency): it tracks the
+transformation matrix, q/Q, clipping and the text matrix, and reports everything in millimetres
+with (0, 0) at the top-left corner of the page, like the generator's own geometry.
+
+>>> pages = read("output/ciudadelas/districts.pdf")          # doctest: +SKIP
+>>> xs, ys = pages[0].cuts()                                  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PT = 25.4 / 72.0           # mm per point
+
+Rect = tuple[float, float, float, float]      # x0, y0, x1, y1 (mm, top-left origin)
+
+
+@dataclass
+class Segment:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    width: float           # stroke width in mm
+
+    @property
+    def vertical(self) -> bool:
+        return abs(self.x1 - self.x2) < 1e-3
+
+    @property
+    def horizontal(self) -> bool:
+        return abs(self.y1 - self.y2) < 1e-3
+
+    def bbox(self) -> Rect:
+        h = self.width / 2
+        return (min(self.x1, self.x2) - h, min(self.y1, self.y2) - h,
+                max(self.x1, self.x2) + h, max(self.y1, self.y2) + h)
+
+
+@dataclass
+class Text:
+    x: float
+    y: float
+    size_pt: float
+    raw: str
+
+
+@dataclass
+class PageDrawing:
+    size: tuple[float, float]
+    trimbox: Rect | None
+    bleedbox: Rect | None
+    strokes: list[Segment] = field(default_factory=list)
+    fills: list[Rect] = field(default_factory=list)        # painted area (clipped) of each fill
+    clips: list[Rect] = field(default_factory=list)
+    texts: list[Text] = field(default_factory=list)
+
+    def marks(self) -> list[Segment]:
+        """Crop marks: axis-aligned strokes lying wholly outside the BleedBox."""
+        if self.bleedbox is None:
+            return []
+        bx0, by0, bx1, by1 = self.bleedbox
+        out = []
+        for s in self.strokes:
+            if not (s.vertical or s.horizontal):
+                continue
+            x0, y0, x1, y1 = s.bbox()
+            if x1 <= bx0 + 1e-3 or x0 >= bx1 - 1e-3 or y1 <= by0 + 1e-3 or y0 >= by1 - 1e-3:
+                out.append(s)
+        return out
+
+    def cuts(self) -> tuple[list[float], list[float]]:
+        """x of every vertical cut line and y of every horizontal one, read from the marks."""
+        xs = _unique([s.x1 for s in self.marks() if s.vertical])
+        ys = _unique([s.y1 for s in self.marks() if s.horizontal])
+        return xs, ys
+
+    def painted(self, min_area: float = 0.0) -> list[Rect]:
+        return [r for r in self.fills if (r[2] - r[0]) * (r[3] - r[1]) > min_area]
+
+
+def _unique(values: list[float], tol: float = 0.01) -> list[float]:
+    out: list[float] = []
+    for v in sorted(values):
+        if not out or v - out[-1] > tol:
+            out.append(v)
+    return out
+
+
+def overlaps(a: Rect, b: Rect, tol: float = 0.01) -> bool:
+    """True when two rectangles share more than ``tol`` mm in both directions."""
+    return (min(a[2], b[2]) - max(a[0], b[0]) > tol) and (min(a[3], b[3]) - max(a[1], b[1]) > tol)
+
+
+def _mul(m: list[float], n: list[float]) -> list[float]:
+    """m then n (PDF row-vector convention)."""
+    a, b, c, d, e, f = m
+    A, B, C, D, E, F = n
+    return [a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E,
+            e * B + f * D + F]
+
+
+def _apply(m: list[float], x: float, y: float) -> tuple[float, float]:
+    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
+
+
+def _intersect(a: Rect | None, b: Rect) -> Rect | None:
+    if a is None:
+        return b
+    r = (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
+    return r if r[0] < r[2] and r[1] < r[3] else (r[0], r[1], r[0], r[1])
+
+
+def _box(obj, page_h_pt: float) -> Rect | None:
+    if obj is None:
+        return None
+    x0, y0, x1, y1 = (float(v) for v in obj)
+    return (x0 * PT, (page_h_pt - y1) * PT, x1 * PT, (page_h_pt - y0) * PT)
+
+
+def read(path: str | Path) -> list[PageDrawing]:
+    """Every page of a PDF as a :class:`PageDrawing`."""
+    from pypdf import PdfReader
+    reader = PdfReader(str(path))
+    return [read_page(page, reader) for page in reader.pages]
+
+
+def read_page(page, reader) -> PageDrawing:
+    """One page, form XObjects (how the engine places each face) followed recursively."""
+    mb = [float(v) for v in page.mediabox]
+    w_pt, h_pt = mb[2] - mb[0], mb[3] - mb[1]
+    out = PageDrawing((w_pt * PT, h_pt * PT), _box(page.get("/TrimBox"), h_pt),
+                      _box(page.get("/BleedBox"), h_pt))
+    contents = page.get_contents()
+    if contents is not None:
+        _Interpreter(out, h_pt, reader).run(contents, page.get("/Resources"), [1.0, 0, 0, 1.0, 0, 0], None)
+    return out
+
+
+class _Interpreter:
+    def __init__(self, out: PageDrawing, h_pt: float, reader):
+        self.out, self.h_pt, self.reader = out, h_pt, reader
+
+    def dev(self, x: float, y: float) -> tuple[float, float]:
+        """Device (pt, bottom-left) -> mm, top-left."""
+        return x * PT, (self.h_pt - y) * PT
+
+    def run(self, contents, resources, ctm: list[float], clip: Rect | None, depth: int = 0) -> None:
+        from pypdf.generic import ContentStream
+        out, dev = self.out, self.dev
+        resources = resources.get_object() if resources is not None else {}
+        width = 1.0
+        stack: list = []
+        subpaths: list[list[tuple[float, float]]] = []
+        lines: list[tuple[tuple[float, float], tuple[float, float]]] = []
+        pending_clip = False
+        tm = [1.0, 0, 0, 1.0, 0, 0]
+        tlm = list(tm)
+        font_size = 0.0
+        leading = 0.0
+
+        def path_bbox() -> Rect | None:
+            pts = [p for sp in subpaths for p in sp]
+            if not pts:
+                return None
+            xs = [p[0] for p in pts]
+            ys = [p[1] for p in pts]
+            return (min(xs), min(ys), max(xs), max(ys))
+
+        def scale() -> float:
+            return math.sqrt(abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]))
+
+        for operands, op in ContentStream(contents, self.reader).operations:
+            op = op.decode() if isinstance(op, bytes) else op
+            if op == "q":
+                stack.append((list(ctm), clip, width))
+            elif op == "Q":
+                if stack:
+                    ctm, clip, width = stack.pop()
+            elif op == "cm":
+                ctm = _mul([float(v) for v in operands], ctm)
+            elif op == "w":
+                width = float(operands[0])
+            elif op == "Do":
+                xobjects = resources.get("/XObject", {})
+                form = xobjects[operands[0]].get_object() if operands[0] in xobjects else None
+                if form is not None and form.get("/Subtype") == "/Form" and depth < 8:
+                    m = _mul([float(v) for v in form.get("/Matrix", [1, 0, 0, 1, 0, 0])], ctm)
+                    x0, y0, x1, y1 = (float(v) for v in form["/BBox"])
+                    corners = [dev(*_apply(m, x, y)) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+                    bbox = (min(c[0] for c in corners), min(c[1] for c in corners),
+                            max(c[0] for c in corners), max(c[1] for c in corners))
+                    self.run(form, form.get("/Resources"), m, _intersect(clip, bbox), depth + 1)
+            elif op == "m":
+                subpaths.append([dev(*_apply(ctm, float(operands[0]), float(operands[1])))])
+            elif op == "l":
+                p = dev(*_apply(ctm, float(operands[0]), float(operands[1])))
+                if subpaths and subpaths[-1]:
+                    lines.append((subpaths[-1][-1], p))
+                    subpaths[-1].append(p)
+            elif op in ("c", "v", "y"):
+                pts = [float(v) for v in operands]
+                for i in range(0, len(pts), 2):
+                    if subpaths:
+                        subpaths[-1].append(dev(*_apply(ctm, pts[i], pts[i + 1])))
+            elif op == "re":
+                x, y, w, h = (float(v) for v in operands)
+                subpaths.append([dev(*_apply(ctm, x + dx, y + dy)) for dx, dy in
+                                 ((0, 0), (w, 0), (w, h), (0, h))])
+            elif op in ("W", "W*"):
+                pending_clip = True
+            elif op in ("S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n"):
+                box = path_bbox()
+                if box is not None:
+                    if op in ("f", "F", "f*", "B", "B*", "b", "b*"):
+                        painted = _intersect(clip, box)
+                        if painted[2] > painted[0] and painted[3] > painted[1]:
+                            out.fills.append(painted)
+                    if op in ("S", "s", "B", "B*", "b", "b*"):
+                        wmm = width * scale() * PT
+                        for (x1, y1), (x2, y2) in lines:
+                            seg = Segment(x1, y1, x2, y2, wmm)
+                            if clip is None or overlaps(seg.bbox(), clip, -1e-6):
+                                out.strokes.append(seg)
+                    if pending_clip:
+                        clip = _intersect(clip, box)
+                        out.clips.append(box)
+                pending_clip = False
+                subpaths, lines = [], []
+            elif op == "BT":
+                tm, tlm = [1.0, 0, 0, 1.0, 0, 0], [1.0, 0, 0, 1.0, 0, 0]
+            elif op == "Tf":
+                font_size = float(operands[1])
+            elif op == "TL":
+                leading = float(operands[0])
+            elif op == "Tm":
+                tm = [float(v) for v in operands]
+                tlm = list(tm)
+            elif op in ("Td", "TD"):
+                tlm = _mul([1, 0, 0, 1, float(operands[0]), float(operands[1])], tlm)
+                tm = list(tlm)
+            elif op == "T*":
+                tlm = _mul([1, 0, 0, 1, 0, -leading], tlm)
+                tm = list(tlm)
+            elif op in ("Tj", "TJ", "'", '"'):
+                m = _mul(tm, ctm)
+                size = font_size * math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
+                x, y = dev(m[4], m[5])
+                raw = operands[-1]
+                text = "".join(str(p) for p in raw if not isinstance(p, (int, float))) \
+                    if isinstance(raw, list) else str(raw)
+                if clip is None or (clip[0] - 1 <= x <= clip[2] + 1 and clip[1] - 1 <= y <= clip[3] + 1):
+                    out.texts.append(Text(x, y, size, text))
+
+
+def _walk_resources(resources, seen: set, depth: int = 0):
+    """Every resources dictionary reachable from ``resources`` through form XObjects."""
+    if resources is None or depth > 8:
+        return
+    resources = resources.get_object()
+    yield resources
+    for ref in resources.get("/XObject", {}).values():
+        form = ref.get_object()
+        ident = getattr(ref, "idnum", id(form))
+        if ident in seen:
+            continue
+        seen.add(ident)
+        if form.get("/Subtype") == "/Form":
+            yield from _walk_resources(form.get("/Resources"), seen, depth + 1)
+
+
+def fonts(page) -> list:
+    """The font dictionaries a page uses, its form XObjects included."""
+    found = []
+    for res in _walk_resources(page.get("/Resources"), set()):
+        found += [ref.get_object() for ref in res.get("/Font", {}).values()]
+    return found
+
+
+def fingerprint(page) -> str:
+    """A hash of what a page draws: its content and every form XObject it paints."""
+    import hashlib
+    digest = hashlib.sha256(page.get_contents().get_data() if page.get_contents() else b"")
+    for res in _walk_resources(page.get("/Resources"), set()):
+        for ref in res.get("/XObject", {}).values():
+            form = ref.get_object()
+            if hasattr(form, "get_data"):
+                digest.update(form.get_data())
+    return digest.hexdigest()

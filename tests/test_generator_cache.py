@@ -1,0 +1,120 @@
+"""Incremental and atomic builds: nothing changed renders nothing; a failure never truncates a PDF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.build import build_components
+from generator.deck import deck_component
+from generator.model import GeneratorError, Options
+import pdfmeasure as pm
+from test_generator_layout import make_deck
+
+
+def _build(src: Path, out: Path, back: bool = True, **opts):
+    comp = deck_component(src / "cards.csv", "face.svg.j2", "back.svg.j2" if back else None, (63.0, 88.0))
+    return build_components([comp], Options(**opts), out, roots=(str(src),), flat=True)
+
+
+def _pages_of(pdf: Path) -> list[str]:
+    from pypdf import PdfReader
+    return [pm.fingerprint(page) for page in PdfReader(str(pdf)).pages]
+
+
+def test_rebuild_with_nothing_changed_renders_and_writes_nothing(tmp_path):
+    make_deck(tmp_path / "src", 20)
+    first = _build(tmp_path / "src", tmp_path / "out")
+    assert first.rendered > 0 and first.written == 2
+    pdf = tmp_path / "out" / "cards.pdf"
+    stamp = pdf.stat().st_mtime_ns
+    second = _build(tmp_path / "src", tmp_path / "out")
+    assert second.rendered == 0 and second.written == 0
+    assert second.cached == first.rendered
+    assert pdf.stat().st_mtime_ns == stamp
+
+
+def test_editing_one_card_rerenders_only_its_page(tmp_path):
+    src = tmp_path / "src"
+    make_deck(src, 20)                               # 3 sheets: fronts 1-9, 10-18, 19-20
+    _build(src, tmp_path / "out")
+    before = _pages_of(tmp_path / "out" / "cards.pdf")
+    csv = src / "cards.csv"
+    csv.write_text(csv.read_text(encoding="utf-8").replace("Carta12 Ñandú", "Carta12 Cambiada"),
+                   encoding="utf-8")
+    again = _build(src, tmp_path / "out")
+    # the test back prints the name too: front and back of the second sheet (pages go F B F B ..)
+    assert again.rendered == 2 and again.written == 1
+    after = _pages_of(tmp_path / "out" / "cards.pdf")
+    changed = [i for i, (a, b) in enumerate(zip(before, after)) if a != b]
+    assert changed == [2, 3]
+    # with a back that is the same for every card, only the front page is rendered again
+    csv.write_text(csv.read_text(encoding="utf-8").replace("Carta3 Ñandú", "Carta3 Otra"), encoding="utf-8")
+    (src / "back.svg.j2").write_text((src / "back.svg.j2").read_text().replace('"B-" ~ name', '"Dorso"'))
+    _build(src, tmp_path / "out")
+    before = _pages_of(tmp_path / "out" / "cards.pdf")
+    csv.write_text(csv.read_text(encoding="utf-8").replace("Carta19 Ñandú", "Carta19 Otra"), encoding="utf-8")
+    last = _build(src, tmp_path / "out")
+    after = _pages_of(tmp_path / "out" / "cards.pdf")
+    assert last.rendered == 1
+    assert [i for i, (a, b) in enumerate(zip(before, after)) if a != b] == [4]
+
+
+def test_a_failed_render_leaves_the_old_pdf_and_no_temp_file(tmp_path, monkeypatch):
+    src = tmp_path / "src"
+    make_deck(src, 9)
+    out = tmp_path / "out"
+    _build(src, out, back=False)
+    pdf = out / "cards.pdf"
+    good = pdf.read_bytes()
+    csv = src / "cards.csv"
+    csv.write_text(csv.read_text(encoding="utf-8").replace("Carta1 ", "Carta1 nueva "), encoding="utf-8")
+
+    import pypdf
+
+    def broken_write(self, stream):
+        stream.write(b"%PDF-1.7 half a file")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(pypdf.PdfWriter, "write", broken_write)
+    with pytest.raises(OSError):
+        _build(src, out, back=False)
+    assert pdf.read_bytes() == good
+    assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_a_template_error_writes_nothing(tmp_path):
+    src = tmp_path / "src"
+    make_deck(src, 9)
+    out = tmp_path / "out"
+    _build(src, out, back=False)
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    (src / "face.svg.j2").write_text("{{ lib_missing() }}\n", encoding="utf-8")
+    with pytest.raises(GeneratorError, match=r"^template \S*face\.svg\.j2:1: 'lib_missing' is undefined"):
+        _build(src, out, back=False)
+    after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before
+
+
+def test_page_cache_is_keyed_by_content_not_by_order(tmp_path):
+    src = tmp_path / "src"
+    make_deck(src, 18)
+    first = _build(src, tmp_path / "a", back=False)
+    # the same pages in a second output folder share nothing (the cache lives in <out>/.cache)
+    second = _build(src, tmp_path / "b", back=False)
+    assert first.rendered == second.rendered == 2
+    assert (tmp_path / "a" / ".cache" / "pages").is_dir()
+
+
+def test_pages_no_longer_used_are_pruned_from_the_cache(tmp_path):
+    src = tmp_path / "src"
+    make_deck(src, 9)
+    out = tmp_path / "out"
+    _build(src, out, back=False)
+    before = set((out / ".cache" / "pages").glob("*.pdf"))
+    csv = src / "cards.csv"
+    csv.write_text(csv.read_text(encoding="utf-8").replace("Carta4 ", "Carta4 bis "), encoding="utf-8")
+    _build(src, out, back=False)
+    after = set((out / ".cache" / "pages").glob("*.pdf"))
+    assert len(after) == len(before) == 1 and after != before

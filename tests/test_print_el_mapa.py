@@ -1,0 +1,250 @@
+"""El Mapa's print kit, read back from the PDFs that `ludoteca build el_mapa` writes.
+
+One build per paper (module-scoped fixture); every figure expected is computed from the data in
+cards/el_mapa, and every figure measured is read out of the output (manifest, text layer, crop
+marks, text sizes in the content streams).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from cards import load
+from generator.games import el_mapa
+from generator.model import Options
+from pdfmeasure import read
+
+GAME = load(games=("el_mapa",))["el_mapa"]
+ROMAN_LEVEL = {"I": 1, "II": 2, "III": 3}
+
+
+@pytest.fixture(scope="module", params=["a4", "letter"])
+def kit(request, tmp_path_factory):
+    """The El Mapa kit built on one paper: (out dir, manifest entries by component id)."""
+    out = tmp_path_factory.mktemp(f"el_mapa_{request.param}")
+    done = subprocess.run([sys.executable, "-m", "ludoteca", "build", "el_mapa", "--paper",
+                           request.param, "--out", str(out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    files = {f["component"]: f for f in manifest["files"] if f["game"] == "el_mapa"}
+    return out, files, request.param
+
+
+def pdf_text(path: Path, first: int | None = None, last: int | None = None) -> str:
+    """The text layer in reading order, whitespace collapsed (a name wrapped on two lines reads
+    as one)."""
+    cmd = ["pdftotext"]
+    if first:
+        cmd += ["-f", str(first), "-l", str(last or first)]
+    done = subprocess.run(cmd + [str(path), "-"], capture_output=True, text=True, check=True)
+    return " ".join(done.stdout.split())
+
+
+def copies_by_level(kind: str) -> Counter:
+    tally: Counter = Counter()
+    for entry in GAME.entries(kind):
+        tally[entry["level"]] += entry["copies"]
+    return tally
+
+
+def back_levels(path: Path, pages: int) -> Counter:
+    """Count the level printed on every back (even pages: each sheet of fronts, then its backs)."""
+    tally: Counter = Counter()
+    for page in range(2, pages + 1, 2):
+        for numeral in re.findall(r"Nivel (III|II|I)\b", pdf_text(path, page)):
+            tally[ROMAN_LEVEL[numeral]] += 1
+    return tally
+
+
+def test_tiles_per_level_match_the_data(kit):
+    out, files, _ = kit
+    tiles = files["tiles"]
+    expected = copies_by_level("tile")
+    assert tiles["items"] == sum(expected.values()) == 240
+    assert tiles["duplex"] is True
+    assert back_levels(out / tiles["path"], tiles["pages"]) == expected
+    assert dict(expected) == {1: 114, 2: 108, 3: 18}
+
+
+def test_tech_cards_are_72_with_a_back_per_level(kit):
+    out, files, _ = kit
+    cards = files["tech_cards"]
+    expected = copies_by_level("tech_card")
+    assert cards["items"] == sum(expected.values()) == 72
+    assert cards["item_size_mm"] == [63.0, 88.0]
+    assert back_levels(out / cards["path"], cards["pages"]) == expected
+
+
+def _intervals(values: list[float]) -> list[float]:
+    return [round(b - a, 3) for a, b in zip(values, values[1:])]
+
+
+@pytest.mark.parametrize("component,size", [
+    ("tiles", float(GAME.meta["print"]["map_tile_mm"])),
+    ("buildings", float(GAME.meta["print"]["building_tile_mm"])),
+])
+def test_square_pieces_measure_their_size_between_crop_marks(kit, component, size):
+    """Between neighbouring cut lines lies either a piece (its size) or a gutter (two bleeds)."""
+    out, files, _ = kit
+    assert size >= 30
+    pages = read(out / files[component]["path"])
+    for page in pages[:2]:
+        xs, ys = page.cuts()
+        for steps in (_intervals(xs), _intervals(ys)):
+            pieces = [s for s in steps if abs(s - size) <= 0.2]
+            assert pieces, steps
+            assert all(abs(s - size) <= 0.2 or s < size / 2 for s in steps), steps
+
+
+def test_tech_cards_measure_63_by_88_between_crop_marks(kit):
+    out, files, _ = kit
+    page = read(out / files["tech_cards"]["path"])[0]
+    xs, ys = page.cuts()
+    assert sum(abs(s - 63) <= 0.2 for s in _intervals(xs)) == 3
+    assert sum(abs(s - 88) <= 0.2 for s in _intervals(ys)) == 3
+
+
+def test_every_name_is_searchable_text(kit):
+    out, files, _ = kit
+    tech = pdf_text(out / files["tech_cards"]["path"])
+    buildings = pdf_text(out / files["buildings"]["path"])
+    aid = pdf_text(out / files["player_aid"]["path"])
+    assert "Teletransporte" in tech and "Coliseo" in buildings
+    for card in GAME.entries("tech_card"):
+        assert card["name"]["es"] in tech, card["id"]
+    for b in GAME.entries("building"):
+        assert b["name"]["es"] in buildings, b["id"]
+        assert b["name"]["es"].split()[0] in aid, b["id"]
+    for troop in GAME.entries("troop"):
+        assert troop["name"]["es"] in aid, troop["id"]
+
+
+def test_no_text_under_6_pt_in_any_el_mapa_pdf(kit):
+    """Every PDF on A4; on Letter only the full-page pieces, the only faces whose size follows
+    the paper (cards, tiles and boards are the same faces on both papers)."""
+    out, files, paper = kit
+    comps = el_mapa.components(GAME, Options(paper=paper))
+    wanted = {c.id for c in comps if paper == "a4" or c.layout == "page"}
+    smallest = {}
+    for cid in wanted:
+        sizes = [t.size_pt for page in read(out / files[cid]["path"]) for t in page.texts]
+        if sizes:
+            smallest[cid] = min(sizes)
+    assert {"player_aid", "score_pad", "setup_maps"} <= set(smallest)
+    if paper == "a4":
+        assert {"tiles", "tech_cards", "buildings", "castle_boards", "battle_board"} <= set(smallest)
+    assert min(smallest.values()) >= 6 - 0.01, smallest
+
+
+def words(path: Path) -> dict[int, list[tuple[str, float, float, float, float]]]:
+    """Every word of the text layer per page (1-based): text, x0, y0, x1, y1 in mm from top-left."""
+    done = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True,
+                          check=True)
+    out: dict[int, list] = {}
+    for n, page in enumerate(done.stdout.split("<page ")[1:], start=1):
+        out[n] = [(w, *(float(v) * 25.4 / 72 for v in box)) for *box, w in re.findall(
+            r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>', page)]
+    return out
+
+
+@pytest.mark.parametrize("component", ["tiles", "tech_cards", "buildings"])
+def test_no_word_crosses_a_cut_line(kit, component):
+    """Fitted text stays inside its own face: no word straddles a cut line read from the marks."""
+    out, files, _ = kit
+    path = out / files[component]["path"]
+    drawn = read(path)
+    for n, page_words in words(path).items():
+        xs, ys = drawn[n - 1].cuts()
+        assert page_words and xs and ys
+        for text, x0, y0, x1, y1 in page_words:
+            for a, b in ((x0, x1), (y0, y1)):
+                cuts = xs if (a, b) == (x0, x1) else ys
+                assert not any(a + 0.05 < c < b - 0.05 for c in cuts), (component, n, text)
+
+
+def test_full_page_text_stays_inside_the_trim(kit):
+    out, files, _ = kit
+    for cid in ("player_aid", "score_pad", "setup_maps"):
+        path = out / files[cid]["path"]
+        drawn = read(path)
+        for n, page_words in words(path).items():
+            tx0, ty0, tx1, ty1 = drawn[n - 1].trimbox
+            for text, x0, y0, x1, y1 in page_words:
+                assert tx0 - 0.05 <= x0 and x1 <= tx1 + 0.05, (cid, n, text, x1, tx1)
+                assert ty0 - 0.05 <= y0 and y1 <= ty1 + 0.05, (cid, n, text, y1, ty1)
+
+
+def test_a_setup_map_for_every_player_count(kit):
+    out, files, _ = kit
+    maps = files["setup_maps"]
+    counts = sorted(m["players"] for m in GAME.entries("map"))
+    players = GAME.meta["players"]
+    assert counts == list(range(players["min"], players["max"] + 1)) == [2, 3, 4, 5, 6]
+    assert maps["pages"] == len(counts)
+    for page, n in enumerate(counts, start=1):
+        assert f"{n} jugadores" in pdf_text(out / maps["path"], page)
+
+
+def test_counters_and_markers_match_the_data(kit):
+    _, files, _ = kit
+    by_size: Counter = Counter()
+    for c in GAME.entries("counter"):
+        by_size[c["size_mm"]] += c["copies"]
+    for size, n in by_size.items():
+        entry = files[f"counters_{size}mm"]
+        assert entry["items"] == n and entry["item_size_mm"] == [size, size]
+    colours = len(GAME.entries("player_colour"))
+    marker_items = sum(f["items"] for cid, f in files.items() if cid.startswith("markers_"))
+    assert marker_items == colours * sum(m["copies"] for m in GAME.entries("player_marker"))
+    two_sided = [f for cid, f in files.items() if cid.startswith("markers_") and f["duplex"]]
+    assert sum(f["items"] for f in two_sided) == colours * sum(
+        m["copies"] for m in GAME.entries("player_marker") if m.get("two_sided"))
+
+
+def test_buildings_one_set_per_castle_board_and_one_of_each_wonder(kit):
+    _, files, _ = kit
+    boards = sum(b["copies"] for b in GAME.entries("board") if b.get("slots"))
+    shared = [b for b in GAME.entries("building") if b.get("scope") == "shared"]
+    own = [b for b in GAME.entries("building") if b.get("scope", "castle") == "castle"]
+    assert files["buildings"]["items"] == boards * len(own) + len(shared)
+    assert files["castle_boards"]["items"] == boards == 12
+
+
+def test_castle_board_fits_one_page_each_when_turned(kit):
+    _, files, paper = kit
+    entry = files["castle_boards"]
+    assert entry["pages"] == entry["items"]
+    board = GAME.get("board", "castillo")["size_mm"]
+    assert sorted(entry["item_size_mm"]) == sorted([board["width"], board["height"]])
+
+
+def test_each_slot_sits_centred_over_the_slots_it_rests_on():
+    comp = next(c for c in el_mapa.components(GAME, Options()) if c.id == "castle_boards")
+    slots = {s["id"]: s for s in comp.fronts[0].context["slots"]}
+    data = GAME.get("board", "castillo")["slots"]
+    assert set(slots) == {s["id"] for s in data}
+    for spec in data:
+        slot = slots[spec["id"]]
+        assert len(slot["supports"]) == len(spec.get("rests_on", []))
+        for below in spec.get("rests_on", []):
+            under = slots[below]
+            assert under["y"] > slot["y"]                      # drawn below it
+            assert abs(under["x"] - slot["x"]) < comp.fronts[0].context["slot_mm"]  # and under it
+        if spec.get("rests_on"):
+            xs = [slots[b]["x"] for b in spec["rests_on"]]
+            assert abs(slot["x"] - sum(xs) / len(xs)) < 1e-9
+
+
+def test_every_tile_level_has_its_own_colour_and_symbol():
+    comp = next(c for c in el_mapa.components(GAME, Options()) if c.id == "tiles")
+    backs = {f.context["level"]: f.context["style"] for f in comp.backs}
+    assert set(backs) == {1, 2, 3}
+    assert len({s["fill"] for s in backs.values()}) == 3
+    assert len({s["shape"] for s in backs.values()}) == 3

@@ -1,0 +1,245 @@
+"""Gladiadores print kit: build it on A4 and on Letter and read the PDFs back.
+
+One build per paper (module-scoped fixture); every figure compared is measured from the output
+(manifest, crop marks in the PDF content, text and its size) against the card data.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import subprocess
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from cards import load
+from generator.build import build
+from generator.model import Face, Options
+from generator.templating import render
+
+PT = 25.4 / 72          # millimetres per PDF point
+CARD = (63.0, 88.0)
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+DECKS = {"gladiators": "gladiator", "buildings": "building", "combat": "combat_card"}
+
+
+@dataclass
+class Kit:
+    paper: str
+    out: Path
+    files: dict          # component id -> manifest entry
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load()["gladiadores"]
+
+
+@pytest.fixture(scope="module", params=sorted(PAPERS))
+def kit(request, tmp_path_factory) -> Kit:
+    out = tmp_path_factory.mktemp(f"gladiadores_{request.param}")
+    build(["gladiadores"], Options(paper=request.param), out)
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    files = {e["component"]: e for e in manifest["files"] if e["game"] == "gladiadores"}
+    return Kit(request.param, out, files)
+
+
+def copies(game, kind: str) -> int:
+    return sum(int(e.get("copies", 1)) for e in game.entries(kind))
+
+
+def pdf_text(path: Path, first: int | None = None, last: int | None = None) -> str:
+    cmd = ["pdftotext", "-enc", "UTF-8"]
+    if first:
+        cmd += ["-f", str(first), "-l", str(last or first)]
+    return subprocess.run(cmd + [str(path), "-"], check=True, capture_output=True,
+                          text=True).stdout
+
+
+def collapse(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+def crop_cuts(page) -> tuple[list[float], list[float]]:
+    """x of the vertical and y of the horizontal crop marks of a page, in mm, from its content."""
+    xs: set[float] = set()
+    ys: set[float] = set()
+    xobjects = page["/Resources"].get("/XObject", {})
+    w_pt, h_pt = float(page.mediabox.width), float(page.mediabox.height)
+    for ref in xobjects.values():
+        obj = ref.get_object()
+        box = [float(v) for v in obj.get("/BBox", [0, 0, 0, 0])]
+        if abs(box[2] - w_pt) > 2 or abs(box[3] - h_pt) > 2 or "/Font" in obj.get("/Resources", {}):
+            continue          # only the page-wide drawing of the marks, not a face
+        data = obj.get_data().decode("latin-1")
+        for m in re.finditer(r"([-\d.]+) ([-\d.]+) m\s+([-\d.]+)\s+([-\d.]+) l", data):
+            x0, y0, x1, y1 = (float(v) for v in m.groups())
+            if abs(x0 - x1) < 0.01:
+                xs.add(round(x0 * PT, 2))
+            elif abs(y0 - y1) < 0.01:
+                ys.add(round(y0 * PT, 2))
+    return sorted(xs), sorted(ys)
+
+
+def sizes_between(cuts: list[float]) -> list[float]:
+    """Consecutive cut lines pair up as the two edges of a column (or row) of faces."""
+    assert len(cuts) % 2 == 0, cuts
+    return [cuts[i + 1] - cuts[i] for i in range(0, len(cuts), 2)]
+
+
+# ---------------------------------------------------------------- manifest
+def test_manifest_counts_match_the_data(kit, game):
+    for component, kind in DECKS.items():
+        assert kit.files[component]["items"] == copies(game, kind), component
+    assert copies(game, "gladiator") == 38 and copies(game, "building") == 32
+    assert copies(game, "combat_card") == 30
+    tokens = {c: e for c, e in kit.files.items() if c.startswith("tokens_")}
+    assert sum(e["items"] for e in tokens.values()) == copies(game, "token")
+    for token in game.entries("token"):
+        entry = next(e for c, e in tokens.items() if token["id"] in c)
+        assert entry["item_size_mm"] == [token["size_mm"], token["size_mm"]]
+    for entry in kit.files.values():
+        assert (kit.out / entry["path"]).is_file()
+        assert len(PdfReader(kit.out / entry["path"]).pages) == entry["pages"]
+        assert entry["page_size_mm"] == pytest.approx(list(PAPERS[kit.paper]), abs=0.01)
+
+
+# ---------------------------------------------------------------- card geometry
+@pytest.mark.parametrize("component", sorted(DECKS))
+def test_cards_are_63_by_88_nine_per_page(kit, component):
+    reader = PdfReader(kit.out / kit.files[component]["path"])
+    for n, page in enumerate(reader.pages):
+        assert float(page.mediabox.width) * PT == pytest.approx(PAPERS[kit.paper][0], abs=0.05)
+        xs, ys = crop_cuts(page)
+        assert len(xs) == 6 and len(ys) == 6, f"page {n + 1}: 3 x 3 cut lines expected"
+        for width in sizes_between(xs):
+            assert abs(width - CARD[0]) <= 0.2, f"page {n + 1}: card {width:.2f} mm wide"
+        for height in sizes_between(ys):
+            assert abs(height - CARD[1]) <= 0.2, f"page {n + 1}: card {height:.2f} mm high"
+        trim = page.trimbox
+        assert (float(trim.width) * PT) == pytest.approx(xs[-1] - xs[0], abs=0.1)
+
+
+# ---------------------------------------------------------------- backs
+def test_decks_have_a_back_page_behind_every_front_page(kit, game):
+    for component, kind in DECKS.items():
+        entry = kit.files[component]
+        assert entry["duplex"] is True
+        sheets = math.ceil(copies(game, kind) / 9)
+        assert entry["pages"] == 2 * sheets, component
+
+
+def _back_words(path: Path, pages: int) -> str:
+    return " ".join(pdf_text(path, p) for p in range(2, pages + 1, 2))
+
+
+def test_backs_tell_tiros_from_veterans_and_starting_buildings(kit, game):
+    glad = kit.files["gladiators"]
+    backs = _back_words(kit.out / glad["path"], glad["pages"])
+    by_kind = {k: sum(int(e.get("copies", 1)) for e in game.entries("gladiator") if e["kind"] == k)
+               for k in ("tiro", "veteran")}
+    assert backs.count("TIRO") == by_kind["tiro"]
+    assert backs.count("VETERANO") == by_kind["veteran"]
+    blds = kit.files["buildings"]
+    backs = _back_words(kit.out / blds["path"], blds["pages"])
+    starting = sum(1 for e in game.entries("building") if e["starting"])
+    assert backs.count("INICIAL") == starting
+    assert backs.count("EDIFICIO") == copies(game, "building")
+    comb = kit.files["combat"]
+    assert _back_words(kit.out / comb["path"], comb["pages"]).count("COMBATE") == 30
+
+
+def _lines(path: Path, page: int) -> list[tuple[str, float]]:
+    """(text, centre x in mm) of every text line of a page, from pdftotext -bbox-layout."""
+    xml = subprocess.run(["pdftotext", "-bbox-layout", "-f", str(page), "-l", str(page),
+                          str(path), "-"], check=True, capture_output=True, text=True).stdout
+    xml = re.sub(r"<!DOCTYPE[^>]*>", "", xml).replace('xmlns="http://www.w3.org/1999/xhtml"', "")
+    out = []
+    for line in ET.fromstring(xml).iter("line"):
+        words = [w.text or "" for w in line.iter("word")]
+        x = (float(line.get("xMin")) + float(line.get("xMax"))) / 2 * PT
+        out.append((" ".join(words), x))
+    return out
+
+
+def test_backs_are_mirrored_behind_their_fronts(kit, game):
+    """On the last, partial sheet of veterans each back lies behind its front (long-edge flip)."""
+    entry = kit.files["gladiators"]
+    path = kit.out / entry["path"]
+    last_front = entry["pages"] - 1
+    names = {e["name"]["es"] for e in game.entries("gladiator")}
+    fronts = [x for text, x in _lines(path, last_front) if text in names]
+    backs = [x for text, x in _lines(path, last_front + 1) if text in ("TIRO", "VETERANO")]
+    left_over = copies(game, "gladiator") % 9 or 9
+    assert len(backs) == left_over
+    paper_w = PAPERS[kit.paper][0]
+    # names that wrap are not whole lines: compare the backs with the columns they fill
+    assert len(fronts) >= 1
+    assert all(any(abs((paper_w - b) - f) < 1.0 for b in backs) for f in fronts)
+    assert all(b > paper_w / 3 for b in backs)    # a partial sheet fills from the right on the back
+
+
+# ---------------------------------------------------------------- text
+def test_every_name_is_searchable_text(kit, game):
+    for component, kind in DECKS.items():
+        text = collapse(pdf_text(kit.out / kit.files[component]["path"]))
+        for entry in game.entries(kind):
+            name = entry["name"]["es"]
+            assert name in text, f"{component}: {name!r} not found as text"
+    aid = collapse(pdf_text(kit.out / kit.files["player_aid"]["path"]))
+    for action in game.entries("action"):
+        assert action["name"]["es"] in aid
+    assert str(game.meta["target_points"]["standard"]) in aid
+
+
+def test_no_text_under_6_pt(kit):
+    smallest = {}
+    for component, entry in kit.files.items():
+        sizes = []
+        for page in PdfReader(kit.out / entry["path"]).pages:
+            def visit(text, cm, tm, font, size, sizes=sizes):
+                if text.strip():
+                    scale = math.sqrt(abs(tm[0] * tm[3] - tm[1] * tm[2]))
+                    scale *= math.sqrt(abs(cm[0] * cm[3] - cm[1] * cm[2]))
+                    sizes.append(size * scale)
+            page.extract_text(visitor_text=visit)
+        if sizes:
+            smallest[component] = min(sizes)
+    assert set(DECKS) | {"player_aid", "score_pad"} <= set(smallest), smallest
+    assert all(s >= 6 - 0.01 for s in smallest.values()), smallest
+
+
+def test_fonts_are_embedded(kit):
+    for entry in kit.files.values():
+        out = subprocess.run(["pdffonts", str(kit.out / entry["path"])], check=True,
+                             capture_output=True, text=True).stdout.splitlines()[2:]
+        assert all(" yes " in line for line in out), entry["path"]
+        if entry["component"] in DECKS:
+            assert out, f"{entry['path']}: no fonts"
+
+
+# ---------------------------------------------------------------- faces (no PDF needed)
+def _face(template: str, context: dict, lang="es", ink_saver=False) -> str:
+    return render(Face(template, context, "probe"), CARD, 3.0, Options(lang=lang, ink_saver=ink_saver))
+
+
+def test_english_build_picks_the_english_texts(game):
+    from generator.games.gladiadores import building_context
+    entry = game.get("building", "amphitheatrum")
+    svg = _face("gladiadores/building.svg.j2", building_context(game, entry), lang="en")
+    assert "Amphitheatre" in svg and "Anfiteatro" not in svg
+    assert "Cannot be demolished" in svg
+
+
+def test_ink_saver_drops_the_full_bleed_background(game):
+    from generator.games.gladiadores import gladiator_context
+    ctx = json.loads(json.dumps(gladiator_context(game, game.get("gladiator", "crixo"))))
+    full = _face("gladiadores/gladiator.svg.j2", ctx)
+    saver = _face("gladiadores/gladiator.svg.j2", ctx, ink_saver=True)
+    bleed_rect = '<rect x="-3" y="-3"'
+    assert bleed_rect in full and bleed_rect not in saver
