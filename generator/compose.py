@@ -89,7 +89,8 @@ class PageBuilder:
     def _doc(self, defs: str, body: str) -> str:
         w, h = self.size
         return (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
-                f'width="{num(w)}mm" height="{num(h)}mm" viewBox="0 0 {num(w)} {num(h)}">'
+                f'width="{num(w)}mm" height="{num(h)}mm" viewBox="0 0 {num(w)} {num(h)}" '
+                f'text-rendering="geometricPrecision">'
                 f'<defs>{defs}</defs>{body}</svg>')
 
     def svg(self) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -22,7 +23,7 @@ from .compose import Page
 from .model import GeneratorError
 from .units import mm_to_pt
 
-ENGINE_VERSION = "4"         # bump when the SVG -> PDF path changes in a way the hash cannot see
+ENGINE_VERSION = "5"         # bump when the SVG -> PDF path changes in a way the hash cannot see
 PARALLEL_FROM = 4            # render in a pool from this many pages on
 
 
@@ -126,7 +127,54 @@ def _page_to_pdf(page: Page) -> bytes:
         ctx.paint()
         ctx.restore()
     surface.finish()
-    return out.getvalue()
+    return dedupe_resources(out.getvalue())
+
+
+_RESOURCE_DICT = re.compile(rb"/(?:XObject|Pattern|Shading|Font|ExtGState|ColorSpace|Properties)"
+                            rb"\s*<<((?:\s*/[^\s/<>\[\]()]+\s+\d+\s+\d+\s+R)+)\s*>>")
+_REF_ENTRY = re.compile(rb"/([^\s/<>\[\]()]+)\s+(\d+\s+\d+)\s+R")
+_XREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
+
+
+def dedupe_resources(data: bytes) -> bytes:
+    """Blank out repeated entries of a resource dictionary in a PDF written by cairo.
+
+    Cairo 1.16 writes one ``/x6 6 0 R`` entry per paint of the same surface, so a page that
+    places a face nine times has nine identical keys, which PDF forbids (pypdf warns, strict
+    readers refuse).  Each repeat of the same key and object is overwritten with spaces of the
+    same length, so every byte offset and the cross-reference table stay valid.  Only object
+    dictionaries found through the xref table are touched (never stream data).
+    """
+    end = _XREF.search(data[-64:])
+    if b" R /" not in data or end is None:
+        return data
+    start = int(end.group(1))
+    head = re.match(rb"xref\s+(\d+)\s+(\d+)\s+", data[start:start + 64])
+    if head is None:
+        return data
+    first, count = int(head.group(1)), int(head.group(2))
+    table = data[start + head.end():start + head.end() + 20 * count]
+    out = bytearray(data)
+    for n in range(count):
+        entry = table[20 * n:20 * n + 20]
+        if entry[17:18] != b"n" or first + n == 0:
+            continue
+        offset = int(entry[:10])
+        stop = [i for i in (data.find(b"stream", offset), data.find(b"endobj", offset)) if i >= 0]
+        if not stop:
+            continue
+        region = data[offset:min(stop)]
+        for match in _RESOURCE_DICT.finditer(region):
+            seen: dict[bytes, bytes] = {}
+            base = offset + match.start(1)
+            for entry_match in _REF_ENTRY.finditer(match.group(1)):
+                key, ref = entry_match.group(1), entry_match.group(2)
+                if key not in seen:
+                    seen[key] = ref
+                elif seen[key] == ref:        # the very same entry again: drop it
+                    a, b = base + entry_match.start(), base + entry_match.end()
+                    out[a:b] = b" " * (b - a)
+    return bytes(out)
 
 
 def _warm() -> None:
@@ -255,9 +303,7 @@ def _up_to_date(key: str, path: Path, cache: Cache, rel: str) -> bool:
 
 def _write_pdf(spec: tuple[Path, list[tuple[Path, float, tuple, tuple]]]) -> tuple[int, int]:
     """Join cached single pages into ``path`` (atomically), setting TrimBox and BleedBox."""
-    import logging
     from pypdf import PdfReader, PdfWriter
-    logging.getLogger("pypdf").setLevel(logging.ERROR)   # cairo repeats XObject keys; harmless
     path, pages = spec
     writer = PdfWriter()
     readers: dict[Path, PdfReader] = {}

@@ -291,3 +291,95 @@ def fingerprint(page) -> str:
             if hasattr(form, "get_data"):
                 digest.update(form.get_data())
     return digest.hexdigest()
+
+
+Word = tuple[str, float, float, float, float]     # text, x0, y0, x1, y1 (mm, top-left origin)
+
+
+def words(path: str | Path) -> dict[int, list[Word]]:
+    """Every word of the text layer per page (1-based), from ``pdftotext -bbox``."""
+    import re
+    import subprocess
+    done = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True,
+                          check=True)
+    out: dict[int, list[Word]] = {}
+    for n, page in enumerate(done.stdout.split("<page ")[1:], start=1):
+        out[n] = [(w, *(float(v) * PT for v in box)) for *box, w in re.findall(
+            r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>', page)]
+    return out
+
+
+def text_overflow(path: str | Path, board: bool = False, tol: float = 0.05) -> list[str]:
+    """Every word that leaves its face, as "page N: 'word' ..." lines (empty when all is well).
+
+    On a sheet with crop marks no word may straddle a cut line read from the marks; on every
+    page each word must lie inside the TrimBox (the faces' area: nothing but marks outside it).
+    ``board``: the pages are pieces of a board split across pages; a piece shows a window of the
+    face, so words outside its BleedBox (drawn on the neighbouring piece) and words running over
+    an inner edge (where the next piece is glued over) are expected; only the board's own edges
+    (those with bleed beyond them) and the cut lines on them are checked.
+    """
+    drawn = read(path)
+    problems = []
+    for n, page_words in words(path).items():
+        page = drawn[n - 1]
+        xs, ys = page.cuts()
+        trim = page.trimbox or (0.0, 0.0, *page.size)
+        bleed = page.bleedbox or trim
+        # which sides of the trim are the face's own edges (a piece's inner edges have no bleed)
+        outer = [not board or abs(bleed[i] - trim[i]) > tol for i in range(4)]
+        if board:
+            xs = [c for c in xs if (outer[0] and abs(c - trim[0]) < tol)
+                  or (outer[2] and abs(c - trim[2]) < tol)]
+            ys = [c for c in ys if (outer[1] and abs(c - trim[1]) < tol)
+                  or (outer[3] and abs(c - trim[3]) < tol)]
+        for text, x0, y0, x1, y1 in page_words:
+            if board and not overlaps((x0, y0, x1, y1), bleed, 0.0):
+                continue              # clipped away: this part of the board is on another piece
+            crossed = [c for c in xs if x0 + tol < c < x1 - tol] + \
+                      [c for c in ys if y0 + tol < c < y1 - tol]
+            if crossed:
+                problems.append(f"page {n}: {text!r} crosses the cut line at {crossed[0]:.2f} mm")
+            out = [(outer[0] and x0 < trim[0] - tol), (outer[1] and y0 < trim[1] - tol),
+                   (outer[2] and x1 > trim[2] + tol), (outer[3] and y1 > trim[3] + tol)]
+            if any(out):
+                problems.append(f"page {n}: {text!r} ({x0:.2f},{y0:.2f})-({x1:.2f},{y1:.2f}) is "
+                                f"outside the trim ({trim[0]:.2f},{trim[1]:.2f})-"
+                                f"({trim[2]:.2f},{trim[3]:.2f})")
+    return problems
+
+
+def pdf_complaints(path: str | Path) -> list[str]:
+    """What pypdf objects to in a PDF read in strict mode, every page, every resource dictionary
+    (form XObjects followed) and every content stream parsed: its errors and logged warnings."""
+    import logging
+    from pypdf import PdfReader
+    from pypdf.generic import ContentStream
+
+    class Collect(logging.Handler):
+        def __init__(self) -> None:
+            super().__init__(logging.WARNING)
+            self.messages: list[str] = []
+
+        def emit(self, record: logging.LogRecord) -> None:
+            self.messages.append(record.getMessage())
+
+    handler = Collect()
+    logger = logging.getLogger("pypdf")
+    logger.addHandler(handler)
+    try:
+        reader = PdfReader(str(path), strict=True)
+        for page in reader.pages:
+            for res in _walk_resources(page.get("/Resources"), set()):
+                for kind in res.values():
+                    kind = kind.get_object()
+                    if hasattr(kind, "values"):
+                        for value in kind.values():
+                            value.get_object()
+            if page.get_contents() is not None:
+                ContentStream(page.get_contents(), reader).operations
+    except Exception as exc:  # what strict mode refuses
+        handler.messages.append(f"{type(exc).__name__}: {exc}")
+    finally:
+        logger.removeHandler(handler)
+    return handler.messages

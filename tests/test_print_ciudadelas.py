@@ -17,6 +17,7 @@ import pypdf
 import pytest
 
 from cards import load
+from pdfmeasure import pdf_complaints, text_overflow, words
 
 MM = 72 / 25.4
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -267,6 +268,35 @@ def test_fonts_are_embedded(kit):
         listing = subprocess.run(["pdffonts", str(out / entry["path"])], capture_output=True,
                                  text=True, check=True).stdout.splitlines()[2:]
         assert listing and all(" yes " in line for line in listing), listing
+
+
+def _no_text_leaves_its_face(out: Path, files: dict) -> None:
+    """No word straddles a cut line read from the marks; every word lies inside the TrimBox."""
+    wordy = {"characters", "districts", "reference", "score_pad"}
+    assert wordy <= set(files)
+    for component, entry in files.items():
+        path = out / entry["path"]
+        assert any(words(path).values()) or component not in wordy, component
+        assert text_overflow(path) == [], component
+
+
+def test_no_text_leaves_its_face(kit):
+    _paper, out, files = kit
+    _no_text_leaves_its_face(out, files)
+
+
+def test_no_text_leaves_its_face_in_english_with_the_dark_city(kit_en_dark):
+    """The English build with the Dark City's districts: the longest texts there are."""
+    _no_text_leaves_its_face(*kit_en_dark)
+
+
+def test_every_pdf_reads_clean_in_strict_mode(kit):
+    """No duplicate resource keys or other faults pypdf refuses in strict mode (the duplex
+    calibration sheet included)."""
+    _paper, out, files = kit
+    paths = [out / e["path"] for e in files.values()] + sorted(out.glob("*.pdf"))
+    assert len(paths) > len(files)
+    assert {p.name: pdf_complaints(p) for p in paths} == {p.name: [] for p in paths}
 
 
 def test_score_pad_rows_come_from_the_data(kit, data):

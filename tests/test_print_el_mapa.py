@@ -19,7 +19,7 @@ import pytest
 from cards import load
 from generator.games import el_mapa
 from generator.model import Options
-from pdfmeasure import read
+from pdfmeasure import pdf_complaints, read, text_overflow, words
 
 GAME = load(games=("el_mapa",))["el_mapa"]
 ROMAN_LEVEL = {"I": 1, "II": 2, "III": 3}
@@ -143,42 +143,45 @@ def test_no_text_under_6_pt_in_any_el_mapa_pdf(kit):
     assert min(smallest.values()) >= 6 - 0.01, smallest
 
 
-def words(path: Path) -> dict[int, list[tuple[str, float, float, float, float]]]:
-    """Every word of the text layer per page (1-based): text, x0, y0, x1, y1 in mm from top-left."""
-    done = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True,
-                          check=True)
-    out: dict[int, list] = {}
-    for n, page in enumerate(done.stdout.split("<page ")[1:], start=1):
-        out[n] = [(w, *(float(v) * 25.4 / 72 for v in box)) for *box, w in re.findall(
-            r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>', page)]
-    return out
+@pytest.fixture(scope="module")
+def kit_en(tmp_path_factory):
+    """The El Mapa kit in English on Letter (English texts run longer than the Spanish)."""
+    out = tmp_path_factory.mktemp("el_mapa_en")
+    done = subprocess.run([sys.executable, "-m", "ludoteca", "build", "el_mapa", "--paper", "letter",
+                           "--lang", "en", "--out", str(out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    return out, {f["component"]: f for f in manifest["files"] if f["game"] == "el_mapa"}, "letter"
 
 
-@pytest.mark.parametrize("component", ["tiles", "tech_cards", "buildings"])
-def test_no_word_crosses_a_cut_line(kit, component):
-    """Fitted text stays inside its own face: no word straddles a cut line read from the marks."""
+def _no_text_leaves_its_face(out: Path, files: dict) -> None:
+    """Fitted text stays inside its own face in every PDF: no word straddles a cut line read
+    from the marks, every word lies inside the TrimBox (pdfmeasure.text_overflow); the split
+    battle board is checked along its own edges."""
+    boards = {c.id for c in el_mapa.components(GAME, Options()) if c.layout == "board"}
+    wordy = {"tiles", "tech_cards", "buildings", "player_aid", "setup_maps", "battle_board"}
+    assert wordy <= set(files) and "battle_board" in boards
+    for cid, entry in files.items():
+        path = out / entry["path"]
+        assert any(words(path).values()) or cid not in wordy, cid
+        assert text_overflow(path, board=cid in boards) == [], cid
+
+
+def test_no_text_leaves_its_face(kit):
     out, files, _ = kit
-    path = out / files[component]["path"]
-    drawn = read(path)
-    for n, page_words in words(path).items():
-        xs, ys = drawn[n - 1].cuts()
-        assert page_words and xs and ys
-        for text, x0, y0, x1, y1 in page_words:
-            for a, b in ((x0, x1), (y0, y1)):
-                cuts = xs if (a, b) == (x0, x1) else ys
-                assert not any(a + 0.05 < c < b - 0.05 for c in cuts), (component, n, text)
+    _no_text_leaves_its_face(out, files)
 
 
-def test_full_page_text_stays_inside_the_trim(kit):
+def test_no_english_text_leaves_its_face_on_letter(kit_en):
+    out, files, _ = kit_en
+    _no_text_leaves_its_face(out, files)
+
+
+def test_every_pdf_reads_clean_in_strict_mode(kit):
+    """No duplicate resource keys or other faults pypdf refuses in strict mode."""
     out, files, _ = kit
-    for cid in ("player_aid", "score_pad", "setup_maps"):
-        path = out / files[cid]["path"]
-        drawn = read(path)
-        for n, page_words in words(path).items():
-            tx0, ty0, tx1, ty1 = drawn[n - 1].trimbox
-            for text, x0, y0, x1, y1 in page_words:
-                assert tx0 - 0.05 <= x0 and x1 <= tx1 + 0.05, (cid, n, text, x1, tx1)
-                assert ty0 - 0.05 <= y0 and y1 <= ty1 + 0.05, (cid, n, text, y1, ty1)
+    assert {cid: pdf_complaints(out / f["path"]) for cid, f in files.items()} == \
+        {cid: [] for cid in files}
 
 
 def test_a_setup_map_for_every_player_count(kit):

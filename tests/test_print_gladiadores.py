@@ -21,6 +21,7 @@ from cards import load
 from generator.build import build
 from generator.model import Face, Options
 from generator.templating import render
+from pdfmeasure import pdf_complaints, read, text_overflow, words
 
 PT = 25.4 / 72          # millimetres per PDF point
 CARD = (63.0, 88.0)
@@ -65,27 +66,6 @@ def collapse(text: str) -> str:
     return re.sub(r"\s+", " ", text)
 
 
-def crop_cuts(page) -> tuple[list[float], list[float]]:
-    """x of the vertical and y of the horizontal crop marks of a page, in mm, from its content."""
-    xs: set[float] = set()
-    ys: set[float] = set()
-    xobjects = page["/Resources"].get("/XObject", {})
-    w_pt, h_pt = float(page.mediabox.width), float(page.mediabox.height)
-    for ref in xobjects.values():
-        obj = ref.get_object()
-        box = [float(v) for v in obj.get("/BBox", [0, 0, 0, 0])]
-        if abs(box[2] - w_pt) > 2 or abs(box[3] - h_pt) > 2 or "/Font" in obj.get("/Resources", {}):
-            continue          # only the page-wide drawing of the marks, not a face
-        data = obj.get_data().decode("latin-1")
-        for m in re.finditer(r"([-\d.]+) ([-\d.]+) m\s+([-\d.]+)\s+([-\d.]+) l", data):
-            x0, y0, x1, y1 = (float(v) for v in m.groups())
-            if abs(x0 - x1) < 0.01:
-                xs.add(round(x0 * PT, 2))
-            elif abs(y0 - y1) < 0.01:
-                ys.add(round(y0 * PT, 2))
-    return sorted(xs), sorted(ys)
-
-
 def sizes_between(cuts: list[float]) -> list[float]:
     """Consecutive cut lines pair up as the two edges of a column (or row) of faces."""
     assert len(cuts) % 2 == 0, cuts
@@ -112,17 +92,32 @@ def test_manifest_counts_match_the_data(kit, game):
 # ---------------------------------------------------------------- card geometry
 @pytest.mark.parametrize("component", sorted(DECKS))
 def test_cards_are_63_by_88_nine_per_page(kit, component):
-    reader = PdfReader(kit.out / kit.files[component]["path"])
-    for n, page in enumerate(reader.pages):
-        assert float(page.mediabox.width) * PT == pytest.approx(PAPERS[kit.paper][0], abs=0.05)
-        xs, ys = crop_cuts(page)
-        assert len(xs) == 6 and len(ys) == 6, f"page {n + 1}: 3 x 3 cut lines expected"
+    """Cut lines read from the crop marks (pdfmeasure follows the form XObjects the faces and
+    marks are painted from): 3 x 3 cards of 63 x 88 mm on every page, the last one included."""
+    path = kit.out / kit.files[component]["path"]
+    pages = read(path)
+    assert len(pages) == kit.files[component]["pages"]
+    for n, page in enumerate(pages):
+        assert page.size == pytest.approx(PAPERS[kit.paper], abs=0.05)
+        xs, ys = page.cuts()
+        assert len(xs) == 6 and len(ys) == 6, \
+            f"page {n + 1}: 3 x 3 cut lines expected, {len(xs)} x {len(ys)} found"
         for width in sizes_between(xs):
             assert abs(width - CARD[0]) <= 0.2, f"page {n + 1}: card {width:.2f} mm wide"
         for height in sizes_between(ys):
             assert abs(height - CARD[1]) <= 0.2, f"page {n + 1}: card {height:.2f} mm high"
-        trim = page.trimbox
-        assert (float(trim.width) * PT) == pytest.approx(xs[-1] - xs[0], abs=0.1)
+        marks = page.marks()
+        for x in xs:       # a mark above and below the sheet on every vertical cut line
+            ends = [s for s in marks if s.vertical and abs(s.x1 - x) < 0.01]
+            assert any(max(s.y1, s.y2) < page.bleedbox[1] for s in ends), (n + 1, x)
+            assert any(min(s.y1, s.y2) > page.bleedbox[3] for s in ends), (n + 1, x)
+        for y in ys:
+            ends = [s for s in marks if s.horizontal and abs(s.y1 - y) < 0.01]
+            assert any(max(s.x1, s.x2) < page.bleedbox[0] for s in ends), (n + 1, y)
+            assert any(min(s.x1, s.x2) > page.bleedbox[2] for s in ends), (n + 1, y)
+        tx0, ty0, tx1, ty1 = page.trimbox
+        assert (tx0, tx1) == pytest.approx((xs[0], xs[-1]), abs=0.1)
+        assert (ty0, ty1) == pytest.approx((ys[0], ys[-1]), abs=0.1)
 
 
 # ---------------------------------------------------------------- backs
@@ -221,6 +216,41 @@ def test_fonts_are_embedded(kit):
         assert all(" yes " in line for line in out), entry["path"]
         if entry["component"] in DECKS:
             assert out, f"{entry['path']}: no fonts"
+
+
+@pytest.fixture(scope="module")
+def kit_en(tmp_path_factory) -> Kit:
+    """English on Letter: the other language's texts, the other paper's full-page pieces."""
+    out = tmp_path_factory.mktemp("gladiadores_en")
+    build(["gladiadores"], Options(paper="letter", lang="en"), out)
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    return Kit("letter", out, {e["component"]: e for e in manifest["files"]
+                               if e["game"] == "gladiadores"})
+
+
+def _no_text_leaves_its_face(kit: Kit) -> None:
+    """In every PDF no word straddles a cut line read from the marks and every word lies
+    inside the TrimBox (pdfmeasure.text_overflow)."""
+    wordy = set(DECKS) | {"player_aid", "score_pad", "tokens_points_3"}
+    assert wordy <= set(kit.files)
+    for component, entry in kit.files.items():
+        path = kit.out / entry["path"]
+        assert any(words(path).values()) or component not in wordy, component
+        assert text_overflow(path) == [], component
+
+
+def test_no_text_leaves_its_face(kit):
+    _no_text_leaves_its_face(kit)
+
+
+def test_no_english_text_leaves_its_face_on_letter(kit_en):
+    _no_text_leaves_its_face(kit_en)
+
+
+def test_every_pdf_reads_clean_in_strict_mode(kit):
+    """No duplicate resource keys or other faults pypdf refuses in strict mode."""
+    assert {c: pdf_complaints(kit.out / e["path"]) for c, e in kit.files.items()} == \
+        {c: [] for c in kit.files}
 
 
 # ---------------------------------------------------------------- faces (no PDF needed)
