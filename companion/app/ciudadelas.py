@@ -1,0 +1,265 @@
+"""Ciudadelas: the character draft with its discards, the call of characters 1 to 8, the turn
+panel of the revealed player, every city with its colours and points, the crown and the banner
+of the 8th district.  Every rule is the engine's; this screen shows ``app.state`` and sends actions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kivy.app import App
+from kivy.lang import Builder
+from kivy.metrics import dp, sp
+from kivy.uix.textinput import TextInput
+from kivy.utils import get_color_from_hex
+
+from .gamescreen import GameScreen
+
+POWER_ACTIONS = (("murder", "murder", "murder"), ("steal_gold", "steal", "steal"),
+                 ("exchange_hand", "exchange_hand", "swap"), ("discard_and_draw", "discard_and_draw", "swap_deck"),
+                 ("destroy_district", "destroy", "destroy"))
+
+
+class CiudadelasScreen(GameScreen):
+    """The round screen of Ciudadelas."""
+
+    mode: tuple = ()
+    search = ""
+
+    def send(self, action: dict) -> None:
+        """Send an action; a done action closes the open panel (corrections keep theirs open)."""
+        if action["action"] != "adjust":
+            self.mode = ()
+        App.get_running_app().act(action)
+
+    def set_mode(self, *mode) -> None:
+        self.mode = () if self.mode == mode else mode
+        self.refresh()
+
+    def fill(self, app, state: dict, body) -> None:
+        data = app.game_data("ciudadelas")
+        self.data = data
+        phase = state.get("phase")
+        players = state.get("players", [])
+        crown = state.get("crown")
+        if phase == "choose":
+            self.status = app.t("round", n=state.get("round", 1)) + " · " + app.t("discard_step")
+        elif phase == "turn" and state.get("active") is not None:
+            self.status = app.t("turn_of", name=players[state["active"]]["name"])
+        else:
+            self.status = app.t("round", n=state.get("round", 1))
+        if state.get("first_complete") is not None:
+            body.add_widget(self.heading(app.t("eighth_banner", name=players[state["first_complete"]]["name"]),
+                                         colour=(1, 0.85, 0.3, 1), font=sp(20), wid="banner"))
+        if phase == "choose":
+            self.fill_draft(app, state, body)
+        elif phase == "call":
+            self.fill_call(app, state, body)
+        elif phase == "turn":
+            self.fill_turn(app, state, body)
+        for seat, player in enumerate(players):
+            self.fill_city(app, state, body, seat, player, seat == crown)
+
+    # -- the draft (discard step and picks) -----------------------------------------------------
+    def char_name(self, app, cid: str) -> str:
+        char = self.data.get("character", cid)
+        return f"{char['number']}. {app.n(char['name'])}"
+
+    def fill_draft(self, app, state, body) -> None:
+        draft = state.get("draft", {})
+        up = ", ".join(self.char_name(app, c) for c in draft.get("face_up", [])) or "-"
+        body.add_widget(self.note(f"{app.t('face_up')}: {up}\n{app.t('face_down')}: {len(draft.get('face_down', []))}",
+                                  font=sp(18)))
+        seat = state.get("active")
+        if seat is None:
+            return
+        who = state["players"][seat]["name"]
+        body.add_widget(self.heading(app.t("turn_of", name=who), font=sp(22)))
+        n = len(state["players"])
+        rule = self.data.meta["character_draft"]["by_players"].get(n, {})
+        needs_discard = draft.get("picks_made", 0) + 1 in (rule.get("discards_after_picks") or [])
+        if self.mode and self.mode[0] == "pick" and needs_discard:
+            picked = self.mode[1]
+            body.add_widget(self.note(app.t("pick_then_discard", name=self.char_name(app, picked)), font=sp(18)))
+            options = [self.button(self.char_name(app, c), f"discard_{c}",
+                                   lambda c=c: self.send({"action": "choose", "player": who,
+                                                          "character": picked, "discard": c}))
+                       for c in draft.get("available", []) if c != picked]
+            body.add_widget(self.grid(2, *options))
+            return
+        def pick(cid: str) -> None:
+            if needs_discard:
+                self.set_mode("pick", cid)
+            else:
+                self.send({"action": "choose", "player": who, "character": cid})
+        body.add_widget(self.grid(2, *[self.button(self.char_name(app, c), f"choose_{c}",
+                                                   lambda c=c: pick(c), bg=(0.30, 0.25, 0.45, 1))
+                                       for c in draft.get("available", [])]))
+
+    # -- calling the characters -----------------------------------------------------------------
+    def fill_call(self, app, state, body) -> None:
+        last = state.get("last_call")
+        if last:
+            char = self.data.get("character", last["character"])
+            answer = app.n(char["name"])
+            text = app.t("calling", n=last["number"], name=answer)
+            if not last.get("answered"):
+                text += " · " + app.t("nobody_has")
+            body.add_widget(self.heading(text, font=sp(20)))
+        total = len(self.data.entries("character"))
+        nxt = state.get("called", 0) + 1
+        label = app.t("call_next") + (f"\n{nxt} / {total}" if nxt <= total else "")
+        body.add_widget(self.button(label, "call", lambda: self.send({"action": "call"}),
+                                    bg=(0.55, 0.20, 0.20, 1), height=dp(120), font=sp(28)))
+
+    # -- the revealed player's turn ---------------------------------------------------------------
+    def fill_turn(self, app, state, body) -> None:
+        turn = state.get("turn") or {}
+        seat = state["active"]
+        player = state["players"][seat]
+        char = self.data.get("character", turn["character"])
+        meta = self.data.meta
+        body.add_widget(self.heading(f"{char['number']}. {app.n(char['name'])} · {player['name']}",
+                                     font=sp(24)))
+        if char.get("summary"):
+            body.add_widget(self.note(app.n(char["summary"])))
+        buttons = []
+        if not turn.get("resource"):
+            buttons.append(self.button(app.t("take_gold", n=meta["take_gold"]), "take_gold",
+                                       lambda: self.send({"action": "take_gold"}), bg=(0.60, 0.48, 0.10, 1)))
+            buttons.append(self.button(app.t("take_card"), "draw_cards",
+                                       lambda: self.send({"action": "draw_cards"}), bg=(0.20, 0.35, 0.55, 1)))
+        if not turn.get("income") and (char.get("income_colour") or char.get("bonus_gold")):
+            buttons.append(self.button(app.t("income"), "income", lambda: self.send({"action": "income"})))
+        if turn.get("builds", 0) < turn.get("max_builds", 1):
+            buttons.append(self.button(app.t("build"), "build", lambda: self.set_mode("build"),
+                                       bg=(0.16, 0.45, 0.25, 1)))
+        if not turn.get("power_used"):
+            for power, action, key in POWER_ACTIONS:
+                if power in (char.get("powers") or []):
+                    buttons.append(self.button(app.t(key), f"power_{action}",
+                                               lambda a=action: self.set_mode(a), bg=(0.45, 0.18, 0.18, 1)))
+        buttons.append(self.button(app.t("end_turn"), "end_turn", lambda: self.send({"action": "end_turn"}),
+                                   bg=(0.35, 0.35, 0.38, 1)))
+        body.add_widget(self.grid(2, *buttons))
+        if state.get("pending_reclaim"):
+            who = state["players"][state["pending_reclaim"]["player"]]["name"]
+            body.add_widget(self.button(f"{app.t('reclaim')}: {who}", "reclaim",
+                                        lambda: self.send({"action": "reclaim", "player": who})))
+        if self.mode:
+            self.fill_mode(app, state, body, seat, char)
+
+    def fill_mode(self, app, state, body, seat, char) -> None:
+        mode = self.mode[0]
+        if mode == "build":
+            self.fill_build(app, state, body, seat)
+        elif mode in ("murder", "steal"):
+            banned = set(char.get("cannot_target") or []) | {char["id"]}
+            if char.get("cannot_target_murdered") and state.get("murdered"):
+                banned.add(state["murdered"])
+            targets = [c for c in self.data.entries("character")
+                       if c["number"] > char["number"] and c["id"] not in banned]
+            body.add_widget(self.grid(2, *[self.button(self.char_name(app, c["id"]), f"target_{c['id']}",
+                                                       lambda c=c: self.send({"action": mode, "character": c["id"]}),
+                                                       bg=(0.45, 0.18, 0.18, 1)) for c in targets]))
+        elif mode == "exchange_hand":
+            body.add_widget(self.grid(2, *[self.button(p["name"], f"target_{i}",
+                                                       lambda p=p: self.send({"action": "exchange_hand",
+                                                                              "target": p["name"]}))
+                                           for i, p in enumerate(state["players"]) if i != seat]))
+        elif mode == "discard_and_draw":
+            hand = state["players"][seat]["hand"]
+            body.add_widget(self.grid(4, *[self.button(str(k), f"count_{k}",
+                                                       lambda k=k: self.send({"action": "discard_and_draw",
+                                                                              "count": k}))
+                                           for k in range(1, hand + 1)]))
+        elif mode == "destroy":
+            options = []
+            for i, p in enumerate(state["players"]):
+                for did in p.get("city", []):
+                    district = self.data.get("district", did)
+                    price = self.destroy_price(state, i, district, char)
+                    options.append(self.button(f"{p['name']}: {app.n(district['name'])}\n{app.t('price', n=price)}",
+                                               f"destroy_{i}_{did}",
+                                               lambda p=p, did=did: self.send({"action": "destroy", "target": p["name"],
+                                                                               "district": did}),
+                                               height=dp(64), bg=(0.45, 0.18, 0.18, 1)))
+            body.add_widget(self.grid(2, *options))
+
+    def destroy_price(self, state, seat, district, char) -> int:
+        """The price the card data gives for destroying a district (shown; the engine charges)."""
+        price = max(0, district["cost"] - char.get("destroy_discount", 0))
+        for did in state["players"][seat].get("city", []):
+            other = self.data.get("district", did)
+            if "destroy_surcharge" in (other.get("abilities") or []) and did != district["id"]:
+                price += (other.get("params") or {}).get("surcharge", 0)
+        return price
+
+    def fill_build(self, app, state, body, seat) -> None:
+        field = TextInput(text=self.search, hint_text=app.t("search"), multiline=False, size_hint_y=None,
+                          height=dp(52), font_size=sp(20))
+        field.wid = "search"
+        results = self.grid(1)
+
+        def show(*_):
+            from cards import fold
+
+            self.search = field.text
+            results.clear_widgets()
+            wanted = fold(field.text)
+            player = state["players"][seat]
+            for d in self.data.entries("district"):
+                names = fold(d["name"]["es"]) + " " + fold(d["name"]["en"])
+                if wanted and wanted not in names:
+                    continue
+                built = d["id"] in player.get("city", [])
+                colour = self.colour_rgba(d["colour"])
+                results.add_widget(self.button(
+                    f"{app.n(d['name'])} · {app.t('cost', n=d['cost'])}" + (f" · {app.t('built')}" if built else ""),
+                    f"district_{d['id']}", lambda d=d: self.send({"action": "build", "district": d["id"]}),
+                    bg=(colour[0] * 0.7, colour[1] * 0.7, colour[2] * 0.7, 1) if not built
+                    else (0.3, 0.3, 0.3, 1)))
+        field.bind(text=show)
+        body.add_widget(field)
+        body.add_widget(results)
+        show()
+
+    # -- cities ---------------------------------------------------------------------------------
+    def colour_rgba(self, colour_id: str):
+        try:
+            return get_color_from_hex(self.data.get("colour", colour_id)["hex"])
+        except KeyError:
+            return (0.5, 0.5, 0.5, 1)
+
+    def fill_city(self, app, state, body, seat, player, crown) -> None:
+        chars = ", ".join(self.char_name(app, c) for c in player.get("characters", []))
+        extra = (f" · {app.t('crown')}" if crown else "")
+        body.add_widget(self.player_header(app, seat, player, seat == state.get("active"), extra))
+        city = player.get("city", [])
+        points = sum(self.data.get("district", d).get("points", self.data.get("district", d)["cost"]) for d in city)
+        colours = {self.data.get("district", d)["colour"] for d in city}
+        summary = (f"{app.t('gold')}: {player.get('gold', 0)}   {app.t('cards')}: {player.get('hand', 0)}   "
+                   f"{app.t('city')}: {len(city)} · {app.t('points', n=points)} · "
+                   f"{app.t('colours_n', n=len(colours), of=len(self.data.entries('colour')))}")
+        if chars:
+            summary += f"\n{chars}"
+        body.add_widget(self.note(summary, font=sp(18)))
+        if self.mode == ("adjust", seat):
+            for key, title in (("gold", app.t("gold")), ("hand", app.t("cards"))):
+                body.add_widget(self.counter(title, player.get(key, 0), f"adjust_{seat}_{key}",
+                                             lambda wid, delta, key=key: self.send(
+                                                 {"action": "adjust", "player": player["name"],
+                                                  "resource": key, "delta": delta})))
+        body.add_widget(self.button(app.t("adjust"), f"adjust_{seat}", lambda: self.set_mode("adjust", seat),
+                                    height=dp(48), font=sp(15)))
+        chips = []
+        for did in city:
+            district = self.data.get("district", did)
+            colour = self.colour_rgba(district["colour"])
+            chip = self.button(f"{app.n(district['name'])} ({district.get('points', district['cost'])})",
+                               f"city_{seat}_{did}", lambda: None, bg=colour, height=dp(48), font=sp(15))
+            chips.append(chip)
+        if chips:
+            body.add_widget(self.grid(2, *chips))
+
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))

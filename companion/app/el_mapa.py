@@ -1,0 +1,223 @@
+"""El Mapa: per-player gold, wood, stone and spells with + / -, the turn-start summary, each castle
+by level with its recruitment timers as turns left, hiring, bank trades (rate and limit), building,
+revealed tiles and battle points, the end conditions.  Every rule is the engine's; this screen
+shows ``app.state`` and sends actions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kivy.app import App
+from kivy.lang import Builder
+from kivy.metrics import dp, sp
+
+from .gamescreen import GameScreen
+from .strings import UI
+
+RESOURCES = ("oro", "madera", "piedra", "hechizos")
+
+
+class ElMapaScreen(GameScreen):
+    """The turn screen of El Mapa."""
+
+    mode: tuple = ()
+
+    def send(self, action: dict) -> None:
+        """Send an action; any action but a correction closes the open panel."""
+        if action["action"] != "adjust":
+            self.mode = ()
+        App.get_running_app().act(action)
+
+    def set_mode(self, *mode) -> None:
+        self.mode = () if self.mode == mode else mode
+        self.refresh()
+
+    def entry(self, kind: str, entry_id: str) -> dict:
+        try:
+            return self.data.get(kind, entry_id)
+        except KeyError:
+            return {"id": entry_id, "name": {"es": entry_id, "en": entry_id}}
+
+    def amounts(self, app, amounts: dict) -> str:
+        """``{"oro": 2, "leva": 1}`` as "2 Oro, 1 Leva" (resource or troop names)."""
+        parts = []
+        for key, n in amounts.items():
+            if not n:
+                continue
+            label = app.t(key) if key in RESOURCES else app.n(self.entry("troop", key)["name"])
+            parts.append(f"{n} {label}")
+        return ", ".join(parts) or "-"
+
+    def fill(self, app, state: dict, body) -> None:
+        self.data = app.game_data("el_mapa")
+        players = state.get("players", [])
+        seat = state.get("active")
+        if seat is not None:
+            self.status = f"{app.t('turn', n=state.get('turn', 1))} · {app.t('turn_of', name=players[seat]['name'])}"
+        hidden = state.get("map", {}).get("hidden", 0)
+        body.add_widget(self.note(app.t("hidden_tiles", n=hidden), font=sp(18)))
+        if state.get("last_turn_reason"):
+            body.add_widget(self.heading(app.t("last_turn", reason=app.t(f"reason_{state['last_turn_reason']}")
+                                                if f"reason_{state['last_turn_reason']}" in UI
+                                                else str(state["last_turn_reason"])),
+                                         colour=(1, 0.85, 0.3, 1)))
+        summary = state.get("turn_start")
+        if summary and seat is not None and not state.get("finished"):
+            body.add_widget(self.heading(f"{app.t('turn_start')}: {players[summary['player']]['name']}"))
+            body.add_widget(self.note(
+                f"{app.t('produced')}: {self.amounts(app, summary.get('produced', {}))}\n"
+                f"{app.t('recruited')}: {self.amounts(app, summary.get('recruited', {}))}\n"
+                f"{app.t('returned')}: {self.amounts(app, summary.get('returned', {}))}", font=sp(17)))
+        if seat is not None and not state.get("finished"):
+            self.fill_actions(app, state, body, seat)
+        for i, player in enumerate(players):
+            self.fill_player(app, state, body, i, player, i == seat)
+
+    # -- the active player's actions -------------------------------------------------------------
+    def fill_actions(self, app, state, body, seat) -> None:
+        legal = App.get_running_app().session.legal_actions()
+        groups = {"hire": [], "build": [], "trade": []}
+        for action in legal:
+            if action["action"] in groups:
+                groups[action["action"]].append(action)
+        buttons = [self.button(f"{app.t('hire')} ({len(groups['hire'])})", "hire", lambda: self.set_mode("hire"),
+                               disabled=not groups["hire"], bg=(0.45, 0.18, 0.18, 1)),
+                   self.button(f"{app.t('build')} ({len(groups['build'])})", "build", lambda: self.set_mode("build"),
+                               disabled=not groups["build"], bg=(0.16, 0.45, 0.25, 1)),
+                   self.button(f"{app.t('trade')} ({len(groups['trade'])})", "trade", lambda: self.set_mode("trade"),
+                               disabled=not groups["trade"], bg=(0.60, 0.48, 0.10, 1)),
+                   self.button(app.t("reveal"), "reveal", lambda: self.send({"action": "reveal", "count": 1}),
+                               disabled=not state.get("map", {}).get("hidden")),
+                   self.button(app.t("tile_found"), "tile", lambda: self.set_mode("tile")),
+                   self.button(app.t("battle"), "battle", lambda: self.set_mode("battle"), bg=(0.45, 0.18, 0.18, 1))]
+        body.add_widget(self.grid(2, *buttons))
+        if self.mode == ("hire",):
+            options = []
+            for a in groups["hire"]:
+                troop = self.entry("troop", a["troop"])
+                cost = self.amounts(app, troop.get("cost", {}))
+                options.append(self.button(f"{app.n(troop['name'])} · {cost}", f"hire_{a['troop']}",
+                                           lambda a=a: self.send(a)))
+            body.add_widget(self.grid(1, *options))
+        elif self.mode == ("build",):
+            options = []
+            for a in groups["build"]:
+                b = self.entry("building", a["building"])
+                options.append(self.button(
+                    f"{app.n(b['name'])} · {app.t('level', n=b.get('level', '?'))} · "
+                    f"{self.amounts(app, b.get('cost', {}))}",
+                    f"build_{a['building']}_{a.get('castle', 0)}", lambda a=a: self.send(a), height=dp(60)))
+            body.add_widget(self.grid(1, *options))
+        elif self.mode == ("trade",):
+            player = state["players"][seat]
+            limit = self.trade_limit(player)
+            body.add_widget(self.note(app.t("trades_left", n=max(0, limit - player.get("trades_used", 0)))))
+            options = []
+            for a in groups["trade"]:
+                rate = next((t for t in self.data.meta.get("bank_trades", [])
+                             if list(t["give"]) == [a["give"]] and list(t["get"]) == [a["get"]]), None)
+                label = (app.t("trade_rate", give=self.amounts(app, rate["give"]), get=self.amounts(app, rate["get"]))
+                         if rate else app.t("trade_rate", give=a["give"], get=a["get"]))
+                options.append(self.button(label, f"trade_{a['give']}_{a['get']}", lambda a=a: self.send(a)))
+            body.add_widget(self.grid(1, *options))
+        elif self.mode == ("tile",):
+            options = [self.button(app.t("claim_village"), "claim_village",
+                                   lambda: self.send({"action": "claim", "what": "village"}))]
+            for res in ("oro", "madera", "piedra"):
+                options.append(self.button(app.t("claim_mine", name=app.t(res)), f"claim_mine_{res}",
+                                           lambda res=res: self.send({"action": "claim", "what": "mine",
+                                                                      "resource": res})))
+            for level in (1, 2, 3):
+                options.append(self.button(app.t("claim_spell", n=level), f"claim_spell_{level}",
+                                           lambda level=level: self.send({"action": "claim", "what": "spell_mine",
+                                                                          "level": level})))
+            options.append(self.button(app.t("treasure"), "treasure",
+                                       lambda: self.send({"action": "treasure", "count": 1}), bg=(0.60, 0.48, 0.10, 1)))
+            body.add_widget(self.grid(2, *options))
+        elif self.mode == ("battle",):
+            self.fill_battle(app, state, body, seat)
+        body.add_widget(self.button(app.t("end_turn"), "end_turn", lambda: self.send({"action": "end_turn"}),
+                                    bg=(0.35, 0.35, 0.38, 1)))
+
+    def fill_battle(self, app, state, body, seat) -> None:
+        """Winner, loser (a player or neutral troops) and the troops defeated: one battle action."""
+        form = self.form = getattr(self, "form", None) or {"winner": seat, "loser": "neutral", "defeated": {}}
+        names = [p["name"] for p in state["players"]]
+
+        def pick(key, value):
+            form[key] = value
+            self.refresh()
+        body.add_widget(self.note(app.t("winner_is"), font=sp(17)))
+        body.add_widget(self.grid(3, *[self.button(n, f"winner_{i}", lambda i=i: pick("winner", i),
+                                                   bg=(0.70, 0.55, 0.10, 1) if form["winner"] == i else None)
+                                       for i, n in enumerate(names)]))
+        body.add_widget(self.note(app.t("loser_is"), font=sp(17)))
+        losers = [("neutral", app.t("neutral"))] + [(i, n) for i, n in enumerate(names)]
+        body.add_widget(self.grid(3, *[self.button(label, f"loser_{key}", lambda key=key: pick("loser", key),
+                                                   bg=(0.70, 0.55, 0.10, 1) if form["loser"] == key else None)
+                                       for key, label in losers]))
+        body.add_widget(self.note(app.t("defeated"), font=sp(17)))
+
+        def change(wid, delta):
+            tid = wid.split("_", 1)[1]
+            form["defeated"][tid] = max(0, form["defeated"].get(tid, 0) + delta)
+            self.refresh()
+        body.add_widget(self.grid(2, *[self.counter(app.n(t["name"]), form["defeated"].get(t["id"], 0),
+                                                    f"defeated_{t['id']}", change)
+                                       for t in self.data.entries("troop")]))
+
+        def record():
+            loser = "neutral" if form["loser"] == "neutral" else names[form["loser"]]
+            defeated = {t: n for t, n in form["defeated"].items() if n}
+            self.form = None
+            self.send({"action": "battle", "winner": names[form["winner"]], "loser": loser, "defeated": defeated})
+        body.add_widget(self.button(app.t("record_battle"), "record_battle", record, bg=(0.45, 0.18, 0.18, 1)))
+
+    def trade_limit(self, player: dict) -> int:
+        """The bank-trade limit shown: villages + Markets (per the card data's trade rule)."""
+        rule = self.data.meta.get("trade", {})
+        markets = sum(1 for c in player.get("castles", []) for b in c.get("slots", {}).values()
+                      if b == rule.get("needs_building"))
+        return player.get("villages", 0) * rule.get("limit_per_village", 1) + markets
+
+    # -- players --------------------------------------------------------------------------------
+    def fill_player(self, app, state, body, seat, player, active) -> None:
+        body.add_widget(self.player_header(app, seat, player, active))
+        adjust = lambda key, delta, p=player: self.send(  # noqa: E731
+            {"action": "adjust", "player": p["name"], "resource": key.split("_", 1)[1], "delta": delta})
+        body.add_widget(self.grid(2, *[self.counter(app.t(r), player.get(r, 0), f"p{seat}_{r}", adjust)
+                                       for r in RESOURCES]))
+        battle = sum(int(self.entry("troop", t).get("points", 0) or 0) * n
+                     for t, n in (player.get("defeated") or {}).items())
+        body.add_widget(self.note(
+            f"{app.t('tiles')}: {player.get('tiles_revealed', 0)} · {app.t('battle_points')}: {battle}\n"
+            f"{app.t('reserve')}: {self.amounts(app, player.get('reserve', {}))}\n"
+            f"{app.t('armies')}: "
+            + "; ".join(self.amounts(app, a.get("troops", {})) for a in player.get("armies", [])),
+            font=sp(16)))
+        slots = {s["id"]: s for s in self.slots()}
+        for index, castle in enumerate(player.get("castles", [])):
+            lines = [f"{app.t('castle')} {index + 1}"]
+            for level in sorted({s.get("level", 1) for s in slots.values()}):
+                built = [app.n(self.entry("building", b)["name"]) for sid, b in castle.get("slots", {}).items()
+                         if slots.get(sid, {}).get("level") == level]
+                lines.append(f"  {app.t('level', n=level)}: {', '.join(built) or app.t('empty_slot')}")
+            timers = []
+            for tid, count in castle.get("timers", {}).items():
+                troop = self.entry("troop", tid)
+                every = int(troop.get("recruit_every", 1) or 1)
+                left = every - count
+                when = app.t("next_turn") if left <= 1 else app.t("turns_left", n=left)
+                timers.append(f"{app.n(troop['name'])}: {when}")
+            if timers:
+                lines.append("  " + ", ".join(timers))
+            body.add_widget(self.note("\n".join(lines), font=sp(16)))
+
+    def slots(self) -> list[dict]:
+        try:
+            return self.data.get("board", "castillo")["slots"]
+        except KeyError:
+            return []
+
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))

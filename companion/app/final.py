@@ -1,0 +1,100 @@
+"""Final scoring: every player's breakdown and the ranking, shared as text or exported."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from kivy.app import App
+from kivy.lang import Builder
+from kivy.metrics import dp, sp
+from kivy.properties import StringProperty
+from kivy.uix.screenmanager import Screen
+
+from .widgets import GrowLabel, rgba
+
+
+def label_of(final: dict, key: str, lang: str) -> str:
+    """The display name of a breakdown line: the result's labels, else the scoring module's."""
+    label = (final.get("labels") or {}).get(key)
+    if label is None and final.get("game"):
+        try:
+            module = importlib.import_module(f"companion.engine.scoring.{final['game']}")
+            label = getattr(module, "LABELS", {}).get(key)
+        except ImportError:
+            label = None
+    if isinstance(label, dict):
+        return str(label.get(lang) or label.get("es") or key)
+    return key.replace("_", " ")
+
+
+def result_text(app, state: dict) -> str:
+    """The final scores as plain text, ranking first (what *Share* sends)."""
+    final = state.get("final") or {}
+    lines = [f"{app.game_name(state.get('game', ''))} · {app.t('final_scoring')}"]
+    ranked = sorted(final.get("players", []), key=lambda p: (p.get("rank", 99), p.get("name", "")))
+    for player in ranked:
+        lines.append(f"{player.get('rank')}. {player.get('name')}: {player.get('total')}")
+        for key, value in (player.get("breakdown") or {}).items():
+            lines.append(f"    {label_of(final, key, app.lang)}: {value}")
+    winners = ", ".join(final.get("winners", [])) or app.t("nobody")
+    lines.append(app.t("winner", name=winners))
+    return "\n".join(lines)
+
+
+class FinalScreen(Screen):
+    """The end of a game."""
+
+    notice = StringProperty("")
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        box = self.ids.ranking
+        box.clear_widgets()
+        self.notice = ""
+        state = app.state or {}
+        final = state.get("final") or {}
+        seats = {p["name"]: i for i, p in enumerate(state.get("players", []))}
+        ranked = sorted(final.get("players", []), key=lambda p: (p.get("rank", 99), p.get("name", "")))
+        for player in ranked:
+            colour = rgba(app.colour_of(seats.get(player.get("name"), 0)))
+            head = GrowLabel(text=f"[b]{player.get('rank')}. {player.get('name')}  ·  {player.get('total')}[/b]",
+                             markup=True, font_size=sp(26), color=(1, 1, 1, 1))
+            head.bind(pos=self._paint(colour), size=self._paint(colour))
+            box.add_widget(head)
+            for key, value in (player.get("breakdown") or {}).items():
+                box.add_widget(GrowLabel(text=f"    {label_of(final, key, app.lang)}: {value}",
+                                         font_size=sp(18)))
+        for note in final.get("notes", []) or []:
+            box.add_widget(GrowLabel(text=app.n(note), font_size=sp(15), color=(0.8, 0.8, 0.8, 1)))
+        winners = ", ".join(final.get("winners", [])) or app.t("nobody")
+        self.ids.winner.text = app.t("winner", name=winners)
+
+    @staticmethod
+    def _paint(colour):
+        def paint(widget, *_):
+            from kivy.graphics import Color, RoundedRectangle
+
+            widget.canvas.before.clear()
+            with widget.canvas.before:
+                Color(*colour)
+                RoundedRectangle(pos=widget.pos, size=widget.size, radius=[dp(6)])
+        return paint
+
+    def share(self) -> None:
+        app = App.get_running_app()
+        where = app.services.share_text(app.t("final_scoring"), result_text(app, app.state or {}))
+        self.notice = app.t("shared") + (f" ({where})" if where != "android" else "")
+
+    def export(self, fmt: str) -> None:
+        """Write the game in an export format (the engine's exporter) and share the file's text."""
+        app = App.get_running_app()
+        from companion.play_cli import export_data
+
+        text = export_data(app.store, app.session.id, fmt)
+        suffix = {"csv": "csv", "bgstats": "bgsplay.json"}.get(fmt, "json")
+        where = app.services.share_file(f"ludoteca-{app.session.id}.{suffix}", text)
+        self.notice = app.t("exported", path=where)
+
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))

@@ -1,0 +1,125 @@
+"""What every game screen shares: the undo bar, the status line, the error banner, the recent
+log, and a body that the game's own screen fills from ``app.state``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from kivy.app import App
+from kivy.lang import Builder
+from kivy.metrics import dp, sp
+from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+
+from .widgets import Counter, FitButton, FitLabel, GrowLabel, rgba
+
+
+class GameScreen(Screen):
+    """Base of the three game screens: subclasses implement :meth:`fill`."""
+
+    status = StringProperty("")
+    game_title = StringProperty("")
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        state = app.state or {}
+        self.game_title = app.game_name(state.get("game", self.name))
+        body = self.ids.body
+        self._pool = getattr(self, "_next", {})
+        self._next = {}
+        self._spare = getattr(self, "_made", {})
+        self._made = {}
+        body.clear_widgets()
+        self.fill(app, state, body)
+        if not getattr(self, "mode", ()):
+            self.ids.scroll.scroll_y = 1
+        lines = state.get("log") or []
+        self.ids.log.text = "\n".join(app.n(line) for line in lines[-3:])
+
+    def fill(self, app, state: dict, body) -> None:
+        raise NotImplementedError
+
+    # -- small builders the game screens share ------------------------------------------------
+    def reuse(self, wid: str, cls: type):
+        """The widget of the same ``wid`` from the last refresh (detached), so a tap rebuilds fast."""
+        widget = self._pool.pop(wid, None)
+        if widget is None or type(widget) is not cls or wid in self._next:
+            return None
+        if widget.parent is not None:
+            widget.parent.remove_widget(widget)
+        return widget
+
+    def keep(self, wid: str, widget):
+        self._next.setdefault(wid, widget)
+        return widget
+
+    def button(self, text: str, wid: str, on_tap: Callable[[], Any], bg=None, height: float = dp(52),
+               disabled: bool = False, font: float = sp(18)) -> FitButton:
+        button = self.reuse(wid, FitButton)
+        if button is None:
+            button = FitButton(wid=wid)
+            button.bind(on_release=lambda b: b.payload() if b.payload else None)
+        button.text, button.height, button.base_font, button.disabled = text, height, font, disabled
+        button.bg = list(bg) if bg is not None else [0.22, 0.24, 0.30, 1]
+        button.payload = on_tap
+        return self.keep(wid, button)
+
+    def spare(self, cls: type):
+        """A plain widget of ``cls`` from the last refresh (detached and emptied), else a new one."""
+        pool = self._spare.get(cls) or []
+        widget = pool.pop() if pool else cls()
+        if widget.parent is not None:
+            widget.parent.remove_widget(widget)
+        self._made.setdefault(cls, []).append(widget)
+        return widget
+
+    def heading(self, text: str, colour=None, font: float = sp(20), wid: str = "") -> GrowLabel:
+        return self.note(text, font, bold=True, colour=colour, wid=wid)
+
+    def note(self, text: str, font: float = sp(16), bold: bool = False, colour=None, wid: str = "") -> GrowLabel:
+        label = self.spare(GrowLabel)
+        label.text, label.font_size, label.bold, label.wid = text, font, bold, wid
+        label.color = colour if colour is not None else (1, 1, 1, 1)
+        return label
+
+    def grid(self, cols: int, *children) -> GridLayout:
+        grid = self.spare(GridLayout)
+        grid.clear_widgets()
+        if not grid.size_hint_y is None:
+            grid.size_hint_y = None
+            grid.spacing = dp(4)
+            grid.bind(minimum_height=grid.setter("height"))
+        grid.cols = cols
+        for child in children:
+            grid.add_widget(child)
+        return grid
+
+    def counter(self, title: str, value: Any, wid: str, changer: Callable[[str, int], Any]) -> Counter:
+        counter = self.reuse(wid, Counter)
+        if counter is None:
+            counter = Counter(key=wid, wid=wid)
+            counter.ids.minus.wid = f"{wid}_minus"
+            counter.ids.plus.wid = f"{wid}_plus"
+        counter.title, counter.value, counter.changer = title, str(value), changer
+        return self.keep(wid, counter)
+
+    def player_header(self, app, seat: int, player: dict, active: bool, extra: str = "") -> BoxLayout:
+        """A coloured band with a player's name (and a marker when it is their turn)."""
+        band = BoxLayout(size_hint_y=None, height=dp(48))
+        mark = "» " if active else ""
+        label = FitLabel(text=f"{mark}{player.get('name', '')}{extra}", base_font=sp(22), bold=True)
+        band.add_widget(label)
+        colour = rgba(app.colour_of(seat))
+        from kivy.graphics import Color, RoundedRectangle
+
+        with band.canvas.before:
+            Color(*(colour if active else (colour[0] * 0.55, colour[1] * 0.55, colour[2] * 0.55, 1)))
+            rect = RoundedRectangle(pos=band.pos, size=band.size, radius=[dp(6)])
+        band.bind(pos=lambda w, v: setattr(rect, "pos", v), size=lambda w, v: setattr(rect, "size", v))
+        return band
+
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))

@@ -1,0 +1,245 @@
+"""Gladiadores: coins and points per player, gladiators as cards to tap (ready / exhausted),
+buildings (up to 5), the phase of the turn, the auction helper that calls the bidders in order,
+and the target score.  Every rule is the engine's; this screen shows ``app.state`` and sends actions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kivy.app import App
+from kivy.lang import Builder
+from kivy.metrics import dp, sp
+
+from .gamescreen import GameScreen
+from .strings import UI
+
+
+class GladiadoresScreen(GameScreen):
+    """The turn screen of Gladiadores."""
+
+    selected: list = []
+    mode: tuple = ()
+    bid_amount: int | None = None
+
+    def send(self, action: dict) -> None:
+        """Send an action; any action but a correction clears the selection and the open panel."""
+        if action["action"] != "adjust":
+            self.selected, self.mode, self.bid_amount = [], (), None
+        App.get_running_app().act(action)
+
+    def set_mode(self, *mode) -> None:
+        self.mode = () if self.mode == mode else mode
+        self.refresh()
+
+    def toggle(self, uid: str) -> None:
+        self.selected = [u for u in self.selected if u != uid] if uid in self.selected else self.selected + [uid]
+        self.refresh()
+
+    def stat(self, glad: dict, key: str) -> int:
+        return int(self.data.get("gladiator", glad["card"]).get(key, 0) or 0)
+
+    def fill(self, app, state: dict, body) -> None:
+        self.data = data = app.game_data("gladiadores")
+        players = state.get("players", [])
+        seat = state.get("active")
+        phase = state.get("phase", "main")
+        phase_name = app.t(f"phase_{phase}") if f"phase_{phase}" in UI else phase
+        if seat is not None:
+            self.status = f"{app.t('turn_of', name=players[seat]['name'])} · {phase_name}"
+        body.add_widget(self.note(app.t("target", n=state.get("target", "?")), font=sp(18)))
+        if seat is not None and not state.get("finished"):
+            if phase == "main":
+                self.fill_main(app, state, body, seat)
+            elif phase == "auction":
+                self.fill_auction(app, state, body, seat)
+            else:
+                body.add_widget(self.button(app.t("end_turn"), "end_turn", lambda: self.send({"action": "end_turn"})))
+        for i, player in enumerate(players):
+            self.fill_player(app, state, body, i, player, i == seat)
+
+    # -- main phase -----------------------------------------------------------------------------
+    def fill_main(self, app, state, body, seat) -> None:
+        player = state["players"][seat]
+        chosen = [g for g in player["gladiators"] if g["uid"] in self.selected and g["ready"]]
+        self.selected = [g["uid"] for g in chosen]
+        power = sum(self.stat(g, "construction") for g in chosen)
+        if not chosen:
+            body.add_widget(self.note(app.t("select_gladiators"), font=sp(17)))
+        else:
+            buttons = []
+            if len(chosen) == 1:
+                uid = chosen[0]["uid"]
+                buttons.append(self.button(app.t("work"), "work",
+                                           lambda: self.send({"action": "work", "gladiator": uid}),
+                                           bg=(0.60, 0.48, 0.10, 1)))
+                buttons.append(self.button(app.t("fight"), "fight", lambda: self.set_mode("fight"),
+                                           bg=(0.55, 0.18, 0.18, 1)))
+            buttons.append(self.button(f"{app.t('build')} ({app.t('construction', n=power)})", "build",
+                                       lambda: self.set_mode("build"), bg=(0.16, 0.45, 0.25, 1)))
+            buttons.append(self.button(app.t("demolish"), "demolish", lambda: self.set_mode("demolish")))
+            if self.has_effect(player, "destroy"):
+                buttons.append(self.button(app.t("destroy"), "destroy", lambda: self.set_mode("destroy"),
+                                           bg=(0.55, 0.18, 0.18, 1)))
+            if len(chosen) == 1 and (self.has_effect(player, "chain") or any(
+                    e.get("kind") == "chain" for e in data_entry(self.data, "gladiator", chosen[0]["card"]).get(
+                        "effects") or [])):
+                buttons.append(self.button(app.t("chain"), "chain", lambda: self.set_mode("chain")))
+            body.add_widget(self.grid(2, *buttons))
+        if self.mode == ("fight",) and len(chosen) == 1:
+            uid = chosen[0]["uid"]
+            chained = set(state.get("chained") or [])
+            for other, rival in enumerate(state["players"]):
+                if other == seat or not rival["gladiators"]:
+                    continue
+                body.add_widget(self.note(app.t("pick_defender", name=rival["name"])))
+                body.add_widget(self.grid(2, *[self.card(app, other, g, lambda g=g, rival=rival: self.send(
+                    {"action": "fight", "gladiator": uid, "target": rival["name"], "defender": g["uid"]}),
+                    f"defender_{g['uid']}") for g in rival["gladiators"] if g["uid"] not in chained]))
+        elif self.mode == ("build",) and chosen:
+            uids = [g["uid"] for g in chosen]
+            options = []
+            for b in sorted(set(state.get("centre", {}).get("buildings", []))):
+                entry = data_entry(self.data, "building", b)
+                options.append(self.button(f"{app.n(entry['name'])} · {app.t('cost', n=entry.get('cost', '?'))}",
+                                           f"building_{b}", lambda b=b: self.send(
+                                               {"action": "build", "building": b, "gladiators": uids}),
+                                           disabled=entry.get("cost", 0) > power))
+            body.add_widget(self.grid(1, *options))
+        elif self.mode == ("demolish",) and chosen:
+            uids = [g["uid"] for g in chosen]
+            body.add_widget(self.grid(1, *[self.button(app.n(data_entry(self.data, "building", b)["name"]),
+                                                       f"demolish_{b}", lambda b=b: self.send(
+                                                           {"action": "demolish", "building": b, "gladiators": uids}))
+                                           for b in player["buildings"]]))
+        elif self.mode == ("destroy",) and chosen:
+            uids = [g["uid"] for g in chosen]
+            options = [self.button(f"{rival['name']}: {app.n(data_entry(self.data, 'building', b)['name'])}",
+                                   f"destroy_{other}_{b}", lambda b=b, rival=rival: self.send(
+                                       {"action": "destroy", "target": rival["name"], "building": b,
+                                        "gladiators": uids}),
+                                   bg=(0.55, 0.18, 0.18, 1))
+                       for other, rival in enumerate(state["players"]) if other != seat for b in rival["buildings"]]
+            body.add_widget(self.grid(1, *options))
+        elif self.mode and self.mode[0] == "chain" and len(chosen) == 1:
+            self.fill_chain(app, state, body, seat, chosen[0]["uid"])
+        body.add_widget(self.button(app.t("end_main"), "end_main", lambda: self.send({"action": "end_main"}),
+                                    bg=(0.35, 0.35, 0.38, 1)))
+
+    def has_effect(self, player: dict, kind: str) -> bool:
+        """Whether one of the player's buildings has an effect of this kind (card data)."""
+        return any(e.get("kind") == kind for b in player.get("buildings", [])
+                   for e in data_entry(self.data, "building", b).get("effects") or [])
+
+    def fill_chain(self, app, state, body, seat, uid: str) -> None:
+        """Tap a rival's gladiators to chain them, then confirm (one rival per chain)."""
+        marked = list(self.mode[1]) if len(self.mode) > 1 else []
+        target = self.mode[2] if len(self.mode) > 2 else None
+        for other, rival in enumerate(state["players"]):
+            if other == seat or not rival["gladiators"]:
+                continue
+            body.add_widget(self.note(rival["name"], font=sp(17)))
+
+            def mark(g, other=other):
+                picks = [u for u in marked if u != g["uid"]] if g["uid"] in marked else \
+                    ([u for u in marked] if target == other else []) + [g["uid"]]
+                self.mode = ("chain", tuple(picks), other)
+                self.refresh()
+            body.add_widget(self.grid(2, *[self.card(app, other, g, lambda g=g, mark=mark: mark(g), f"chain_{g['uid']}",
+                                                     marked=g["uid"] in marked)
+                                           for g in rival["gladiators"]]))
+        if marked and target is not None:
+            rival = state["players"][target]["name"]
+            body.add_widget(self.button(app.t("chain_these", n=len(marked)), "chain_confirm", lambda: self.send(
+                {"action": "chain", "gladiator": uid, "target": rival, "targets": marked}), bg=(0.60, 0.48, 0.10, 1)))
+
+    # -- auction --------------------------------------------------------------------------------
+    def fill_auction(self, app, state, body, seat) -> None:
+        auction = state.get("auction")
+        player = state["players"][seat]
+        body.add_widget(self.heading(app.t("auction"), font=sp(22)))
+        if auction is None:
+            legal = App.get_running_app().session.legal_actions()
+            names = {a["action"] for a in legal}
+            if "discard_gladiator" in names:
+                body.add_widget(self.grid(2, *[self.card(app, seat, g, lambda g=g: self.send(
+                    {"action": "discard_gladiator", "gladiator": g["uid"]}), f"discard_{g['uid']}")
+                    for g in player["gladiators"]]))
+            buttons = []
+            if "start_auction" in names:
+                buttons.append(self.button(app.t("start_auction"), "start_auction",
+                                           lambda: self.send({"action": "start_auction"}), bg=(0.60, 0.48, 0.10, 1)))
+            if "end_turn" in names:
+                buttons.append(self.button(app.t("end_turn"), "end_turn", lambda: self.send({"action": "end_turn"})))
+            body.add_widget(self.grid(2, *buttons))
+            return
+        if auction.get("gladiator") is None:
+            body.add_widget(self.grid(1, *[self.card(app, seat, {"uid": f"shown{i}", "card": c, "ready": True},
+                                                     lambda c=c: self.send({"action": "pick", "gladiator": c}),
+                                                     f"pick_{c}") for i, c in enumerate(auction.get("shown", []))]))
+            return
+        glad = data_entry(self.data, "gladiator", auction["gladiator"])
+        body.add_widget(self.note(app.n(glad["name"]), font=sp(20)))
+        high = auction.get("high")
+        if high:
+            holder = high.get("player")
+            holder_name = state["players"][holder]["name"] if isinstance(holder, int) else holder
+            body.add_widget(self.note(app.t("high_bid", amount=high.get("amount"), name=holder_name), font=sp(18)))
+        bidder = state["players"][auction["order"][auction["next"]]]
+        minimum = max(int(glad.get("min_bid", 0) or 0), (high or {}).get("amount", 0))
+        if self.bid_amount is None or self.bid_amount < minimum:
+            self.bid_amount = minimum
+        body.add_widget(self.heading(app.t("bidder", name=bidder["name"]), font=sp(22)))
+        body.add_widget(self.counter(app.t("coins"), self.bid_amount, "bid_amount", self.change_bid))
+        body.add_widget(self.grid(2,
+                                  self.button(app.t("bid"), "bid", lambda: self.send(
+                                      {"action": "bid", "player": bidder["name"], "amount": self.bid_amount}),
+                                      bg=(0.16, 0.45, 0.25, 1)),
+                                  self.button(app.t("pass"), "pass", lambda: self.send(
+                                      {"action": "pass", "player": bidder["name"]}))))
+
+    def change_bid(self, _key: str, delta: int) -> None:
+        self.bid_amount = max(0, (self.bid_amount or 0) + delta)
+        self.refresh()
+
+    # -- players --------------------------------------------------------------------------------
+    def card(self, app, seat, glad: dict, on_tap, wid: str, marked: bool = False):
+        entry = data_entry(self.data, "gladiator", glad["card"])
+        chosen = glad["uid"] in self.selected or marked
+        state_text = app.t("ready") if glad.get("ready") else app.t("exhausted")
+        stats = app.t("glad_stats", **{k: entry.get(k, "?") for k in ("combat", "work", "construction",
+                                                                       "fight_cost")})
+        if chosen:
+            bg = (0.70, 0.55, 0.10, 1)
+        else:
+            bg = (0.20, 0.38, 0.30, 1) if glad.get("ready") else (0.25, 0.25, 0.27, 1)
+        return self.button(f"{app.n(entry['name'])}\n{state_text}\n{stats}", wid, on_tap, bg=bg, height=dp(96),
+                           font=sp(16))
+
+    def fill_player(self, app, state, body, seat, player, active) -> None:
+        body.add_widget(self.player_header(app, seat, player, active))
+        adjust = lambda key, delta, p=player: self.send(  # noqa: E731
+            {"action": "adjust", "player": p["name"], "resource": key.rsplit("_", 1)[-1], "delta": delta})
+        body.add_widget(self.grid(2, self.counter(app.t("coins"), player.get("coins", 0), f"p{seat}_coins", adjust),
+                                  self.counter(app.t("victory_points"), player.get("points", 0), f"p{seat}_points",
+                                               adjust)))
+        cards = []
+        for g in player.get("gladiators", []):
+            tappable = active and state.get("phase") == "main" and g.get("ready")
+            cards.append(self.card(app, seat, g, (lambda g=g: self.toggle(g["uid"])) if tappable else (lambda: None),
+                                   f"glad_{g['uid']}"))
+        body.add_widget(self.note(f"{app.t('gladiators')} ({len(cards)})", font=sp(17)))
+        body.add_widget(self.grid(2, *cards))
+        limit = self.data.meta.get("limits", {}).get("max_buildings", 5)
+        names = ", ".join(app.n(data_entry(self.data, "building", b)["name"]) for b in player.get("buildings", []))
+        body.add_widget(self.note(f"{app.t('buildings')} {len(player.get('buildings', []))}/{limit}: {names}"))
+
+
+def data_entry(data, kind: str, entry_id: str) -> dict:
+    """A data entry by id, or a stand-in naming the id (for ids the data does not know)."""
+    try:
+        return data.get(kind, entry_id)
+    except KeyError:
+        return {"id": entry_id, "name": {"es": entry_id, "en": entry_id}}
+
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))

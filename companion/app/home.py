@@ -1,0 +1,64 @@
+"""Home: start a game of each of the three games, resume an unfinished one, history,
+language and keep-awake."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kivy.app import App
+from kivy.lang import Builder
+from kivy.metrics import dp, sp
+from kivy.uix.screenmanager import Screen
+
+from .strings import count
+from .widgets import FitButton, GrowLabel
+
+GAMES = ("ciudadelas", "el_mapa", "gladiadores")
+
+
+class HomeScreen(Screen):
+    """The first screen."""
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        box = self.ids.games
+        box.clear_widgets()
+        for game in GAMES:
+            data = app.game_data(game)
+            label = app.game_name(game)
+            if data is not None:
+                players = data.meta.get("players", {})
+                label += "\n" + app.t("players_range", min=players.get("min", 2), max=players.get("max", 7))
+            button = FitButton(text=label, base_font=sp(20), height=dp(76), bg=[0.20, 0.33, 0.52, 1],
+                               disabled=app.store is None)
+            button.payload = game
+            button.wid = f"new_{game}"
+            button.bind(on_release=lambda b: self.new_game(b.payload))
+            box.add_widget(button)
+        self.show_unfinished()
+
+    def show_unfinished(self) -> None:
+        app = App.get_running_app()
+        box = self.ids.unfinished
+        box.clear_widgets()
+        games = app.store.unfinished() if app.store is not None else []
+        if not games:
+            box.add_widget(GrowLabel(text=app.t("no_unfinished"), color=(0.7, 0.7, 0.7, 1)))
+        for game in games:
+            names = ", ".join(game.get("players", []))
+            done = count("actions", game.get("seq", 0), app.lang)
+            text = f"{app.game_name(game['game'])} · {names}\n{app.t('in_progress', seq=done)}"
+            button = FitButton(text=text, base_font=sp(17), height=dp(64), bg=[0.25, 0.42, 0.28, 1])
+            button.payload = game["id"]
+            button.wid = f"resume_{game['id']}"
+            button.bind(on_release=lambda b: App.get_running_app().resume(b.payload))
+            box.add_widget(button)
+
+    def new_game(self, game: str) -> None:
+        app = App.get_running_app()
+        players = app.root.get_screen("players")
+        players.setup(game)
+        app.root.current = "players"
+
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))

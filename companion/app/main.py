@@ -1,0 +1,255 @@
+"""The app: a thin :class:`LudotecaApp` that wires the screens to the engine.
+
+The engine (``companion.engine``) holds every rule and saves every action; the app only shows
+``session.state`` and sends ``session.apply(...)``.  The app's own settings (language,
+keep-awake, which game is open) live in a small JSON file (:mod:`.settings`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from .services import Services, platform_services
+from .settings import Settings
+from .strings import name, tr
+
+GAME_SCREENS = ("ciudadelas", "el_mapa", "gladiadores")
+
+
+class LudotecaApp(App):
+    """Screens on one side, the engine's :class:`Store` and open :class:`Session` on the other."""
+
+    lang = StringProperty("es")
+    keep_awake = BooleanProperty(False)
+    message = StringProperty("")
+    state = ObjectProperty(None, allownone=True)
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
+
+    def __init__(self, db_path: str | Path | None = None, settings_dir: str | Path | None = None,
+                 services: Services | None = None, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.title = "Ludoteca"
+        self.db_path = db_path
+        self.settings_dir = Path(settings_dir) if settings_dir else None
+        self.services = services or platform_services()
+        self.prefs = Settings()
+        self.store: Any = None
+        self.session: Any = None
+        self.catalog: Any = None
+        self.catalog_error = ""
+
+    # -- strings ----------------------------------------------------------------------------
+    def t(self, key: str, lang: str | None = None, **values: Any) -> str:
+        """A UI string in the current language (kv passes ``app.lang`` to re-run on a switch)."""
+        return tr(key, lang or self.lang, **values)
+
+    def n(self, text: Any, lang: str | None = None) -> str:
+        """One language of a ``{es, en}`` text."""
+        return name(text, lang or self.lang)
+
+    def game_data(self, game: str) -> Any:
+        """The ``cards`` data of a game, or ``None`` when it could not be loaded."""
+        if self.catalog is None:
+            self.catalog = {}
+        if game not in self.catalog:
+            try:
+                if self.store is not None:
+                    self.catalog[game] = self.store.data(game)
+                else:
+                    import cards
+
+                    self.catalog[game] = cards.load(games=(game,))[game]
+            except Exception as exc:  # DataError or a broken install: shown, not fatal
+                self.catalog_error = str(exc).splitlines()[0]
+                return None
+        return self.catalog[game]
+
+    def game_name(self, game: str) -> str:
+        data = self.game_data(game)
+        if data is not None and data.meta.get("name"):
+            return self.n(data.meta["name"])
+        return {"ciudadelas": "Ciudadelas", "el_mapa": "El Mapa", "gladiadores": "Gladiadores"}[game]
+
+    # -- life cycle -------------------------------------------------------------------------
+    def build(self) -> ScreenManager:
+        from .final import FinalScreen
+        from .history import HistoryScreen
+        from .home import HomeScreen
+        from .players import PlayersScreen
+
+        from kivy.core.window import Window
+
+        Window.clearcolor = (0.10, 0.11, 0.14, 1)
+        from kivy.utils import platform
+
+        if platform == "android":  # the app's private folder holds the database and the settings
+            os.environ.setdefault("LUDOTECA_DB", os.path.join(self.user_data_dir, "ludoteca.db"))
+            self.settings_dir = self.settings_dir or Path(self.user_data_dir)
+        self.prefs = Settings.load(self.settings_dir)
+        self.lang = self.prefs.lang
+        self.keep_awake = self.prefs.keep_awake
+        self.open_store()
+        manager = ScreenManager(transition=NoTransition())
+        manager.add_widget(HomeScreen(name="home"))
+        manager.add_widget(PlayersScreen(name="players"))
+        manager.add_widget(HistoryScreen(name="history"))
+        manager.add_widget(FinalScreen(name="final"))
+        return manager
+
+    def game_screen(self, game: str):
+        """The screen of a game, built the first time it is needed (keeps start-up fast)."""
+        manager = self.root
+        if not manager.has_screen(game):
+            if game == "ciudadelas":
+                from .ciudadelas import CiudadelasScreen as cls
+            elif game == "el_mapa":
+                from .el_mapa import ElMapaScreen as cls
+            else:
+                from .gladiadores import GladiadoresScreen as cls
+            manager.add_widget(cls(name=game))
+        return manager.get_screen(game)
+
+    def open_store(self) -> None:
+        try:
+            from companion.engine import Store
+        except ImportError as exc:
+            self.message = self.t("engine_missing", error=exc)
+            return
+        path = self.db_path or os.environ.get("LUDOTECA_DB") or None
+        self.store = Store(path) if path else Store()
+        notice = getattr(self.store, "notice", None)
+        if notice:
+            self.message = self.t("db_notice", text=self.n(notice))
+
+    def on_start(self) -> None:
+        self.services.keep_awake(self.keep_awake)
+        if self.prefs.open_game is not None and self.store is not None:
+            try:
+                self.session = self.store.open(self.prefs.open_game)
+            except Exception:  # deleted or unreadable game: start at home
+                self.session = None
+                self.prefs.open_game = None
+                self.save_prefs()
+        if self.session is not None:
+            self.show_session()
+        else:
+            self.go("home")
+
+    def on_pause(self) -> bool:
+        self.save_prefs()
+        return True
+
+    def on_resume(self) -> None:
+        self.services.keep_awake(self.keep_awake)
+
+    def on_stop(self) -> None:
+        self.save_prefs()
+        close = getattr(self.store, "close", None)
+        if close is not None:
+            close()
+
+    def save_prefs(self) -> None:
+        self.prefs.lang = self.lang
+        self.prefs.keep_awake = self.keep_awake
+        self.prefs.open_game = self.session.id if self.session is not None else None
+        self.prefs.save(self.settings_dir)
+
+    # -- navigation and settings ------------------------------------------------------------
+    def go(self, screen: str) -> None:
+        manager = self.root
+        target = manager.get_screen(screen)
+        refresh = getattr(target, "refresh", None)
+        if refresh is not None:
+            refresh()
+        manager.current = screen
+
+    def set_lang(self, lang: str) -> None:
+        self.lang = lang
+        self.save_prefs()
+        current = self.root.current_screen
+        if hasattr(current, "refresh"):
+            current.refresh()
+
+    def set_keep_awake(self, on: bool) -> None:
+        self.keep_awake = bool(on)
+        self.services.keep_awake(self.keep_awake)
+        self.save_prefs()
+
+    # -- games ------------------------------------------------------------------------------
+    def new_game(self, game: str, players: list[str], colours: list[str],
+                 options: dict | None = None) -> None:
+        """Start a game with these players (seat order) and show its screen."""
+        options = dict(options or {})
+        if game == "ciudadelas":  # seat 0 is the player picked on the Players screen
+            options.setdefault("crown", players[0])
+        elif game == "el_mapa":
+            options.setdefault("first", players[0])
+        self.session = self.store.new_game(game, players=players, options=options)
+        self.prefs.colours[str(self.session.id)] = list(colours)
+        self.message = ""
+        self.save_prefs()
+        self.show_session()
+
+    def resume(self, game_id: Any) -> None:
+        self.session = self.store.open(game_id)
+        self.message = ""
+        self.save_prefs()
+        self.show_session()
+
+    def close_game(self) -> None:
+        """Leave the open game (it stays saved) and go home."""
+        self.session = None
+        self.state = None
+        self.message = ""
+        self.save_prefs()
+        self.go("home")
+
+    def colour_of(self, seat: int) -> str:
+        """The colour id chosen for a seat of the open game."""
+        from .widgets import COLOUR_IDS
+
+        colours = self.prefs.colours.get(str(self.session.id), []) if self.session else []
+        return colours[seat] if seat < len(colours) else COLOUR_IDS[seat % len(COLOUR_IDS)]
+
+    def show_session(self) -> None:
+        self.state = self.session.state
+        self.can_undo = bool(getattr(self.session, "can_undo", False))
+        self.can_redo = bool(getattr(self.session, "can_redo", False))
+        target = "final" if self.state.get("finished") else self.session.game
+        screen = self.root.get_screen("final") if target == "final" else self.game_screen(target)
+        screen.refresh()
+        self.root.current = target
+
+    def act(self, action: dict) -> bool:
+        """Send one action to the engine (saved before it returns); show its error if refused."""
+        if self.session is None:
+            return False
+        from companion.engine import IllegalAction
+
+        try:
+            self.session.apply(action)
+        except IllegalAction as exc:
+            self.message = self.n(getattr(exc, "text", None) or str(exc))
+            return False
+        self.message = ""
+        self.show_session()
+        return True
+
+    def undo(self) -> bool:
+        return self.act({"action": "undo"})
+
+    def redo(self) -> bool:
+        return self.act({"action": "redo"})
+
+
+def run(db_path: str | None = None) -> int:
+    """Open the app window and run until it is closed."""
+    LudotecaApp(db_path=db_path).run()
+    return 0

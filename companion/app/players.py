@@ -1,0 +1,147 @@
+"""Players: 2-7 names within the game's range, a colour each, seat order, who starts
+(or holds the crown), or a random pick."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from .widgets import COLOUR_IDS, rgba
+
+
+class PlayerRow(BoxLayout):
+    """One seat: colour, name, starts/crown, move up/down, remove."""
+
+    seat = NumericProperty(0)
+    colour = StringProperty("red")
+    player_name = StringProperty("")
+    first = BooleanProperty(False)
+    last = BooleanProperty(False)
+    crown = BooleanProperty(False)  # Ciudadelas: the first seat holds the crown
+
+
+class PlayersScreen(Screen):
+    """Choose who plays, in seat order, before a game starts."""
+
+    game = StringProperty("ciudadelas")
+    error = StringProperty("")
+    range_text = StringProperty("")
+    choose_first = BooleanProperty(True)  # False when the cards decide who starts
+
+    def setup(self, game: str) -> None:
+        """Prepare the screen for a new game of ``game`` (names from the last game are kept)."""
+        app = App.get_running_app()
+        self.game = game
+        data = app.game_data(game)
+        players = data.meta.get("players", {}) if data is not None else {}
+        self.min_players = int(players.get("min", 2))
+        self.max_players = int(players.get("max", 7))
+        setup = data.meta.get("setup", {}) if data is not None else {}
+        self.choose_first = not (isinstance(setup, dict) and setup.get("first_player_building"))
+        if not getattr(self, "names", None):
+            self.names = ["", ""]
+            self.colours = COLOUR_IDS[:2]
+        while len(self.names) < self.min_players:
+            self.add_player(refresh=False)
+        del self.names[self.max_players:]
+        del self.colours[self.max_players:]
+        self.first = 0
+        self.error = ""
+        self.refresh()
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        self.range_text = app.t("players_range", min=self.min_players, max=self.max_players)
+        box = self.ids.rows
+        box.clear_widgets()
+        for seat, (player, colour) in enumerate(zip(self.names, self.colours)):
+            row = PlayerRow(seat=seat, colour=colour, player_name=player, first=seat == self.first,
+                            last=seat == len(self.names) - 1, crown=self.game == "ciudadelas")
+            row.ids.name.bind(text=lambda field, value, s=seat: self.names.__setitem__(s, value))
+            box.add_widget(row)
+        self.ids.add.disabled = len(self.names) >= self.max_players
+        Clock.schedule_once(self._top_if_short, 0)
+
+    def _top_if_short(self, *_) -> None:
+        """Keep a list shorter than the view at the top (not where the last scroll left it)."""
+        if self.ids.rows.height <= self.ids.scroll.height:
+            self.ids.scroll.scroll_y = 1
+
+    def placeholder(self, seat: int) -> str:
+        return App.get_running_app().t("player_n", n=seat + 1)
+
+    def add_player(self, refresh: bool = True) -> None:
+        if len(self.names) >= self.max_players:
+            return
+        self.names.append("")
+        free = [c for c in COLOUR_IDS if c not in self.colours]
+        self.colours.append(free[0] if free else COLOUR_IDS[0])
+        if refresh:
+            self.refresh()
+
+    def remove(self, seat: int) -> None:
+        if len(self.names) <= self.min_players:
+            self.error = App.get_running_app().t("too_few", min=self.min_players)
+            return
+        del self.names[seat]
+        del self.colours[seat]
+        self.first = min(self.first, len(self.names) - 1) if self.first != seat else 0
+        self.refresh()
+
+    def move(self, seat: int, step: int) -> None:
+        other = seat + step
+        if not 0 <= other < len(self.names):
+            return
+        for items in (self.names, self.colours):
+            items[seat], items[other] = items[other], items[seat]
+        if self.first in (seat, other):
+            self.first = other if self.first == seat else seat
+        self.refresh()
+
+    def next_colour(self, seat: int) -> None:
+        """Cycle a seat's colour through those no one else has."""
+        taken = set(self.colours) - {self.colours[seat]}
+        start = COLOUR_IDS.index(self.colours[seat])
+        for step in range(1, len(COLOUR_IDS) + 1):
+            candidate = COLOUR_IDS[(start + step) % len(COLOUR_IDS)]
+            if candidate not in taken:
+                self.colours[seat] = candidate
+                break
+        self.refresh()
+
+    def set_first(self, seat: int) -> None:
+        self.first = seat
+        self.refresh()
+
+    def random_first(self) -> None:
+        self.set_first(random.randrange(len(self.names)))
+
+    def colour_rgba(self, colour: str):
+        return rgba(colour)
+
+    def start(self) -> None:
+        """Check the names and start the game; the seats are rotated so the starter comes first."""
+        app = App.get_running_app()
+        names = [n.strip() for n in self.names]
+        for seat, player in enumerate(names):
+            if not player:
+                self.error = app.t("name_missing", n=seat + 1)
+                return
+        folded = [n.casefold() for n in names]
+        for player in names:
+            if folded.count(player.casefold()) > 1:
+                self.error = app.t("name_twice", name=player)
+                return
+        self.error = ""
+        turn = self.first  # rotate so the starter is seat 0: the order round the table is kept
+        app.new_game(self.game, names[turn:] + names[:turn], self.colours[turn:] + self.colours[:turn])
+
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))

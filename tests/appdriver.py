@@ -1,0 +1,291 @@
+"""Drive the companion app in a real Kivy window (Xvfb when there is no display).
+
+The app runs in this process and the driver steps Kivy's event loop by hand, so a test can
+press the app's own widgets (found by their kv ``id`` or their ``wid``), read what they show and
+save screenshots under ``tests/screenshots/<test>/``.
+
+    with AppDriver(tmp_path, "test_name") as drv:
+        drv.press("new_ciudadelas")
+        drv.shot("players")
+
+Import this module before anything imports Kivy: it sets ``KIVY_HOME`` to a temporary folder
+(so tests never touch ``~/.kivy``) and starts ``Xvfb`` if ``DISPLAY`` is unset.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = Path(__file__).resolve().parent / "screenshots"
+WINDOW = (360, 640)
+
+_KIVY_HOME = tempfile.mkdtemp(prefix="ludoteca-kivy-")
+os.environ["KIVY_HOME"] = _KIVY_HOME
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+atexit.register(shutil.rmtree, _KIVY_HOME, True)
+
+_xvfb: subprocess.Popen | None = None
+
+
+def ensure_display() -> None:
+    """Start a private Xvfb (720x1280x24) when no X display is set."""
+    global _xvfb
+    if os.environ.get("DISPLAY") or _xvfb is not None:
+        return
+    if shutil.which("Xvfb") is None:
+        raise RuntimeError("no DISPLAY and no Xvfb: install xvfb or run under a display")
+    for number in range(99, 140):
+        if Path(f"/tmp/.X{number}-lock").exists() or Path(f"/tmp/.X11-unix/X{number}").exists():
+            continue
+        proc = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "720x1280x24", "-nolisten", "tcp"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            if Path(f"/tmp/.X11-unix/X{number}").exists():
+                break
+            if proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        if proc.poll() is None:
+            _xvfb = proc
+            os.environ["DISPLAY"] = f":{number}"
+            atexit.register(_stop_xvfb)
+            return
+    raise RuntimeError("could not start Xvfb on displays :99 to :139")
+
+
+def _stop_xvfb() -> None:
+    if _xvfb is not None and _xvfb.poll() is None:
+        _xvfb.terminate()
+        try:
+            _xvfb.wait(5)
+        except subprocess.TimeoutExpired:
+            _xvfb.kill()
+
+
+def configure_kivy(size: tuple[int, int] = WINDOW) -> None:
+    """Window size in pixels (1 px = 1 dp at the desktop's 96 dpi) and mouse-only input."""
+    ensure_display()
+    from kivy.config import Config
+
+    Config.set("graphics", "width", str(size[0]))
+    Config.set("graphics", "height", str(size[1]))
+    Config.set("graphics", "resizable", "1")
+    for option in list(Config.options("input")) if Config.has_section("input") else []:
+        if option != "mouse":
+            Config.remove_option("input", option)
+    Config.set("kivy", "exit_on_escape", "0")
+
+
+def walk(widget) -> Iterator[Any]:
+    """Every widget under ``widget`` (itself included)."""
+    yield widget
+    for child in list(widget.children):
+        yield from walk(child)
+
+
+class AppDriver:
+    """One run of the app on a database and a settings folder under ``folder``."""
+
+    def __init__(self, folder: Path, test: str, size: tuple[int, int] = WINDOW):
+        self.folder = Path(folder)
+        self.test = test
+        self.size = size
+        self.db = self.folder / "ludoteca.db"
+        self.settings = self.folder / "settings"
+        self.shared = self.folder / "shared"
+        self.app = None
+        self.shots: list[Path] = []
+
+    # -- life cycle ---------------------------------------------------------------------------
+    def start(self) -> "AppDriver":
+        configure_kivy(self.size)
+        os.environ["LUDOTECA_DB"] = str(self.db)
+        os.environ["LUDOTECA_SETTINGS"] = str(self.settings)
+        from kivy.core.window import Window
+
+        from companion.app.main import LudotecaApp
+        from companion.app.services import DesktopServices
+
+        Window.size = self.size
+        self.app = LudotecaApp(db_path=str(self.db), settings_dir=self.settings,
+                               services=DesktopServices(self.shared))
+        self.app._run_prepare()
+        self.step(4)
+        return self
+
+    def stop(self) -> None:
+        """Close the app as the platform would (on_stop), keeping the window for the next run."""
+        if self.app is None:
+            return
+        from kivy.app import App
+        from kivy.core.window import Window
+
+        self.app.dispatch("on_stop")
+        if self.app.root is not None and self.app.root.parent is Window:
+            Window.remove_widget(self.app.root)
+        App._running_app = None
+        self.app = None
+        self.step(1)
+
+    def __enter__(self) -> "AppDriver":
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    def step(self, frames: int = 3) -> None:
+        """Run the event loop for a few frames (clock, layout, drawing)."""
+        from kivy.base import EventLoop
+
+        for _ in range(frames):
+            EventLoop.idle()
+
+    def resize(self, size: tuple[int, int]) -> None:
+        from kivy.core.window import Window
+
+        Window.size = size
+        self.step(4)
+
+    # -- looking -----------------------------------------------------------------------------
+    @property
+    def screen(self):
+        return self.app.root.current_screen
+
+    @property
+    def state(self) -> dict:
+        return self.app.state
+
+    def widgets(self) -> Iterator[Any]:
+        return walk(self.screen)
+
+    def find(self, wid: str, missing_ok: bool = False):
+        """The widget of the current screen whose ``wid`` or kv ``id`` is ``wid``."""
+        for widget in self.widgets():
+            if getattr(widget, "wid", None) == wid:
+                return widget
+        for widget in self.widgets():
+            ids = getattr(widget, "ids", None)
+            if ids and wid in ids and ids[wid] in set(self.widgets()):
+                return ids[wid]
+        if missing_ok:
+            return None
+        known = sorted({w.wid for w in self.widgets() if getattr(w, "wid", "")})
+        raise LookupError(f"no widget '{wid}' on screen '{self.app.root.current}' (wids: {known})")
+
+    def wids(self, prefix: str = "") -> list[str]:
+        found = (getattr(w, "wid", "") or "" for w in self.widgets())
+        return [wid for wid in found if wid and wid.startswith(prefix)]
+
+    def text(self, wid: str) -> str:
+        return self.find(wid).text
+
+    def texts(self) -> str:
+        """All the text shown on the current screen, one label per line."""
+        from kivy.uix.label import Label
+
+        return "\n".join(w.text for w in self.widgets() if isinstance(w, Label) and w.text)
+
+    # -- acting -----------------------------------------------------------------------------
+    def press(self, wid: str, frames: int = 2) -> Any:
+        """Tap a button: scroll it into view, check it is enabled and on the window, release it."""
+        from kivy.uix.scrollview import ScrollView
+
+        widget = self.find(wid)
+        if widget.disabled:
+            raise AssertionError(f"'{wid}' is disabled on screen '{self.app.root.current}'")
+        parent = widget.parent
+        while parent is not None and not isinstance(parent, ScrollView) and parent.parent is not parent:
+            parent = parent.parent
+        if isinstance(parent, ScrollView) and parent.children and parent.children[0].height > parent.height:
+            parent.scroll_to(widget, padding=0, animate=False)
+            self.step(1)
+        wx, wy = widget.to_window(*widget.center)
+        from kivy.core.window import Window
+
+        if not (0 <= wx <= Window.width and 0 <= wy <= Window.height):
+            raise AssertionError(f"'{wid}' is outside the window at {wx:.0f},{wy:.0f}")
+        widget.dispatch("on_press")
+        widget.state = "normal"
+        widget.dispatch("on_release")
+        self.step(frames)
+        return widget
+
+    def type(self, wid: str, text: str) -> None:
+        self.find(wid).text = text
+        self.step(1)
+
+    # -- checking -----------------------------------------------------------------------------
+    def cut_texts(self, slack: float = 2.0) -> list[str]:
+        """Labels of the current screen whose text does not fit in their box."""
+        from kivy.uix.label import Label
+
+        out = []
+        for widget in self.widgets():
+            if not isinstance(widget, Label) or not widget.text or widget.opacity == 0:
+                continue
+            if widget.width <= 1 or widget.height <= 1:
+                continue
+            tw, th = widget.texture_size
+            if tw > widget.width + slack or th > widget.height + slack:
+                out.append(f"{widget.__class__.__name__} {widget.text!r}: text {tw:.0f}x{th:.0f} "
+                           f"in box {widget.width:.0f}x{widget.height:.0f}")
+        return out
+
+    def small_targets(self, minimum: float = 48.0) -> list[str]:
+        """Buttons of the current screen smaller than ``minimum`` dp in either direction."""
+        from kivy.metrics import dp
+        from kivy.uix.behaviors import ButtonBehavior
+
+        return [f"{getattr(w, 'wid', '') or w.text!r}: {w.width:.0f}x{w.height:.0f}"
+                for w in self.widgets()
+                if isinstance(w, ButtonBehavior) and w.opacity > 0
+                and (w.width < dp(minimum) - 0.5 or w.height < dp(minimum) - 0.5)]
+
+    def shot(self, name: str) -> Path:
+        """Save what the window shows as ``tests/screenshots/<test>/<name>.png``."""
+        from kivy.core.window import Window
+
+        self.step(3)
+        folder = SHOTS / self.test
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / f"{name}.png"
+        made = Window.screenshot(name=str(folder / f".{name}.png"))
+        os.replace(made, target)
+        self.shots.append(target)
+        return target
+
+
+def new_game(drv: AppDriver, game: str, names: list[str]) -> None:
+    """From the home screen: pick the game, type the names in seat order, start."""
+    drv.press(f"new_{game}")
+    assert drv.app.root.current == "players"
+    while len(drv.find("rows").children) < len(names):
+        drv.press("add")
+    rows = drv.find("rows").children[::-1]
+    for row, name in zip(rows, names):
+        row.ids.name.text = name
+    drv.step(2)
+    drv.shot("players")
+    drv.press("start")
+    assert drv.app.root.current == game, drv.app.message
+
+
+try:
+    import pytest
+
+    @pytest.fixture
+    def drv(tmp_path, request):
+        """The app on a fresh database and settings folder; screenshots named after the test."""
+        with AppDriver(tmp_path, f"{request.node.module.__name__}.{request.node.name}") as driver:
+            yield driver
+except ImportError:  # used outside pytest (bench/)
+    pass

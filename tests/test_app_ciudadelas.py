@@ -1,0 +1,147 @@
+"""A short game of Ciudadelas on the app, from the home screen to the final scoring, by pressing
+the app's own widgets in a real window; plus undo/redo from the screen."""
+
+from __future__ import annotations
+
+from appdriver import AppDriver, drv, new_game  # noqa: F401  (drv is a fixture)
+
+NAMES = ["Ana", "Luis", "Eva"]
+
+
+def cheapest_to_build(drv: AppDriver, seat: int) -> str:
+    data = drv.app.game_data("ciudadelas")
+    player = drv.state["players"][seat]
+    options = [d for d in data.entries("district") if d["id"] not in player["city"] and d["cost"] <= player["gold"]]
+    return min(options, key=lambda d: (d["cost"], d["id"]))["id"]
+
+
+def test_short_game_to_final_scoring(drv):
+    drv.shot("home")
+    assert drv.cut_texts() == [] and drv.small_targets() == []
+    new_game(drv, "ciudadelas", NAMES)
+    assert [p["name"] for p in drv.state["players"]] == NAMES
+    assert drv.state["crown"] == 0  # Ana holds the crown, as chosen on the Players screen
+    drv.shot("draft")
+    # Correct Ana's gold and cards by hand (the table is the truth), from her city panel.
+    drv.press("adjust_0")
+    for _ in range(30):
+        drv.press("adjust_0_gold_plus", frames=1)
+    for _ in range(6):
+        drv.press("adjust_0_hand_plus", frames=1)
+    assert drv.state["players"][0]["gold"] == 32 and drv.state["players"][0]["hand"] == 10
+    shots = set()
+    for _ in range(600):
+        if drv.app.root.current != "ciudadelas":
+            break
+        state = drv.state
+        phase = state["phase"]
+        if phase not in shots:
+            drv.shot(f"phase_{phase}")
+            assert drv.cut_texts() == [], drv.cut_texts()
+            shots.add(phase)
+        if phase == "choose":
+            drv.press(drv.wids("choose_")[-1])
+        elif phase == "call":
+            drv.press("call")
+        else:
+            seat = state["active"]
+            if drv.find("take_gold", missing_ok=True):
+                drv.press("take_gold")
+            if seat == 0 and drv.find("build", missing_ok=True):
+                drv.press("build")
+                if "build" not in shots:
+                    drv.type("search", "templo")
+                    assert drv.wids("district_") == ["district_temple"]
+                    drv.shot("build_search")
+                    drv.type("search", "")
+                    shots.add("build")
+                before = len(drv.state["players"][0]["city"])
+                drv.press(f"district_{cheapest_to_build(drv, 0)}")
+                assert len(drv.state["players"][0]["city"]) == before + 1, drv.app.message
+                if before + 1 == 8:
+                    assert drv.find("banner").text.startswith("¡Ana")
+                    drv.shot("eighth_district")
+            drv.press("end_turn")
+    assert drv.app.root.current == "final"
+    final = drv.state["final"]
+    assert drv.state["finished"] and final["winners"] == ["Ana"]
+    assert "Ana" in drv.find("winner").text
+    assert drv.cut_texts() == []
+    drv.shot("final")
+    drv.press("share")
+    title, text = drv.app.services.shared[-1]
+    assert text.splitlines()[1].startswith("1. Ana: ")
+    assert all(p["name"] in text for p in drv.state["players"])
+
+
+def play_until_anas_turn(drv: AppDriver) -> None:
+    for _ in range(60):
+        if drv.state["phase"] == "turn" and drv.state["active"] == 0:
+            return
+        phase = drv.state["phase"]
+        drv.press(drv.wids("choose_")[-1] if phase == "choose" else "call" if phase == "call" else "end_turn")
+    raise AssertionError("Ana never got a turn")
+
+
+def test_building_a_duplicate_shows_the_engines_error(drv):
+    new_game(drv, "ciudadelas", NAMES)
+    drv.press("adjust_0")
+    for _ in range(10):
+        drv.press("adjust_0_gold_plus", frames=1)
+    play_until_anas_turn(drv)
+    drv.press("take_gold")
+    drv.press("build")
+    drv.press("district_temple")
+    assert "temple" in drv.state["players"][0]["city"]
+    drv.press("end_turn")
+    play_until_anas_turn(drv)
+    drv.press("take_gold")
+    seq, gold = drv.app.session.seq, drv.state["players"][0]["gold"]
+    drv.press("build")
+    drv.press("district_temple")
+    assert drv.app.session.seq == seq  # refused: nothing saved
+    assert drv.state["players"][0]["gold"] == gold
+    assert drv.app.message and drv.find("message").text == drv.app.message
+    drv.shot("duplicate_refused")
+
+
+def test_undo_and_redo_from_the_screen(drv):
+    new_game(drv, "ciudadelas", NAMES)
+    assert drv.find("undo").disabled and drv.find("redo").disabled
+    first = drv.state["draft"]["available"][-1]
+    drv.press(f"choose_{first}")
+    assert first in drv.state["picks"][0]
+    assert not drv.find("undo").disabled
+    drv.press("undo")
+    assert drv.state["picks"][0] == [] and drv.state["active"] == 0
+    assert not drv.find("redo").disabled
+    drv.shot("after_undo")
+    drv.press("redo")
+    assert drv.state["picks"][0] == [first]
+    # Undo also works across a correction by hand, straight from the same bar.
+    drv.press("adjust_1")
+    drv.press("adjust_1_gold_minus")
+    assert drv.state["players"][1]["gold"] == 1
+    drv.press("undo")
+    assert drv.state["players"][1]["gold"] == 2
+    drv.shot("after_second_undo")
+
+
+def test_two_players_discard_during_the_draft(drv):
+    new_game(drv, "ciudadelas", ["Ana", "Luis"])
+    rule = drv.app.game_data("ciudadelas").meta["character_draft"]["by_players"][2]
+    for pick in range(1, 5):
+        assert drv.state["phase"] == "choose"
+        available = list(drv.state["draft"]["available"])
+        drv.press(drv.wids("choose_")[0])
+        if pick in rule.get("discards_after_picks", []):
+            assert drv.state["draft"]["picks_made"] == pick - 1  # nothing saved before the discard
+            discards = drv.wids("discard_")
+            assert discards, "the discard step is offered"
+            drv.shot(f"discard_{pick}")
+            drv.press(discards[0])
+            gone = discards[0].removeprefix("discard_")
+            assert gone in drv.state["draft"]["discarded_during"] and gone in available
+        assert drv.state["draft"]["picks_made"] == pick, drv.app.message
+    assert drv.state["phase"] == "call"
+    assert [len(p) for p in drv.state["picks"]] == [2, 2]

@@ -1,0 +1,80 @@
+"""A short game of Gladiadores on the app: gladiators tapped from ready to exhausted, work, a
+fight, the auction helper calling bidders in order, and the target score ending the game."""
+
+from __future__ import annotations
+
+from appdriver import drv, new_game  # noqa: F401  (drv is a fixture)
+
+
+def test_short_game_to_final_scoring(drv):
+    new_game(drv, "gladiadores", ["Ana", "Luis"])
+    state = drv.state
+    seat = state["active"]
+    me = state["players"][seat]
+    drv.shot("turn")
+    assert drv.cut_texts() == [], drv.cut_texts()
+    assert f"{len(me['buildings'])}/5" in drv.texts()
+    # Tap a ready gladiator (selected), then work: coins go up and it is exhausted.
+    ready = [g for g in me["gladiators"] if g["ready"]]
+    coins = me["coins"]
+    drv.press(f"glad_{ready[0]['uid']}")
+    drv.shot("selected")
+    drv.press("work")
+    me = drv.state["players"][seat]
+    assert me["coins"] > coins
+    worked = next(g for g in me["gladiators"] if g["uid"] == ready[0]["uid"])
+    assert worked["ready"] is False
+    assert drv.app.t("exhausted") in drv.find(f"glad_{worked['uid']}").text
+    # Fight with the next one when the coins allow it: the defender is tapped on the rival's side.
+    if len(ready) > 1 and drv.find(f"glad_{ready[1]['uid']}", missing_ok=True):
+        drv.press(f"glad_{ready[1]['uid']}")
+        drv.press("fight")
+        drv.shot("fight")
+        defenders = drv.wids("defender_")
+        assert defenders
+        seq = drv.app.session.seq
+        drv.press(defenders[0])
+        assert drv.app.session.seq == seq + 1 or drv.app.message
+    drv.press("end_main")
+    assert drv.state["phase"] == "auction"
+    drv.shot("auction")
+    if drv.find("start_auction", missing_ok=True):
+        drv.press("start_auction")
+        picks = drv.wids("pick_")
+        assert picks
+        drv.press(picks[0])
+        drv.shot("bidding")
+        order = [drv.state["players"][i]["name"] for i in drv.state["auction"]["order"]]
+        first_bidder = order[0]
+        assert drv.app.t("bidder", name=first_bidder) in drv.texts()
+        drv.press("bid")
+        for _ in range(len(order)):
+            if not drv.state.get("auction") or drv.state["phase"] != "auction" or not drv.find("pass", missing_ok=True):
+                break
+            drv.press("pass")
+    # The table says the active player has reached the target: correct the points by hand.
+    seat = drv.state["active"]
+    target = drv.state["target"]
+    while drv.state["players"][seat]["points"] < target:
+        drv.press(f"p{seat}_points_plus", frames=1)
+    for _ in range(5):
+        if drv.app.root.current == "final":
+            break
+        for wid in ("end_main", "end_turn"):
+            if drv.app.root.current == "gladiadores" and drv.find(wid, missing_ok=True):
+                drv.press(wid)
+    assert drv.app.root.current == "final"
+    assert drv.state["final"]["winners"] == [drv.state["players"][seat]["name"]]
+    assert drv.cut_texts() == []
+    drv.shot("final")
+    drv.press("export_bgstats")
+    name, text = drv.app.services.shared[-1]
+    assert name.endswith(".bgsplay.json") and '"plays"' in text
+    assert (drv.shared / name).read_text("utf-8") == text
+    # The history shows the winner, and the winner's statistics count the game and the win.
+    winner = drv.state["final"]["winners"][0]
+    drv.press("home")
+    drv.press("history")
+    assert drv.app.t("winner", name=winner) in drv.texts()
+    assert f"{winner}[/b]: 1 partida, 1 victoria" in drv.texts()
+    drv.shot("history")

@@ -1,0 +1,57 @@
+"""The Players screen: the game's player range, colours, seat order, who starts, bad names."""
+
+from __future__ import annotations
+
+from appdriver import drv  # noqa: F401  (drv is a fixture)
+
+
+def names(drv) -> list[str]:
+    return [row.ids.name.text for row in drv.find("rows").children[::-1]]
+
+
+def test_range_order_colours_and_starter(drv):
+    drv.press("new_el_mapa")
+    meta = drv.app.game_data("el_mapa").meta["players"]
+    assert drv.app.t("players_range", min=meta["min"], max=meta["max"]) in drv.texts()
+    while not drv.find("add").disabled:
+        drv.press("add")
+    assert len(names(drv)) == meta["max"]
+    for _ in range(meta["max"] - 3):
+        drv.press("remove_3")
+    for row, name in zip(drv.find("rows").children[::-1], ["Ana", "Luis", "Eva"]):
+        row.ids.name.text = name
+    drv.press("down_0")
+    assert names(drv) == ["Luis", "Ana", "Eva"]
+    assert drv.find("up_0").disabled and drv.find("down_2").disabled
+    colours = list(drv.screen.colours)
+    drv.press("colour_2")
+    assert drv.screen.colours[2] != colours[2] and len(set(drv.screen.colours)) == 3
+    drv.press("first_2")  # Eva starts: seats rotate, the order round the table is kept
+    drv.shot("players")
+    chosen = list(drv.screen.colours)
+    drv.press("start")
+    assert [p["name"] for p in drv.state["players"]] == ["Eva", "Luis", "Ana"]
+    assert drv.state["active"] == 0
+    assert [drv.app.colour_of(i) for i in range(3)] == [chosen[2], chosen[0], chosen[1]]
+
+
+def test_bad_names_are_refused_on_the_screen(drv):
+    drv.press("new_ciudadelas")
+    drv.press("start")
+    assert drv.app.root.current == "players"
+    assert drv.screen.error == drv.app.t("name_missing", n=1)
+    rows = drv.find("rows").children[::-1]
+    rows[0].ids.name.text = "Ana"
+    rows[1].ids.name.text = "ana"
+    drv.press("start")
+    assert drv.screen.error == drv.app.t("name_twice", name="Ana")
+    drv.press("remove_1")
+    assert drv.screen.error == drv.app.t("too_few", min=2)
+    drv.shot("errors")
+    assert drv.app.store.unfinished() == []
+
+
+def test_cards_decide_who_starts_in_gladiadores(drv):
+    drv.press("new_gladiadores")
+    assert drv.find("random").disabled and drv.find("first_1").disabled
+    drv.shot("players")
