@@ -1,4 +1,4 @@
-"""The ``ludoteca`` command: one dispatcher, each part registers its own sub-commands.
+"""The ludoteca command: one dispatcher, each part registers its own sub-commands.
 
 Every sub-command returns an exit code: 0 done, 1 failed, 2 bad input or options.
 Bad input is reported as clear lines on stderr, never as a traceback.

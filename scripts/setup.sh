@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need=()
-for pkg in libcairo2 xvfb poppler-utils xdotool libgl1-mesa-dri libmtdev1; do
+for pkg in libcairo2 xvfb poppler-utils xdotool libgl1-mesa-dri libmtdev1 xsel; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if ((${#need[@]})); then
