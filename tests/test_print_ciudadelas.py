@@ -60,6 +60,28 @@ def kit_en_dark(tmp_path_factory, data):
     return out, {e["component"]: e for e in manifest["files"] if e["game"] == "ciudadelas"}
 
 
+@pytest.fixture(scope="module")
+def kit_new_rules(tmp_path_factory):
+    """Spanish, A4, from a copy of the data whose rule numbers were edited: game.yaml (starting
+    gold, complete city, first-complete bonus) and characters.yaml (the Architect's builds)."""
+    cards = tmp_path_factory.mktemp("cards-rules")
+    shutil.copytree(Path(load().root) / "ciudadelas", cards / "ciudadelas")
+    edits = {"game.yaml": [(r"\n  starting_gold: 2\n", "\n  starting_gold: 5\n"),
+                           (r"\n  complete_city: 8\n", "\n  complete_city: 9\n"),
+                           (r"\n    first_complete: 4\n", "\n    first_complete: 6\n")],
+             "characters.yaml": [(r"\n    max_builds: 3\n", "\n    max_builds: 4\n")]}
+    for name, subs in edits.items():
+        path = cards / "ciudadelas" / name
+        text = path.read_text(encoding="utf-8")
+        for pattern, repl in subs:
+            text, n = re.subn(pattern, repl, text)
+            assert n == 1, (name, pattern)
+        path.write_text(text, encoding="utf-8")
+    out = tmp_path_factory.mktemp("ci-rules")
+    manifest = _build(out, "--cards", str(cards))
+    return out, {e["component"]: e for e in manifest["files"] if e["game"] == "ciudadelas"}
+
+
 # ---------------------------------------------------------------- reading the PDFs back
 
 def _text(pdf: Path) -> str:
@@ -248,8 +270,10 @@ def test_names_are_text_with_their_accents(kit, data):
         assert c["name"]["es"] in characters
     assert "Ladrón" in characters
     reference = _raw_text(out / files["reference"]["path"])
-    first_step = data.get("component", "reference_card")["turn_summary"][0]["es"]
-    assert " ".join(first_step.split()) in reference
+    steps = data.get("component", "reference_card")["turn_summary"]
+    plain_step = next(s["es"] for s in steps if "{" not in s["es"])
+    assert " ".join(plain_step.split()) in reference
+    assert "{" not in reference and "}" not in reference
     assert "Cathedral" not in districts
 
 
@@ -321,3 +345,41 @@ def test_english_and_dark_city(kit_en_dark, data):
     for d in data.entries("dark_district"):
         assert d["name"]["en"] in text
     assert "Dark City" in _text(out / files["score_pad"]["path"])
+
+
+def test_reference_card_numbers_follow_the_rules_data(kit, kit_new_rules):
+    """The reference card's rule numbers are read from game.yaml and characters.yaml: editing
+    them there changes the printed card (and the untouched numbers stay)."""
+    _paper, out, files = kit
+    before = _raw_text(out / files["reference"]["path"])
+    new_out, new_files = kit_new_rules
+    after = _raw_text(new_out / new_files["reference"]["path"])
+    for old, new in (("Al empezar: 2 de oro", "Al empezar: 5 de oro"),
+                     ("llega a 8 distritos", "llega a 9 distritos"),
+                     ("+4 a la primera ciudad completa", "+6 a la primera ciudad completa"),
+                     ("(el Arquitecto, hasta 3)", "(el Arquitecto, hasta 4)")):
+        assert old in before and new not in before, old
+        assert new in after and old not in after, new
+    for same in ("+3 con los cinco colores", "+2 a las demás completas", "coge 2 de oro"):
+        assert same in before and same in after, same
+    assert "{" not in after
+
+
+def test_an_unknown_rule_name_in_a_text_is_one_clear_error(tmp_path):
+    cards = tmp_path / "cards"
+    shutil.copytree(Path(load().root) / "ciudadelas", cards / "ciudadelas")
+    path = cards / "ciudadelas" / "components.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert text.count("{complete_city} distritos") == 1
+    path.write_text(text.replace("{complete_city} distritos", "{complete_cty} distritos"),
+                    encoding="utf-8")
+    out = tmp_path / "out"
+    run = subprocess.run([sys.executable, "-m", "ludoteca", "build", "ciudadelas", "--out", str(out),
+                          "--cards", str(cards)], capture_output=True, text=True)
+    assert run.returncode == 2
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in run.stderr, run.stderr
+    line_no = text[:text.index("{complete_city} distritos")].count("\n") + 1    # the step's "- es:" line
+    assert f"components.yaml:{line_no}: component 'reference_card': turn_summary[" in lines[0]
+    assert "{complete_cty}" in lines[0] and "closest: complete_city" in lines[0]
+    assert not list(out.rglob("*.pdf"))

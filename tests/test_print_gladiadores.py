@@ -273,3 +273,36 @@ def test_ink_saver_drops_the_full_bleed_background(game):
     saver = _face("gladiadores/gladiator.svg.j2", ctx, ink_saver=True)
     bleed_rect = '<rect x="-3" y="-3"'
     assert bleed_rect in full and bleed_rect not in saver
+
+
+def _emblem(svg: str) -> str:
+    """The drawing in the building's medallion (its <g class="emblem"> group), as SVG text."""
+    root = ET.fromstring(svg)
+    group = next(g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "emblem")
+    assert len(group), "empty emblem"
+    return ET.tostring(group, encoding="unicode")
+
+
+def test_buildings_are_drawn_by_what_they_do(game):
+    """The medallion drawing follows the data: buildings whose first effect differs (kind, or
+    stat for a stat bonus) get different drawings, the same one gets the same, and a building
+    with no effect shows the laurel of its points."""
+    from generator.games.gladiadores import building_context
+    drawings: dict[str, str] = {}
+    for entry in game.entries("building"):
+        effects = entry.get("effects", [])
+        what = (effects[0]["kind"], effects[0].get("stat")) if effects else ("points", None)
+        drawings[entry["id"]] = (what, _emblem(_face("gladiadores/building.svg.j2",
+                                                     building_context(game, entry))))
+    by_what: dict = {}
+    for what, svg in drawings.values():
+        by_what.setdefault(what, set()).add(svg)
+    assert all(len(svgs) == 1 for svgs in by_what.values()), by_what.keys()
+    auction = {k for k in by_what if k[0].startswith("auction_")}
+    rewards = {("fight_reward", None), ("defence_reward", None)}
+    distinct = {next(iter(s)) for s in by_what.values()}
+    # kinds that share one drawing on purpose: the auction ones (the auction spear) and the rewards
+    assert len(distinct) == len(by_what) - (len(auction) - 1) - (len(rewards & set(by_what)) - 1)
+    assert len(distinct) >= 12
+    laurel = next(iter(by_what[("points", None)]))
+    assert all(next(iter(s)) != laurel for what, s in by_what.items() if what[0] != "points")

@@ -8,8 +8,12 @@ module only decides which template draws which face, and passes each face the fe
 
 from __future__ import annotations
 
+import difflib
+import re
 from typing import Any
 
+from cards import DataError
+from cards.problems import Problem
 from generator.model import Component, Face, Options
 
 GAME = "ciudadelas"
@@ -137,11 +141,65 @@ def _crown(game) -> Component:
     return Component(GAME, "crown", TITLES["crown"], CARD, [front] * n, [back] * n, grid=GRID)
 
 
+PLACEHOLDER = re.compile(r"\{([a-z0-9_]+)\}")
+
+
+def rule_values(game) -> dict[str, int]:
+    """The rule numbers a printed text may name as ``{name}``, so that none is written twice.
+
+    game.yaml's top-level numbers by their key (``starting_gold``, ``complete_city``...), its
+    ``bonuses`` as ``bonus_<key>`` (``bonus_first_complete``), and each character's numbers as
+    ``<id>_<field>`` (``architect_max_builds``).
+    """
+    values: dict[str, int] = {}
+
+    def numbers(prefix: str, record: dict) -> None:
+        for key, value in record.items():
+            if isinstance(value, int) and not isinstance(value, bool):
+                values[prefix + str(key)] = value
+
+    numbers("", game.meta)
+    numbers("bonus_", game.meta.get("bonuses") or {})
+    for c in game.entries("character"):
+        numbers(f"{c['id']}_", c)
+    return values
+
+
+def fill_rules(text: str, values: dict[str, int]) -> str:
+    """``text`` with every ``{name}`` replaced by its rule number; KeyError names an unknown one."""
+    return PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), text)
+
+
+def _filled_steps(game, ref: dict) -> list[dict]:
+    """The reference card's turn steps ({es, en}) with their rule numbers filled in.
+
+    An unknown ``{name}`` is a DataError on the step's own line (exit 2, one line).
+    """
+    values = rule_values(game)
+    steps = ref.get("turn_summary") or []
+    path, _line = game.location("component", ref["id"])
+    out = []
+    for i, step in enumerate(steps):
+        filled = {}
+        for lang, text in _plain(step).items():
+            try:
+                filled[lang] = fill_rules(text, values)
+            except KeyError as exc:
+                near = difflib.get_close_matches(exc.args[0], values, 3, 0.5)
+                hint = f" (closest: {', '.join(near)})" if near else ""
+                raise DataError([Problem(str(path), steps.line_of(i), "component", ref["id"],
+                                         f"turn_summary[{i}].{lang}",
+                                         f"a rule number named in braces{hint}",
+                                         "{" + exc.args[0] + "}")]) from None
+        out.append(filled)
+    return out
+
+
 def _reference(game, colours: dict) -> Component:
     ref = _component(game, "reference_card")
     front = Face("ciudadelas/reference_front.svg.j2",
                  {"title": LABELS["your_turn"], "game_name": _plain(game.meta["name"]),
-                  "steps": _plain(ref.get("turn_summary") or [])}, "reference")
+                  "steps": _filled_steps(game, ref)}, "reference")
     rows = []
     for cid in ref.get("characters") or []:
         c = game.get("character", cid)

@@ -209,6 +209,26 @@ def facade(entry: dict) -> str:
     return "house" if entry["starting"] else "arch"
 
 
+#: The drawing beside a building's facade, by the kind of its first effect (stat bonuses show
+#: their stat's icon; a building with no effect shows a laurel: it is there for its points).
+EMBLEMS = {"first_player": "first", "coins": "coins", "recruit_tiro": "recruit",
+           "housing": "housing", "construction_bonus": "quarry", "chain": "chain",
+           "destroy": "destroy", "auction_discount": "auction", "auction_reveal": "auction",
+           "auction_tie": "auction", "fight_discount": "discount", "fight_reward": "reward",
+           "defence_reward": "reward", "redraw": "redraw", "save": "save"}
+
+
+def building_emblem(entry: dict) -> str:
+    """Which emblem (templates/gladiadores/_icons.svg.j2 ``emblem``) shows what the building does."""
+    effects = entry.get("effects", [])
+    if not effects:
+        return "points"
+    first = effects[0]
+    if first["kind"] == "stat_bonus":
+        return first["stat"]
+    return EMBLEMS.get(first["kind"], "points")
+
+
 def building_context(g: Game, entry: dict) -> dict:
     return {"name": entry["name"], "gloss": entry["gloss"], "starting": entry["starting"],
             "numeral": NUMERALS[entry["symbol"]], "cost": entry["cost"],
@@ -216,7 +236,7 @@ def building_context(g: Game, entry: dict) -> dict:
             "ability": entry["ability"], "capacity": capacity(g, entry),
             "start_of_turn": any(e.get("timing") == "start_of_turn"
                                  for e in entry.get("effects", [])),
-            "facade": facade(entry),
+            "facade": facade(entry), "emblem": building_emblem(entry),
             "labels": {k: LABELS[k] for k in ("starting", "centre", "cost", "points", "houses",
                                               "demolishable", "not_demolishable",
                                               "start_of_turn", "game")}}
