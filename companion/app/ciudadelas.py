@@ -12,11 +12,13 @@ from kivy.metrics import dp, sp
 from kivy.uix.textinput import TextInput
 from kivy.utils import get_color_from_hex
 
+from companion.engine.games import ciudadelas as rules
+
 from .gamescreen import GameScreen
 
-POWER_ACTIONS = (("murder", "murder", "murder"), ("steal_gold", "steal", "steal"),
-                 ("exchange_hand", "exchange_hand", "swap"), ("discard_and_draw", "discard_and_draw", "swap_deck"),
-                 ("destroy_district", "destroy", "destroy"))
+#: The character's actions: engine action -> UI string key.
+POWER_ACTIONS = (("murder", "murder"), ("steal", "steal"), ("exchange_hand", "swap"),
+                 ("discard_and_draw", "swap_deck"), ("destroy", "destroy"))
 
 
 class CiudadelasScreen(GameScreen):
@@ -74,9 +76,7 @@ class CiudadelasScreen(GameScreen):
             return
         who = state["players"][seat]["name"]
         body.add_widget(self.heading(app.t("turn_of", name=who), font=sp(22)))
-        n = len(state["players"])
-        rule = self.data.meta["character_draft"]["by_players"].get(n, {})
-        needs_discard = draft.get("picks_made", 0) + 1 in (rule.get("discards_after_picks") or [])
+        needs_discard = bool(draft.get("needs_discard"))
         if self.mode and self.mode[0] == "pick" and needs_discard:
             picked = self.mode[1]
             body.add_widget(self.note(app.t("pick_then_discard", name=self.char_name(app, picked)), font=sp(18)))
@@ -122,22 +122,31 @@ class CiudadelasScreen(GameScreen):
                                      font=sp(24)))
         if char.get("summary"):
             body.add_widget(self.note(app.n(char["summary"])))
+        self.legal = legal = App.get_running_app().session.legal_actions()
+        names = {a["action"] for a in legal}
+        self.targets = rules.destroy_targets(state, self.data)
         buttons = []
-        if not turn.get("resource"):
+        if "take_gold" in names:
             buttons.append(self.button(app.t("take_gold", n=meta["take_gold"]), "take_gold",
                                        lambda: self.send({"action": "take_gold"}), bg=(0.60, 0.48, 0.10, 1)))
+        if "draw_cards" in names:
             buttons.append(self.button(app.t("take_card"), "draw_cards",
                                        lambda: self.send({"action": "draw_cards"}), bg=(0.20, 0.35, 0.55, 1)))
-        if not turn.get("income") and (char.get("income_colour") or char.get("bonus_gold")):
+        if "income" in names:
             buttons.append(self.button(app.t("income"), "income", lambda: self.send({"action": "income"})))
         if turn.get("builds", 0) < turn.get("max_builds", 1):
             buttons.append(self.button(app.t("build"), "build", lambda: self.set_mode("build"),
                                        bg=(0.16, 0.45, 0.25, 1)))
-        if not turn.get("power_used"):
-            for power, action, key in POWER_ACTIONS:
-                if power in (char.get("powers") or []):
-                    buttons.append(self.button(app.t(key), f"power_{action}",
-                                               lambda a=action: self.set_mode(a), bg=(0.45, 0.18, 0.18, 1)))
+        for action, key in POWER_ACTIONS:
+            if action in names or (action == "destroy" and self.targets):
+                buttons.append(self.button(app.t(key), f"power_{action}",
+                                           lambda a=action: self.set_mode(a), bg=(0.45, 0.18, 0.18, 1)))
+        for a in legal:
+            if a["action"] == "use_district":
+                district = self.data.get("district", a["district"])
+                buttons.append(self.button(app.t("use_district", name=app.n(district["name"])),
+                                           f"use_{a['district']}", lambda a=a: self.send(a),
+                                           bg=(0.40, 0.22, 0.50, 1)))
         buttons.append(self.button(app.t("end_turn"), "end_turn", lambda: self.send({"action": "end_turn"}),
                                    bg=(0.35, 0.35, 0.38, 1)))
         body.add_widget(self.grid(2, *buttons))
@@ -153,46 +162,28 @@ class CiudadelasScreen(GameScreen):
         if mode == "build":
             self.fill_build(app, state, body, seat)
         elif mode in ("murder", "steal"):
-            banned = set(char.get("cannot_target") or []) | {char["id"]}
-            if char.get("cannot_target_murdered") and state.get("murdered"):
-                banned.add(state["murdered"])
-            targets = [c for c in self.data.entries("character")
-                       if c["number"] > char["number"] and c["id"] not in banned]
-            body.add_widget(self.grid(2, *[self.button(self.char_name(app, c["id"]), f"target_{c['id']}",
-                                                       lambda c=c: self.send({"action": mode, "character": c["id"]}),
-                                                       bg=(0.45, 0.18, 0.18, 1)) for c in targets]))
+            body.add_widget(self.grid(2, *[self.button(self.char_name(app, a["character"]), f"target_{a['character']}",
+                                                       lambda a=a: self.send(a), bg=(0.45, 0.18, 0.18, 1))
+                                           for a in self.legal if a["action"] == mode]))
         elif mode == "exchange_hand":
-            body.add_widget(self.grid(2, *[self.button(p["name"], f"target_{i}",
-                                                       lambda p=p: self.send({"action": "exchange_hand",
-                                                                              "target": p["name"]}))
-                                           for i, p in enumerate(state["players"]) if i != seat]))
+            seats = {p["name"]: i for i, p in enumerate(state["players"])}
+            body.add_widget(self.grid(2, *[self.button(a["target"], f"target_{seats[a['target']]}",
+                                                       lambda a=a: self.send(a))
+                                           for a in self.legal if a["action"] == "exchange_hand"]))
         elif mode == "discard_and_draw":
-            hand = state["players"][seat]["hand"]
-            body.add_widget(self.grid(4, *[self.button(str(k), f"count_{k}",
-                                                       lambda k=k: self.send({"action": "discard_and_draw",
-                                                                              "count": k}))
-                                           for k in range(1, hand + 1)]))
+            body.add_widget(self.grid(4, *[self.button(str(a["count"]), f"count_{a['count']}",
+                                                       lambda a=a: self.send(a))
+                                           for a in self.legal if a["action"] == "discard_and_draw"]))
         elif mode == "destroy":
             options = []
-            for i, p in enumerate(state["players"]):
-                for did in p.get("city", []):
-                    district = self.data.get("district", did)
-                    price = self.destroy_price(state, i, district, char)
-                    options.append(self.button(f"{p['name']}: {app.n(district['name'])}\n{app.t('price', n=price)}",
-                                               f"destroy_{i}_{did}",
-                                               lambda p=p, did=did: self.send({"action": "destroy", "target": p["name"],
-                                                                               "district": did}),
-                                               height=dp(64), bg=(0.45, 0.18, 0.18, 1)))
+            for t in self.targets:
+                district = self.data.get("district", t["district"])
+                options.append(self.button(
+                    f"{t['target']}: {app.n(district['name'])}\n{app.t('price', n=t['price'])}",
+                    f"destroy_{t['seat']}_{t['district']}",
+                    lambda t=t: self.send({"action": "destroy", "target": t["target"], "district": t["district"]}),
+                    height=dp(72), bg=(0.45, 0.18, 0.18, 1), disabled=not t["affordable"]))
             body.add_widget(self.grid(2, *options))
-
-    def destroy_price(self, state, seat, district, char) -> int:
-        """The price the card data gives for destroying a district (shown; the engine charges)."""
-        price = max(0, district["cost"] - char.get("destroy_discount", 0))
-        for did in state["players"][seat].get("city", []):
-            other = self.data.get("district", did)
-            if "destroy_surcharge" in (other.get("abilities") or []) and did != district["id"]:
-                price += (other.get("params") or {}).get("surcharge", 0)
-        return price
 
     def fill_build(self, app, state, body, seat) -> None:
         field = TextInput(text=self.search, hint_text=app.t("search"), multiline=False, size_hint_y=None,
@@ -213,8 +204,9 @@ class CiudadelasScreen(GameScreen):
                     continue
                 built = d["id"] in player.get("city", [])
                 colour = self.colour_rgba(d["colour"])
+                cost = rules.build_cost(state, self.data, seat, d)
                 results.add_widget(self.button(
-                    f"{app.n(d['name'])} · {app.t('cost', n=d['cost'])}" + (f" · {app.t('built')}" if built else ""),
+                    f"{app.n(d['name'])} · {app.t('cost', n=cost)}" + (f" · {app.t('built')}" if built else ""),
                     f"district_{d['id']}", lambda d=d: self.send({"action": "build", "district": d["id"]}),
                     bg=(colour[0] * 0.7, colour[1] * 0.7, colour[2] * 0.7, 1) if not built
                     else (0.3, 0.3, 0.3, 1)))
@@ -235,11 +227,9 @@ class CiudadelasScreen(GameScreen):
         extra = (f" · {app.t('crown')}" if crown else "")
         body.add_widget(self.player_header(app, seat, player, seat == state.get("active"), extra))
         city = player.get("city", [])
-        points = sum(self.data.get("district", d).get("points", self.data.get("district", d)["cost"]) for d in city)
-        colours = {self.data.get("district", d)["colour"] for d in city}
         summary = (f"{app.t('gold')}: {player.get('gold', 0)}   {app.t('cards')}: {player.get('hand', 0)}   "
-                   f"{app.t('city')}: {len(city)} · {app.t('points', n=points)} · "
-                   f"{app.t('colours_n', n=len(colours), of=len(self.data.entries('colour')))}")
+                   f"{app.t('city')}: {len(city)} · {app.t('points', n=player.get('city_points', 0))} · "
+                   f"{app.t('colours_n', n=len(player.get('city_colours', [])), of=len(self.data.entries('colour')))}")
         if chars:
             summary += f"\n{chars}"
         body.add_widget(self.note(summary, font=sp(18)))

@@ -110,8 +110,8 @@ class ElMapaScreen(GameScreen):
             body.add_widget(self.grid(1, *options))
         elif self.mode == ("trade",):
             player = state["players"][seat]
-            limit = self.trade_limit(player)
-            body.add_widget(self.note(app.t("trades_left", n=max(0, limit - player.get("trades_used", 0)))))
+            body.add_widget(self.note(app.t("trades_of", n=player.get("trades_left", 0),
+                                            of=player.get("trade_limit", 0)), wid="trades_left"))
             options = []
             for a in groups["trade"]:
                 rate = next((t for t in self.data.meta.get("bank_trades", [])
@@ -140,45 +140,78 @@ class ElMapaScreen(GameScreen):
                                     bg=(0.35, 0.35, 0.38, 1)))
 
     def fill_battle(self, app, state, body, seat) -> None:
-        """Winner, loser (a player or neutral troops) and the troops defeated: one battle action."""
-        form = self.form = getattr(self, "form", None) or {"winner": seat, "loser": "neutral", "defeated": {}}
-        names = [p["name"] for p in state["players"]]
+        """Winner, loser (a player or neutral troops), the troops defeated, and optionally the armies
+        that fought, the winner's losses and whether the loser fled: one battle action."""
+        form = self.form = getattr(self, "form", None) or {"winner": seat, "loser": "neutral", "defeated": {},
+                                                           "winner_army": None, "winner_losses": {},
+                                                           "loser_army": None, "fled": False}
+        players = state["players"]
+        names = [p["name"] for p in players]
+        gold = (0.70, 0.55, 0.10, 1)
 
         def pick(key, value):
             form[key] = value
+            if key == "winner":
+                form["winner_army"], form["winner_losses"] = None, {}
+            if key in ("loser", "winner"):
+                form["loser_army"], form["fled"] = None, False
             self.refresh()
         body.add_widget(self.note(app.t("winner_is"), font=sp(17)))
         body.add_widget(self.grid(3, *[self.button(n, f"winner_{i}", lambda i=i: pick("winner", i),
-                                                   bg=(0.70, 0.55, 0.10, 1) if form["winner"] == i else None)
+                                                   bg=gold if form["winner"] == i else None)
                                        for i, n in enumerate(names)]))
         body.add_widget(self.note(app.t("loser_is"), font=sp(17)))
         losers = [("neutral", app.t("neutral"))] + [(i, n) for i, n in enumerate(names)]
         body.add_widget(self.grid(3, *[self.button(label, f"loser_{key}", lambda key=key: pick("loser", key),
-                                                   bg=(0.70, 0.55, 0.10, 1) if form["loser"] == key else None)
+                                                   bg=gold if form["loser"] == key else None)
                                        for key, label in losers]))
-        body.add_widget(self.note(app.t("defeated"), font=sp(17)))
 
-        def change(wid, delta):
-            tid = wid.split("_", 1)[1]
-            form["defeated"][tid] = max(0, form["defeated"].get(tid, 0) + delta)
-            self.refresh()
-        body.add_widget(self.grid(2, *[self.counter(app.n(t["name"]), form["defeated"].get(t["id"], 0),
-                                                    f"defeated_{t['id']}", change)
-                                       for t in self.data.entries("troop")]))
+        def counters(prefix: str, counts: dict) -> None:
+            def change(wid, delta):
+                tid = wid.split("_", 1)[1]
+                counts[tid] = max(0, counts.get(tid, 0) + delta)
+                self.refresh()
+            body.add_widget(self.grid(2, *[self.counter(app.n(t["name"]), counts.get(t["id"], 0),
+                                                        f"{prefix}_{t['id']}", change)
+                                           for t in self.data.entries("troop")]))
+
+        def armies(key: str, who: int) -> None:
+            options = [self.button(app.t("no_army"), f"{key}_none", lambda: pick(key, None),
+                                   bg=gold if form[key] is None else None, height=dp(56), font=sp(16))]
+            for a in players[who].get("armies", []):
+                label = app.t("army_label", id=a["id"], troops=self.amounts(app, a.get("troops", {})))
+                options.append(self.button(label, f"{key}_{a['id']}", lambda a=a: pick(key, a["id"]),
+                                           bg=gold if form[key] == a["id"] else None, height=dp(56), font=sp(16)))
+            body.add_widget(self.grid(1, *options))
+        body.add_widget(self.note(app.t("defeated"), font=sp(17)))
+        counters("defeated", form["defeated"])
+        body.add_widget(self.note(app.t("winner_army"), font=sp(17)))
+        armies("winner_army", form["winner"])
+        if form["winner_army"] is not None:
+            body.add_widget(self.note(app.t("winner_losses"), font=sp(17)))
+            counters("losses", form["winner_losses"])
+        if form["loser"] != "neutral":
+            body.add_widget(self.note(app.t("loser_army"), font=sp(17)))
+            armies("loser_army", form["loser"])
+            if form["loser_army"] is not None:
+                body.add_widget(self.button(("[x] " if form["fled"] else "[  ] ") + app.t("fled"), "fled",
+                                            lambda: pick("fled", not form["fled"]),
+                                            bg=gold if form["fled"] else None, height=dp(56), font=sp(16)))
 
         def record():
-            loser = "neutral" if form["loser"] == "neutral" else names[form["loser"]]
-            defeated = {t: n for t, n in form["defeated"].items() if n}
-            self.form = None
-            self.send({"action": "battle", "winner": names[form["winner"]], "loser": loser, "defeated": defeated})
+            action = {"action": "battle", "winner": names[form["winner"]],
+                      "loser": "neutral" if form["loser"] == "neutral" else names[form["loser"]],
+                      "defeated": {t: n for t, n in form["defeated"].items() if n}}
+            if form["winner_army"] is not None:
+                action["winner_army"] = form["winner_army"]
+                action["winner_losses"] = {t: n for t, n in form["winner_losses"].items() if n}
+            if form["loser"] != "neutral" and form["loser_army"] is not None:
+                action["loser_army"] = form["loser_army"]
+                action["fled"] = bool(form["fled"])
+            self.form, self.mode = None, ()
+            if not App.get_running_app().act(action):  # refused: keep the form as it was, to fix it
+                self.form, self.mode = form, ("battle",)
         body.add_widget(self.button(app.t("record_battle"), "record_battle", record, bg=(0.45, 0.18, 0.18, 1)))
-
-    def trade_limit(self, player: dict) -> int:
-        """The bank-trade limit shown: villages + Markets (per the card data's trade rule)."""
-        rule = self.data.meta.get("trade", {})
-        markets = sum(1 for c in player.get("castles", []) for b in c.get("slots", {}).values()
-                      if b == rule.get("needs_building"))
-        return player.get("villages", 0) * rule.get("limit_per_village", 1) + markets
 
     # -- players --------------------------------------------------------------------------------
     def fill_player(self, app, state, body, seat, player, active) -> None:
@@ -187,8 +220,7 @@ class ElMapaScreen(GameScreen):
             {"action": "adjust", "player": p["name"], "resource": key.split("_", 1)[1], "delta": delta})
         body.add_widget(self.grid(2, *[self.counter(app.t(r), player.get(r, 0), f"p{seat}_{r}", adjust)
                                        for r in RESOURCES]))
-        battle = sum(int(self.entry("troop", t).get("points", 0) or 0) * n
-                     for t, n in (player.get("defeated") or {}).items())
+        battle = player.get("battle_points", 0)
         body.add_widget(self.note(
             f"{app.t('tiles')}: {player.get('tiles_revealed', 0)} · {app.t('battle_points')}: {battle}\n"
             f"{app.t('reserve')}: {self.amounts(app, player.get('reserve', {}))}\n"
@@ -203,10 +235,8 @@ class ElMapaScreen(GameScreen):
                          if slots.get(sid, {}).get("level") == level]
                 lines.append(f"  {app.t('level', n=level)}: {', '.join(built) or app.t('empty_slot')}")
             timers = []
-            for tid, count in castle.get("timers", {}).items():
+            for tid, left in castle.get("timers_left", {}).items():
                 troop = self.entry("troop", tid)
-                every = int(troop.get("recruit_every", 1) or 1)
-                left = every - count
                 when = app.t("next_turn") if left <= 1 else app.t("turns_left", n=left)
                 timers.append(f"{app.n(troop['name'])}: {when}")
             if timers:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 from kivy.app import App
@@ -15,17 +14,17 @@ from .widgets import GrowLabel, rgba
 
 
 def label_of(final: dict, key: str, lang: str) -> str:
-    """The display name of a breakdown line: the result's labels, else the scoring module's."""
+    """The display name of a breakdown line, from the labels the engine keeps in ``state["final"]``."""
     label = (final.get("labels") or {}).get(key)
-    if label is None and final.get("game"):
-        try:
-            module = importlib.import_module(f"companion.engine.scoring.{final['game']}")
-            label = getattr(module, "LABELS", {}).get(key)
-        except ImportError:
-            label = None
     if isinstance(label, dict):
         return str(label.get(lang) or label.get("es") or key)
     return key.replace("_", " ")
+
+
+def note_text(note: dict, lang: str) -> str:
+    """A scoring note in one language, with the player it concerns when it is theirs."""
+    words = str(note.get(lang) or note.get("es") or "")
+    return f"{note['player']}: {words}" if note.get("player") else words
 
 
 def result_text(app, state: dict) -> str:
@@ -37,6 +36,7 @@ def result_text(app, state: dict) -> str:
         lines.append(f"{player.get('rank')}. {player.get('name')}: {player.get('total')}")
         for key, value in (player.get("breakdown") or {}).items():
             lines.append(f"    {label_of(final, key, app.lang)}: {value}")
+    lines += [note_text(note, app.lang) for note in final.get("notes") or []]
     winners = ", ".join(final.get("winners", [])) or app.t("nobody")
     lines.append(app.t("winner", name=winners))
     return "\n".join(lines)
@@ -66,7 +66,7 @@ class FinalScreen(Screen):
                 box.add_widget(GrowLabel(text=f"    {label_of(final, key, app.lang)}: {value}",
                                          font_size=sp(18)))
         for note in final.get("notes", []) or []:
-            box.add_widget(GrowLabel(text=app.n(note), font_size=sp(15), color=(0.8, 0.8, 0.8, 1)))
+            box.add_widget(GrowLabel(text=note_text(note, app.lang), font_size=sp(15), color=(0.8, 0.8, 0.8, 1)))
         winners = ", ".join(final.get("winners", [])) or app.t("nobody")
         self.ids.winner.text = app.t("winner", name=winners)
 
@@ -89,10 +89,10 @@ class FinalScreen(Screen):
     def export(self, fmt: str) -> None:
         """Write the game in an export format (the engine's exporter) and share the file's text."""
         app = App.get_running_app()
-        from companion.play_cli import export_data
+        from companion.engine.export import SUFFIXES, export_data
 
         text = export_data(app.store, app.session.id, fmt)
-        suffix = {"csv": "csv", "bgstats": "bgsplay.json"}.get(fmt, "json")
+        suffix = SUFFIXES[fmt]
         where = app.services.share_file(f"ludoteca-{app.session.id}.{suffix}", text)
         self.notice = app.t("exported", path=where)
 

@@ -10,6 +10,8 @@ from kivy.app import App
 from kivy.lang import Builder
 from kivy.metrics import dp, sp
 
+from companion.engine.games import gladiadores as rules
+
 from .gamescreen import GameScreen
 from .strings import UI
 
@@ -35,9 +37,6 @@ class GladiadoresScreen(GameScreen):
         self.selected = [u for u in self.selected if u != uid] if uid in self.selected else self.selected + [uid]
         self.refresh()
 
-    def stat(self, glad: dict, key: str) -> int:
-        return int(self.data.get("gladiator", glad["card"]).get(key, 0) or 0)
-
     def fill(self, app, state: dict, body) -> None:
         self.data = data = app.game_data("gladiadores")
         players = state.get("players", [])
@@ -62,7 +61,7 @@ class GladiadoresScreen(GameScreen):
         player = state["players"][seat]
         chosen = [g for g in player["gladiators"] if g["uid"] in self.selected and g["ready"]]
         self.selected = [g["uid"] for g in chosen]
-        power = sum(self.stat(g, "construction") for g in chosen)
+        power = rules.pooled_construction(state, seat, [g["uid"] for g in chosen], self.data)
         if not chosen:
             body.add_widget(self.note(app.t("select_gladiators"), font=sp(17)))
         else:
@@ -74,15 +73,13 @@ class GladiadoresScreen(GameScreen):
                                            bg=(0.60, 0.48, 0.10, 1)))
                 buttons.append(self.button(app.t("fight"), "fight", lambda: self.set_mode("fight"),
                                            bg=(0.55, 0.18, 0.18, 1)))
-            buttons.append(self.button(f"{app.t('build')} ({app.t('construction', n=power)})", "build",
+            buttons.append(self.button(f"{app.t('build')}\n{app.t('construction', n=power)}", "build",
                                        lambda: self.set_mode("build"), bg=(0.16, 0.45, 0.25, 1)))
             buttons.append(self.button(app.t("demolish"), "demolish", lambda: self.set_mode("demolish")))
-            if self.has_effect(player, "destroy"):
+            if player.get("may_destroy"):
                 buttons.append(self.button(app.t("destroy"), "destroy", lambda: self.set_mode("destroy"),
                                            bg=(0.55, 0.18, 0.18, 1)))
-            if len(chosen) == 1 and (self.has_effect(player, "chain") or any(
-                    e.get("kind") == "chain" for e in data_entry(self.data, "gladiator", chosen[0]["card"]).get(
-                        "effects") or [])):
+            if len(chosen) == 1 and chosen[0]["uid"] in (player.get("may_chain") or []):
                 buttons.append(self.button(app.t("chain"), "chain", lambda: self.set_mode("chain")))
             body.add_widget(self.grid(2, *buttons))
         if self.mode == ("fight",) and len(chosen) == 1:
@@ -110,7 +107,7 @@ class GladiadoresScreen(GameScreen):
             body.add_widget(self.grid(1, *[self.button(app.n(data_entry(self.data, "building", b)["name"]),
                                                        f"demolish_{b}", lambda b=b: self.send(
                                                            {"action": "demolish", "building": b, "gladiators": uids}))
-                                           for b in player["buildings"]]))
+                                           for b in player.get("removable", [])]))
         elif self.mode == ("destroy",) and chosen:
             uids = [g["uid"] for g in chosen]
             options = [self.button(f"{rival['name']}: {app.n(data_entry(self.data, 'building', b)['name'])}",
@@ -118,17 +115,13 @@ class GladiadoresScreen(GameScreen):
                                        {"action": "destroy", "target": rival["name"], "building": b,
                                         "gladiators": uids}),
                                    bg=(0.55, 0.18, 0.18, 1))
-                       for other, rival in enumerate(state["players"]) if other != seat for b in rival["buildings"]]
+                       for other, rival in enumerate(state["players"]) if other != seat
+                       for b in rival.get("removable", [])]
             body.add_widget(self.grid(1, *options))
         elif self.mode and self.mode[0] == "chain" and len(chosen) == 1:
             self.fill_chain(app, state, body, seat, chosen[0]["uid"])
         body.add_widget(self.button(app.t("end_main"), "end_main", lambda: self.send({"action": "end_main"}),
                                     bg=(0.35, 0.35, 0.38, 1)))
-
-    def has_effect(self, player: dict, kind: str) -> bool:
-        """Whether one of the player's buildings has an effect of this kind (card data)."""
-        return any(e.get("kind") == kind for b in player.get("buildings", [])
-                   for e in data_entry(self.data, "building", b).get("effects") or [])
 
     def fill_chain(self, app, state, body, seat, uid: str) -> None:
         """Tap a rival's gladiators to chain them, then confirm (one rival per chain)."""
@@ -185,7 +178,7 @@ class GladiadoresScreen(GameScreen):
             holder_name = state["players"][holder]["name"] if isinstance(holder, int) else holder
             body.add_widget(self.note(app.t("high_bid", amount=high.get("amount"), name=holder_name), font=sp(18)))
         bidder = state["players"][auction["order"][auction["next"]]]
-        minimum = max(int(glad.get("min_bid", 0) or 0), (high or {}).get("amount", 0))
+        minimum = int(auction.get("min_bid", 0))
         if self.bid_amount is None or self.bid_amount < minimum:
             self.bid_amount = minimum
         body.add_widget(self.heading(app.t("bidder", name=bidder["name"]), font=sp(22)))
@@ -206,13 +199,15 @@ class GladiadoresScreen(GameScreen):
         entry = data_entry(self.data, "gladiator", glad["card"])
         chosen = glad["uid"] in self.selected or marked
         state_text = app.t("ready") if glad.get("ready") else app.t("exhausted")
-        stats = app.t("glad_stats", **{k: entry.get(k, "?") for k in ("combat", "work", "construction",
-                                                                       "fight_cost")})
+        known = (app.state or {}).get("players", [])
+        own = known[seat].get("glad_stats", {}).get(glad["uid"]) if seat < len(known) else None
+        stats = app.t("glad_stats", **{k: (own or entry).get(k, "?") for k in ("combat", "work", "construction",
+                                                                                "fight_cost")})
         if chosen:
             bg = (0.70, 0.55, 0.10, 1)
         else:
             bg = (0.20, 0.38, 0.30, 1) if glad.get("ready") else (0.25, 0.25, 0.27, 1)
-        return self.button(f"{app.n(entry['name'])}\n{state_text}\n{stats}", wid, on_tap, bg=bg, height=dp(96),
+        return self.button(f"{app.n(entry['name'])} · {state_text}\n{stats}", wid, on_tap, bg=bg, height=dp(96),
                            font=sp(16))
 
     def fill_player(self, app, state, body, seat, player, active) -> None:
@@ -229,9 +224,11 @@ class GladiadoresScreen(GameScreen):
                                    f"glad_{g['uid']}"))
         body.add_widget(self.note(f"{app.t('gladiators')} ({len(cards)})", font=sp(17)))
         body.add_widget(self.grid(2, *cards))
-        limit = self.data.meta.get("limits", {}).get("max_buildings", 5)
+        limit = state.get("max_buildings", "?")
         names = ", ".join(app.n(data_entry(self.data, "building", b)["name"]) for b in player.get("buildings", []))
-        body.add_widget(self.note(f"{app.t('buildings')} {len(player.get('buildings', []))}/{limit}: {names}"))
+        body.add_widget(self.note(f"{app.t('score', n=player.get('score', 0))}\n"
+                                  f"{app.t('buildings')} {len(player.get('buildings', []))}/{limit}: {names}",
+                                  wid=f"p{seat}_score"))
 
 
 def data_entry(data, kind: str, entry_id: str) -> dict:

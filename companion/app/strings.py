@@ -155,8 +155,8 @@ UI: dict[str, tuple[str, str]] = {
     "returned": ("Vuelven", "Returning"),
     "trades_left": ("Comercios: quedan {n}", "Trades: {n} left"),
     "last_turn": ("Último turno: {reason}", "Last turn: {reason}"),
-    "glad_stats": ("Com {combat} · Tra {work} · Con {construction} · coste {fight_cost}",
-                   "Fight {combat} · Work {work} · Build {construction} · cost {fight_cost}"),
+    "glad_stats": ("Combate {combat} · Trabajo {work}\nConstrucción {construction}\nCombatir cuesta {fight_cost}",
+                   "Fight {combat} · Work {work}\nBuild {construction}\nFighting costs {fight_cost}"),
     "reason_maravilla": ("se ha construido una maravilla", "a wonder was built"),
     "reason_ultima_ficha": ("se ha revelado la última casilla", "the last tile was revealed"),
     "next_turn": ("el próximo turno", "next turn"),
@@ -172,6 +172,15 @@ UI: dict[str, tuple[str, str]] = {
     "defeated": ("Tropas vencidas", "Troops defeated"),
     "record_battle": ("Anotar batalla", "Record battle"),
     "empty_slot": ("libre", "empty"),
+    "use_district": ("Usar {name}", "Use {name}"),
+    "trades_of": ("Comercios: quedan {n} de {of}", "Trades: {n} of {of} left"),
+    "winner_army": ("Ejército vencedor", "Winning army"),
+    "winner_losses": ("Bajas del vencedor", "Winner's losses"),
+    "loser_army": ("Ejército vencido", "Losing army"),
+    "no_army": ("Sin ejército", "No army"),
+    "fled": ("El vencido huye (sus tropas se dispersan)", "The loser fled (troops scatter)"),
+    "army_label": ("Ejército {id}: {troops}", "Army {id}: {troops}"),
+    "score": ("Puntuación: {n}", "Score: {n}"),
 }
 
 

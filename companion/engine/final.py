@@ -6,7 +6,9 @@ from typing import Any
 
 
 def final_scores(record: dict, data: Any) -> dict:
-    """Score an end-of-game record built from the state: ``{"game", "players", "winners"}``.
+    """Score an end-of-game record built from the state: ``{"game", "players", "winners", "labels",
+    "notes", "record"}`` (``labels`` name each breakdown line in both languages; a player's own
+    note carries ``"player"``).
 
     ``data`` is the game's card data (``cards.load()[game]``).
     """
@@ -14,6 +16,7 @@ def final_scores(record: dict, data: Any) -> dict:
 
     result = score_record(record, {record["game"]: data})
     out = result.as_json()
+    out.update(result.extras())  # "labels" {key: {es, en}} and "notes" [{es, en[, player]}]
     out["record"] = record
     return out
 

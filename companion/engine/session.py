@@ -85,6 +85,9 @@ class Session:
         return self._decorate(state)
 
     def _decorate(self, state: dict) -> dict:
+        derive = getattr(self.module, "derive", None)
+        if derive is not None:  # the numbers the screens show, worked out by the game's rules
+            derive(state, self.data)
         state["can_undo"] = bool(self._applied)
         state["can_redo"] = bool(self._undone)
         return state

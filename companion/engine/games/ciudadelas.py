@@ -16,7 +16,7 @@ from typing import Any
 
 from ..common import (arg, count_arg, dispatch, log, name_of, next_seat, player_index,
                       require_active, spend, text)
-from ..errors import (BadArgument, Duplicate, LimitReached, NotAllowed, NotEnough,
+from ..errors import (BadArgument, Duplicate, IllegalAction, LimitReached, NotAllowed, NotEnough,
                       NotYourTurn, WrongPhase)
 from ..final import finish
 
@@ -412,10 +412,7 @@ def _build(state: dict, action: dict, rng: random.Random, data) -> None:
                                  f"{player['name']} already has {name_of(district, 'en')}"))
     if player["hand"] < 1:
         raise NotEnough(text(f"{player['name']} no tiene cartas en la mano", f"{player['name']} has no cards in hand"))
-    cost = district["cost"]
-    discount = _city_has(state, data, seat, "purple_discount")
-    if discount and district["colour"] == "purple" and discount["id"] != district["id"]:
-        cost = max(0, cost - discount["params"].get("discount", 0))
+    cost = build_cost(state, data, seat, district)
     spend(player, "gold", cost, "oro", "gold")
     player["hand"] -= 1
     player["city"].append(district["id"])
@@ -509,10 +506,7 @@ def _destroy(state: dict, action: dict, rng: random.Random, data) -> None:
         raise NotAllowed(text(f"la ciudad de {victim['name']} está completa", f"{victim['name']}'s city is complete"))
     if "indestructible" in _abilities(district):
         raise NotAllowed(text(f"{name_of(district)} no se puede destruir", f"{name_of(district, 'en')} cannot be destroyed"))
-    price = max(0, district["cost"] - char.get("destroy_discount", 0))
-    wall = _city_has(state, data, other, "destroy_surcharge")
-    if wall and wall["id"] != district["id"]:
-        price += wall["params"].get("surcharge", 0)
+    price = destroy_price(state, data, other, district, char)
     spend(player, "gold", price, "oro", "gold")
     victim["city"].remove(district["id"])
     victim["built_round"].pop(district["id"], None)
@@ -523,6 +517,69 @@ def _destroy(state: dict, action: dict, rng: random.Random, data) -> None:
     if yard:
         state["pending_reclaim"] = {"player": other, "district": district["id"],
                                     "pay": yard["params"].get("pay", 1)}
+
+
+def destroy_price(state: dict, data, owner: int, district: dict, char: dict) -> int:
+    """What the Warlord pays to destroy ``district`` in ``owner``'s city: its cost minus the
+    character's discount, plus the surcharge of a Great Wall standing in that city (not itself)."""
+    price = max(0, district["cost"] - char.get("destroy_discount", 0))
+    wall = _city_has(state, data, owner, "destroy_surcharge")
+    if wall and wall["id"] != district["id"]:
+        price += wall["params"].get("surcharge", 0)
+    return price
+
+
+def destroy_targets(state: dict, data) -> list[dict]:
+    """Every district the active Warlord may destroy now, with its price and whether it is affordable:
+    ``[{"target": name, "seat": i, "district": id, "price": n, "affordable": bool}]``."""
+    if state["phase"] != "turn" or state.get("active") is None or state["turn"]["power_used"]:
+        return []
+    seat = state["active"]
+    char = data.get("character", state["turn"]["character"])
+    if "destroy_district" not in (char.get("powers") or []):
+        return []
+    out = []
+    for other, victim in enumerate(state["players"]):
+        if other == seat or state["protected"] == other:
+            continue
+        if char.get("spares_complete_cities") and len(victim["city"]) >= _meta(data)["complete_city"]:
+            continue
+        for did in dict.fromkeys(victim["city"]):
+            district = _district_by_id(data, did)
+            if "indestructible" in _abilities(district):
+                continue
+            price = destroy_price(state, data, other, district, char)
+            out.append({"target": victim["name"], "seat": other, "district": did, "price": price,
+                        "affordable": price <= state["players"][seat]["gold"]})
+    return out
+
+
+def build_cost(state: dict, data, seat: int, district: dict) -> int:
+    """What ``seat`` pays to build ``district`` (a purple discount from their city applies)."""
+    cost = district["cost"]
+    discount = _city_has(state, data, seat, "purple_discount")
+    if discount and district["colour"] == "purple" and discount["id"] != district["id"]:
+        cost = max(0, cost - discount["params"].get("discount", 0))
+    return cost
+
+
+def _usable(district: dict) -> bool:
+    return bool({"discard_for_gold", "pay_for_cards"} & set(_abilities(district)))
+
+
+def derive(state: dict, data) -> None:
+    """Numbers the table shows, worked out here so the screens do no rules: each city's points and
+    colours, each player's ``usable`` districts, and whether the next draft pick also discards."""
+    for p in state["players"]:
+        city = [_district_by_id(data, d) for d in p["city"]]
+        p["city_points"] = sum(d.get("points", d["cost"]) for d in city)
+        p["city_colours"] = sorted({d["colour"] for d in city})
+        p["usable"] = [d["id"] for d in city if _usable(d)]
+    draft = state.get("draft")
+    if draft is not None:
+        rule = _draft_rule(data, len(state["players"]))
+        draft["needs_discard"] = (state["phase"] == "choose"
+                                  and draft["picks_made"] + 1 in (rule.get("discards_after_picks") or []))
 
 
 def _reclaim(state: dict, action: dict, rng: random.Random, data) -> None:
@@ -600,14 +657,27 @@ def legal_actions(state: dict, data) -> list[dict]:
             out.append({"action": "income"})
         if turn["resource"] and turn["builds"] < turn["max_builds"] and player["hand"] > 0:
             for d in (d for kind in _district_kinds(state, data) for d in data.entries(kind)):
-                if d["cost"] <= player["gold"] and d["id"] not in player["city"]:
+                if build_cost(state, data, seat, d) <= player["gold"] and d["id"] not in player["city"]:
                     out.append({"action": "build", "district": d["id"]})
-        if not turn["power_used"]:
-            for power, name in (("murder", "murder"), ("steal_gold", "steal"),
-                                ("exchange_hand", "exchange_hand"), ("discard_and_draw", "discard_and_draw"),
-                                ("destroy_district", "destroy")):
-                if power in (char.get("powers") or []):
-                    out.append({"action": name})
+        powers = [] if turn["power_used"] else (char.get("powers") or [])
+        for power, name in (("murder", "murder"), ("steal_gold", "steal")):
+            if power in powers:
+                for c in _characters(data):
+                    try:
+                        _target_character(state, {"character": c["id"]}, data, char)
+                    except IllegalAction:
+                        continue
+                    out.append({"action": name, "character": c["id"]})
+        if "exchange_hand" in powers:
+            out += [{"action": "exchange_hand", "target": p["name"]}
+                    for i, p in enumerate(state["players"]) if i != seat]
+        if "discard_and_draw" in powers:
+            out += [{"action": "discard_and_draw", "count": k} for k in range(1, player["hand"] + 1)]
+        out += [{"action": "destroy", "target": t["target"], "district": t["district"]}
+                for t in destroy_targets(state, data) if t["affordable"]]
+        for did in dict.fromkeys(player["city"]):
+            if did not in turn["districts_used"] and _usable(_district_by_id(data, did)):
+                out.append({"action": "use_district", "district": did})
         out.append({"action": "end_turn"})
     if state.get("pending_reclaim"):
         out.append({"action": "reclaim", "player": state["players"][state["pending_reclaim"]["player"]]["name"]})

@@ -25,6 +25,10 @@ RESOURCE_IDS = ("oro", "madera", "piedra")
 RESOURCES = {"oro": text("oro", "gold"), "madera": text("madera", "wood"), "piedra": text("piedra", "stone"),
              "hechizos": text("hechizos", "spells"), "tiles_revealed": text("losetas reveladas", "revealed tiles")}
 
+#: Why the last turn came (``state["last_turn_reason"]``), as words.
+REASONS = {"maravilla": text("se construyó una maravilla", "a wonder was built"),
+           "ultima_ficha": text("se reveló la última loseta", "the last tile was revealed")}
+
 ACTIONS: dict[str, dict[str, Any]] = {
     "adjust": {"args": {"player": "name", "resource": "oro|madera|piedra|hechizos|tiles_revealed", "delta": "int"},
                "help": text("Corrige a mano un recurso de un jugador.", "Correct a player's resource by hand.")},
@@ -94,6 +98,23 @@ def _counts(data, value: Any, field: str) -> dict[str, int]:
         tid = _troop(data, name)["id"]
         out[tid] = out.get(tid, 0) + n
     return out
+
+
+def amounts_text(amounts: dict[str, int], data, lang: str) -> str:
+    """``{"oro": 2, "leva": 1}`` as readable words, e.g. "2 oro, 1 Leva" / "2 gold, 1 Levy" ("nada"/"nothing")."""
+    troops = {t["id"]: t for t in _troops(data)}
+    parts = []
+    for key, n in amounts.items():
+        if not n:
+            continue
+        label = RESOURCES[key][lang] if key in RESOURCES else name_of(troops[key], lang) if key in troops else key
+        parts.append(f"{n} {label}")
+    return ", ".join(parts) or ("nada" if lang == "es" else "nothing")
+
+
+def _log_amounts(state: dict, es: str, en: str, amounts: dict[str, int], data) -> None:
+    """A log line ending in amounts, each language with its own words (``{}`` marks where)."""
+    log(state, es.replace("{}", amounts_text(amounts, data, "es")), en.replace("{}", amounts_text(amounts, data, "en")))
 
 
 def _buildings_of(player: dict) -> list[str]:
@@ -220,7 +241,8 @@ def _start_turn(state: dict, seat: int, rng: random.Random, data) -> None:
     state["turn_start"] = {"player": seat, "recruited": recruited, "returned": returned, "produced": produced}
     for army in p["armies"]:
         army["tired"] = False
-    log(state, f"Turno de {p['name']}: recibe {produced}", f"{p['name']}'s turn: receives {produced}")
+    gains = {**produced, **recruited}
+    _log_amounts(state, f"Turno de {p['name']}: recibe {{}}", f"{p['name']}'s turn: receives {{}}", gains, data)
 
 
 def _muster(state: dict, seat: int, troops: dict[str, int], data) -> None:
@@ -325,7 +347,14 @@ def _trade(state: dict, action: dict, rng: random.Random, data) -> None:
     for res, n in line["get"].items():
         p[res] += n * times
     p["trades_used"] += times
-    log(state, f"{p['name']} cambia {give} por {get} x{times}", f"{p['name']} trades {give} for {get} x{times}")
+    log(state, f"{p['name']} cambia {amounts_text(_times(line['give'], times), data, 'es')} por "
+        f"{amounts_text(_times(line['get'], times), data, 'es')}",
+        f"{p['name']} trades {amounts_text(_times(line['give'], times), data, 'en')} for "
+        f"{amounts_text(_times(line['get'], times), data, 'en')}")
+
+
+def _times(amounts: dict[str, int], times: int) -> dict[str, int]:
+    return {k: n * times for k, n in amounts.items()}
 
 
 def _build(state: dict, action: dict, rng: random.Random, data) -> None:
@@ -371,7 +400,8 @@ def _build(state: dict, action: dict, rng: random.Random, data) -> None:
     if building.get("wonder"):
         state["wonders"][building["id"]] = seat
         state["last_turn_reason"] = "maravilla"
-    log(state, f"{p['name']} construye {name_of(building)} en {slot['id']}", f"{p['name']} builds {name_of(building, 'en')} on {slot['id']}")
+    log(state, f"{p['name']} construye {name_of(building)} (castillo {index + 1}, nivel {slot['level']})",
+        f"{p['name']} builds {name_of(building, 'en')} (castle {index + 1}, level {slot['level']})")
 
 
 def _reveal(state: dict, action: dict, rng: random.Random, data) -> None:
@@ -418,7 +448,16 @@ def _claim(state: dict, action: dict, rng: random.Random, data) -> None:
         if c["type"] == "village" and victim["castles"]:
             victim["castles"].pop()
     _take_tile(p, tile, data)
-    log(state, f"{p['name']} se apropia de {what}", f"{p['name']} takes a {what}")
+    c = tile["contents"][0]
+    if c["type"] == "village":
+        es, en = "un pueblo", "a village"
+    elif c["type"] == "mine":
+        es, en = f"una mina de {RESOURCES[c['resource']]['es']}", f"a {RESOURCES[c['resource']]['en']} mine"
+    else:
+        es, en = f"un hechizo de nivel {c['level']}", f"a level {c['level']} spell tile"
+    if action.get("from") is not None:
+        es, en = f"{es} de {victim['name']}", f"{en} from {victim['name']}"
+    log(state, f"{p['name']} se queda {es}", f"{p['name']} takes {en}")
 
 
 def _treasure(state: dict, action: dict, rng: random.Random, data) -> None:
@@ -426,14 +465,18 @@ def _treasure(state: dict, action: dict, rng: random.Random, data) -> None:
     count = count_arg(action, "count", 1, minimum=1)
     table = data.meta["treasure_table"]
     rolls = []
+    gained: dict[str, int] = {}
     for _ in range(count):
         roll = rng.randint(1, table["die"])
         outcome = next(o for o in table["outcomes"] if o["roll"] == roll)
         for res, n in outcome["gain"].items():
             p[res] += n
+            gained[res] = gained.get(res, 0) + n
         rolls.append(roll)
     state["last_rolls"] = rolls
-    log(state, f"{p['name']} abre {count} tesoro(s): {rolls}", f"{p['name']} opens {count} treasure(s): {rolls}")
+    dice = ", ".join(str(r) for r in rolls)
+    _log_amounts(state, f"{p['name']} abre {count} tesoro(s) (dado: {dice}) y gana {{}}",
+                 f"{p['name']} opens {count} treasure(s) (die: {dice}) and gains {{}}", gained, data)
 
 
 def _battle(state: dict, action: dict, rng: random.Random, data) -> None:
@@ -489,8 +532,28 @@ def _battle(state: dict, action: dict, rng: random.Random, data) -> None:
         army["tired"] = army.get("tired") or who == seat
         if not army["troops"]:
             state["players"][who]["armies"].remove(army)
-    points = sum(data.get("troop", t)["points"] * n for t, n in defeated.items())
+    points = battle_points({"defeated": defeated}, data)
     log(state, f"{winner['name']} gana la batalla (+{points})", f"{winner['name']} wins the battle (+{points})")
+
+
+def battle_points(player: dict, data) -> int:
+    """Points a player's won battles are worth: each defeated troop's points."""
+    return sum(data.get("troop", t)["points"] * n for t, n in player["defeated"].items())
+
+
+def derive(state: dict, data) -> None:
+    """Numbers the table shows, worked out here so the screens do no rules: per player the bank-trade
+    limit and what is left of it, the army limit, the battle points; per castle the turns until each
+    troop is recruited (1 = at the start of the owner's next turn)."""
+    troops = {t["id"]: t for t in _troops(data)}
+    for seat, p in enumerate(state["players"]):
+        p["trade_limit"] = _trade_limit(state, seat, data)
+        may_trade = not data.meta["trade"].get("needs_building") or data.meta["trade"]["needs_building"] in _buildings_of(p)
+        p["trades_left"] = max(0, p["trade_limit"] - p["trades_used"]) if may_trade else 0
+        p["army_limit"] = _army_limit(state, seat, data)
+        p["battle_points"] = battle_points(p, data)
+        for castle in p["castles"]:
+            castle["timers_left"] = {tid: max(1, troops[tid]["recruit_every"] - n) for tid, n in castle["timers"].items()}
 
 
 def _storehouse_may_fight(player: dict, data) -> bool:
@@ -503,8 +566,9 @@ def _end_turn(state: dict, action: dict, rng: random.Random, data) -> None:
     seat, p = _me(state, action)
     if state["last_turn_reason"]:
         finish(state, record(state), data)
-        log(state, f"Fin de la partida ({state['last_turn_reason']}). Gana: {', '.join(state['final']['winners'])}",
-            f"Game over ({state['last_turn_reason']}). Winner: {', '.join(state['final']['winners'])}")
+        why = REASONS.get(state["last_turn_reason"], text(state["last_turn_reason"], state["last_turn_reason"]))
+        winners = ", ".join(state["final"]["winners"])
+        log(state, f"Fin de la partida ({why['es']}). Gana: {winners}", f"Game over ({why['en']}). Winner: {winners}")
         return
     nxt = next_seat(state, seat)
     if nxt == state["first_player"]:

@@ -27,8 +27,11 @@ GAME = "gladiadores"
 RESOURCES = {"coins": text("monedas", "coins"), "points": text("puntos de combate", "combat points")}
 
 ACTIONS: dict[str, dict[str, Any]] = {
-    "adjust": {"args": {"player": "name", "resource": "coins|points", "delta": "int"},
-               "help": text("Corrige a mano un recurso de un jugador.", "Correct a player's resource by hand.")},
+    "adjust": {"args": {"player": "name", "resource": "coins|points|a building", "delta": "int (+1/-1 for a building)"},
+               "help": text("Corrige a mano un recurso de un jugador, o qué edificios tiene (+1 lo toma del centro "
+                            "o de otro jugador, -1 lo devuelve al centro).",
+                            "Correct a player's resource by hand, or which buildings they own (+1 takes it from "
+                            "the centre or another player, -1 returns it to the centre).")},
     "undo": {"args": {}, "help": text("Deshace la última acción.", "Undo the last action.")},
     "redo": {"args": {}, "help": text("Rehace la acción deshecha.", "Redo the undone action.")},
     "fight": {"args": {"gladiator": "uid", "target": "name", "defender": "uid (the defender's choice)",
@@ -109,6 +112,45 @@ def points(state: dict, seat: int, data) -> int:
     """A player's points: combat wins plus the points of their buildings."""
     p = state["players"][seat]
     return p["points"] + sum(data.get("building", b).get("points", 0) for b in p["buildings"])
+
+
+def pooled_construction(state: dict, seat: int, uids: list[str], data) -> int:
+    """The construction the named ready gladiators of ``seat`` add up to (what build, demolish and
+    destroy may spend)."""
+    glads = [g for g in state["players"][seat]["gladiators"] if g["uid"] in uids and g["ready"]]
+    return sum(stat(state, seat, g, "construction", data) for g in glads)
+
+
+def removable(building: dict, data) -> bool:
+    """Whether a building may be demolished or destroyed (never one that gives points)."""
+    return bool(building["demolishable"]) and not (
+        data.meta["building_rules"]["points_block_demolish"] and building.get("points"))
+
+
+def derive(state: dict, data) -> None:
+    """Numbers the table shows, worked out here so the screens do no rules: per player the score,
+    room for gladiators, each gladiator's stats with bonuses, the buildings that can be pulled down;
+    for the active player which gladiators may chain and whether the Aries may destroy; the
+    building limit and the auction's lowest bid."""
+    state["max_buildings"] = data.meta["limits"]["max_buildings"]
+    active = state.get("active")
+    for seat, p in enumerate(state["players"]):
+        p["score"] = points(state, seat, data)
+        p["capacity"] = capacity(state, seat, data)
+        p["glad_stats"] = {g["uid"]: {k: stat(state, seat, g, k, data) for k in ("combat", "work", "construction")}
+                           | {"fight_cost": _glad(data, g["card"])["fight_cost"]} for g in p["gladiators"]}
+        p["removable"] = [b for b in p["buildings"] if removable(data.get("building", b), data)]
+        mine = seat == active and state["phase"] == "main" and not state.get("finished")
+        chain_ok = mine and state["turn_flags"].get("chain", 0) < data.meta["chain"]["per_turn"]
+        officina = bool(_building_effects(state, seat, data, "chain"))
+        p["may_chain"] = [g["uid"] for g in p["gladiators"] if chain_ok and g["ready"] and (
+            officina or any(e["kind"] == "chain" for e in _effects(_glad(data, g["card"]))))]
+        p["may_destroy"] = bool(mine and _building_effects(state, seat, data, "destroy")
+                                and not state["turn_flags"].get("destroy"))
+    auc = state.get("auction")
+    if auc and auc.get("gladiator"):
+        auc["min_bid"] = max(_glad(data, auc["gladiator"]).get("min_bid", 0) or 0,
+                             auc["high"]["amount"] if auc["high"] else 0)
 
 
 # -- setup and turns -----------------------------------------------------------------------------
@@ -214,7 +256,52 @@ def record(state: dict) -> dict:
 
 def apply(state: dict, action: dict, rng: random.Random, data) -> dict:
     """Apply one action (see ``ACTIONS``); raise ``IllegalAction`` before changing anything."""
+    if action["action"] == "adjust" and isinstance(action.get("resource"), str) \
+            and action["resource"].strip().casefold() not in {k for k in RESOURCES} | {
+                n.casefold() for t in RESOURCES.values() for n in t.values()}:
+        _adjust_building(state, action, data)
+        return state
     return dispatch(state, action, rng, data, _HANDLERS, RESOURCES)
+
+
+def _adjust_building(state: dict, action: dict, data) -> None:
+    """The table is the truth: give a player a building (from the centre or from whoever has it) or
+    send one of theirs back to the centre."""
+    if state.get("finished"):
+        raise GameOver(text("la partida ha terminado", "the game is over"))
+    seat = player_index(state, action.get("player"))
+    player = state["players"][seat]
+    try:
+        building = data.find("building", action["resource"])
+    except LookupError as exc:
+        raise BadArgument(text(f"recurso desconocido: se puede ajustar coins, points o un edificio ({exc})",
+                               f"unknown resource: adjust coins, points or a building ({exc})")) from None
+    delta = arg(action, "delta", int)
+    bid = building["id"]
+    if delta == 1:
+        if bid in player["buildings"]:
+            raise Duplicate(text(f"{player['name']} ya tiene {name_of(building)}",
+                                 f"{player['name']} already has {name_of(building, 'en')}"))
+        owner = next((p for p in state["players"] if bid in p["buildings"]), None)
+        if owner is not None:
+            owner["buildings"].remove(bid)
+        elif bid in state["centre"]["buildings"]:
+            state["centre"]["buildings"].remove(bid)
+        else:
+            raise NotAllowed(text(f"{name_of(building)} no está en juego", f"{name_of(building, 'en')} is not in play"))
+        player["buildings"].append(bid)
+        es, en = f"recibe {name_of(building)}", f"gets {name_of(building, 'en')}"
+    elif delta == -1:
+        if bid not in player["buildings"]:
+            raise BadArgument(text(f"{player['name']} no tiene {name_of(building)}",
+                                   f"{player['name']} has no {name_of(building, 'en')}"))
+        player["buildings"].remove(bid)
+        state["centre"]["buildings"].append(bid)
+        state["centre"]["buildings"].sort()
+        es, en = f"devuelve {name_of(building)} al centro", f"returns {name_of(building, 'en')} to the centre"
+    else:
+        raise BadArgument(text("un edificio se ajusta con delta +1 o -1", "a building is adjusted by delta +1 or -1"))
+    log(state, f"Ajuste: {player['name']} {es}", f"Adjusted: {player['name']} {en}")
 
 
 def _main(state: dict, action: dict) -> tuple[int, dict]:
@@ -405,7 +492,7 @@ def _pay_construction(state: dict, seat: int, action: dict, cost: int, what_es: 
 
 def _remove_building(state: dict, seat: int, owner: int, building: dict, action: dict, data) -> None:
     player = state["players"][seat]
-    if not building["demolishable"] or (data.meta["building_rules"]["points_block_demolish"] and building.get("points")):
+    if not removable(building, data):
         raise NotAllowed(text(f"{name_of(building)} da puntos: no se puede derribar",
                               f"{name_of(building, 'en')} gives points: it cannot be demolished"))
     _pay_construction(state, seat, action, building["cost"], f"derribar {name_of(building)}",
