@@ -181,3 +181,16 @@ def test_final_labels_come_from_the_state(drv):
             assert f"{labels[key][lang]}:" in shown
         assert drv.cut_texts() == []
         drv.shot(f"final_{lang}")
+
+
+def test_seventh_player_is_offered_the_face_down_card(drv):
+    names = ["Ana", "Luis", "Eva", "Pablo", "Rosa", "Hugo", "Iris"]
+    open_game(drv, "ciudadelas", names, seed=3, crown="Ana")
+    while drv.state["draft"]["picks_made"] + 1 < drv.state["draft"]["picks_total"]:
+        assert not drv.wids("choose_face_down_")
+        drv.press(drv.wids("choose_")[0])
+    [hidden] = drv.state["draft"]["face_down"]
+    assert drv.wids("choose_face_down_") == [f"choose_face_down_{hidden}"]
+    both_languages(drv, "draft_face_down")
+    drv.press(f"choose_face_down_{hidden}")
+    assert drv.state["picks"][6] == [hidden] and drv.state["phase"] == "call"

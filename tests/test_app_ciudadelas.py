@@ -58,8 +58,10 @@ def test_short_game_to_final_scoring(drv):
                 before = len(drv.state["players"][0]["city"])
                 drv.press(f"district_{cheapest_to_build(drv, 0)}")
                 assert len(drv.state["players"][0]["city"]) == before + 1, drv.app.message
-                if before + 1 == 8:
+                complete = drv.app.game_data("ciudadelas").meta["complete_city"]
+                if before + 1 == complete:
                     assert drv.find("banner").text.startswith("¡Ana")
+                    assert f" {complete} " in drv.find("banner").text
                     drv.shot("eighth_district")
             drv.press("end_turn")
     assert drv.app.root.current == "final"

@@ -353,6 +353,35 @@ def test_seventh_player_may_take_the_face_down_card(store):
     assert s.state["phase"] == "call"
 
 
+def test_the_last_pick_offers_the_face_down_card_only_where_the_table_says(store):
+    """7 players: the last picker is offered the face-down card (legal actions and derived state).
+    2 players: the table's last pick is one of the last 2; the other goes face down, no choice."""
+    for names in (NAMES, ["Ana", "Luis"]):
+        s = store.new_game("ciudadelas", names, seed=3, options={"crown": "Ana"})
+        rule = s.data.meta["character_draft"]["by_players"][len(names)]
+        while s.state["draft"]["picks_made"] + 1 < s.state["draft"]["picks_total"]:
+            assert s.state["draft"]["face_down_choices"] == []
+            picks = [a for a in s.legal_actions() if a["action"] == "choose"]
+            assert picks and all(a["character"] in s.state["draft"]["available"] for a in picks)
+            pick = picks[0]
+            if s.state["draft"]["needs_discard"]:
+                pick["discard"] = next(c for c in s.state["draft"]["available"] if c != pick["character"])
+            s.apply(pick)
+        offered = {a["character"] for a in s.legal_actions() if a["action"] == "choose"}
+        available, hidden = s.state["draft"]["available"], s.state["draft"]["face_down"]
+        if rule.get("last_may_take_face_down"):
+            assert offered == set(available) | set(hidden) and len(hidden) == 1
+            assert s.state["draft"]["face_down_choices"] == hidden
+            s.apply({"action": "choose", "character": hidden[0]})
+            assert s.state["picks"][s.state["draft"]["picks_total"] - 1] == hidden
+        else:
+            assert offered == set(available) and len(available) == 2
+            assert s.state["draft"]["face_down_choices"] == []
+            with pytest.raises(NotAllowed):
+                s.apply({"action": "choose", "character": hidden[0]})
+    assert len(NAMES) == 7
+
+
 def test_warlord_destroys_only_in_another_city(store):
     """The Warlord's card says 'a district in another city': his own city is not a target."""
     wanted = {"Ana": "warlord"}

@@ -122,8 +122,10 @@ def test_sigkill_never_loses_an_acknowledged_action(tmp_path):
         args += ["--game-id", game_id] if game_id else ["--players", "Ana,Luis,Eva", "--seed", "3"]
         proc = subprocess.Popen(LUDOTECA + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, bufsize=1)
+        # every action differs from its neighbours (player and a wide delta), so a stored row that is
+        # not the one acknowledged at its seq (shifted, repeated, mixed up) fails the comparison below
         batch = [{"action": "adjust", "player": rnd.choice(["Ana", "Luis", "Eva"]), "resource": "gold",
-                  "delta": rnd.randint(0, 9), "tag": rnd.random()} for _ in range(200)]
+                  "delta": rnd.randint(1, 10**6)} for _ in range(200)]
         for a in batch:
             proc.stdin.write(json.dumps(a) + "\n")
         proc.stdin.flush()
@@ -132,19 +134,23 @@ def test_sigkill_never_loses_an_acknowledged_action(tmp_path):
         proc.wait()
         kills += 1
         out = proc.stdout.read()
+        answers = []
         for line in out.splitlines():
             try:
-                answer = json.loads(line)
+                answers.append(json.loads(line))
             except ValueError:
                 continue  # a line cut by the kill was never acknowledged
-            if answer.get("ok"):
-                game_id = answer["game_id"]
-                acknowledged[answer["seq"]] = answer
+        for sent, answer in zip(batch, answers):  # one answer per line, in the order sent
+            assert answer.get("ok"), answer
+            game_id = answer["game_id"]
+            assert answer["seq"] not in acknowledged, "two acknowledgements for one seq"
+            acknowledged[answer["seq"]] = {"sent": sent, "state": answer["state"]}
     assert kills >= 20 and len(acknowledged) > 20
     conn = sqlite3.connect(db)
     rows = dict(conn.execute("SELECT seq, action FROM actions WHERE game_id = ?", (game_id,)))
     for seq, answer in acknowledged.items():
         assert seq in rows, f"acknowledged action {seq} lost"
+        assert json.loads(rows[seq]) == answer["sent"], f"the action stored at {seq} is not the one acknowledged"
     reopened = Store(db).open(game_id)
     assert reopened.seq >= max(acknowledged)
     top = acknowledged[max(acknowledged)]["state"]
@@ -160,3 +166,20 @@ def _state_at(store, game_id, seq):
     row = store.conn.execute("SELECT game, players, seed, options FROM games WHERE id=?", (game_id,)).fetchone()
     rows = [r["action"] for r in store.log(game_id)[:seq]]
     return Session(store, game_id, row[0], json.loads(row[1]), row[2], json.loads(row[3]), rows, seq).state
+
+
+def test_play_refuses_an_unknown_key_and_stores_nothing_of_it(tmp_path):
+    db = str(tmp_path / "k.db")
+    lines = [{"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1, "foo": 1},
+             {"action": "adjust", "player": "Ana", "resource": "gold"},
+             {"action": "adjust", "player": "Ana", "resource": "gold", "delta": 2}]
+    out = run(["play", "ciudadelas", "--players", "Ana,Luis", "--db", db, "--seed", "1"],
+              stdin="".join(json.dumps(a) + "\n" for a in lines))
+    answers = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [a["ok"] for a in answers] == [False, False, True]
+    assert "'foo'" in answers[0]["error"] and "resource" in answers[0]["error"]
+    assert "needs 'delta'" in answers[1]["error"]
+    assert answers[2]["seq"] == 1
+    exported = run(["export", answers[2]["game_id"], "--db", db, "--format", "json"])
+    assert exported.returncode == 0 and "foo" not in exported.stdout
+    assert json.loads(exported.stdout)["actions"] == [lines[2]]

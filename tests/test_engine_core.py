@@ -260,3 +260,47 @@ def test_any_action_is_applied_or_refused_cleanly(game, players):
                 assert json.dumps(state, sort_keys=True) == before
                 refused += 1
     assert applied > 50 and refused > 50
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_action_refuses_keys_it_does_not_declare(game):
+    store = Store(":memory:")
+    s = store.new_game(game, GAMES[game], seed=5)
+    before = json.dumps(s.state, sort_keys=True)
+    for name, spec in GAME_MODULES[game].ACTIONS.items():
+        action = {"action": name, **{k: 1 for k in spec["args"]}, "foo": 1}
+        with pytest.raises(BadArgument) as err:
+            s.apply(action)
+        message = str(err.value)
+        assert f"'foo'" in message and f"action '{name}'" in message, message
+        for allowed in spec["args"]:
+            assert allowed in message.split("it takes:")[1]
+        assert "foo" in err.value.text["es"]
+    assert s.seq == 0 and json.dumps(s.state, sort_keys=True) == before
+    assert store.log(s.id) == []
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_required_argument_is_named_when_missing(game):
+    from companion.engine.common import is_optional
+    store = Store(":memory:")
+    s = store.new_game(game, GAMES[game], seed=5)
+    checked = 0
+    for name, spec in GAME_MODULES[game].ACTIONS.items():
+        required = [k for k, d in spec["args"].items() if not is_optional(d)]
+        for missing in required:
+            action = {"action": name, **{k: 1 for k in spec["args"] if k != missing}}
+            with pytest.raises(BadArgument) as err:
+                s.apply(action)
+            assert f"action '{name}' needs '{missing}'" in str(err.value), str(err.value)
+            checked += 1
+    assert checked >= 5 and s.seq == 0
+
+
+def test_optional_arguments_may_be_left_out():
+    store = Store(":memory:")
+    s = store.new_game("ciudadelas", GAMES["ciudadelas"], seed=5)
+    pick = next(a for a in s.legal_actions() if a["action"] == "choose")
+    del pick["player"]  # declared optional: the active player
+    s.apply(pick)
+    assert s.seq == 1

@@ -68,7 +68,7 @@ def test_export_formats_from_the_engine(tmp_path):
 
 #: Signs of a raw Python value or an untranslated id in a log line.
 RAW = re.compile(r"[{}\[\]]|'[a-z_]+'|\b[a-z]+_[a-z_]+\b")
-SPANISH_IDS = re.compile(r"\b(?:oro|madera|piedra|hechizos|leva|soldado|arquero|caballero)\b")
+SPANISH_IDS = re.compile(r"\b(?:oro|madera|piedra|hechizo|leva|soldado|arquero|caballero)\b")
 
 
 def _lines(session, moves) -> set[tuple[str, str]]:

@@ -306,3 +306,62 @@ def test_a_storehouse_army_may_not_fight_even_when_it_loses(store):
         with pytest.raises(NotAllowed):
             s.apply({"action": "battle", "defeated": {}, **battle})
     assert ana(s)["armies"][1]["troops"] == {"leva": 1}
+
+
+def _edited_cards(tmp_path, edits):
+    """A copy of cards/ with text replacements in cards/el_mapa/game.yaml (each must apply once)."""
+    import shutil
+    from pathlib import Path
+    import cards
+    root = tmp_path / "cards"
+    shutil.copytree(Path(cards.__file__).parent, root, ignore=shutil.ignore_patterns("__pycache__"))
+    game = root / "el_mapa" / "game.yaml"
+    body = game.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert body.count(old) == 1, old
+        body = body.replace(old, new)
+    game.write_text(body, encoding="utf-8")
+    return root
+
+
+def test_the_building_that_enables_trade_comes_from_the_data(tmp_path):
+    root = _edited_cards(tmp_path, [("needs_building: mercado", "needs_building: estatua")])
+    s = new(Store(tmp_path / "t.db", cards_dir=root))
+    give(s, oro=5)
+    s.apply({"action": "build", "building": "mercado"})
+    assert not [a for a in s.legal_actions() if a["action"] == "trade"]
+    with pytest.raises(NotAllowed, match="Statue"):
+        s.apply({"action": "trade", "give": "oro", "get": "madera"})
+    round_trip(s)
+    s.apply({"action": "build", "building": "estatua"})
+    trades = [a for a in s.legal_actions() if a["action"] == "trade"]
+    assert {"action": "trade", "give": "oro", "get": "madera"} in trades
+    assert ana(s)["trades_left"] == ana(s)["trade_limit"] > 0
+    s.apply(trades[0])
+
+
+def test_resources_and_their_names_come_from_the_data(tmp_path):
+    root = _edited_cards(tmp_path, [("name: {es: Hechizo, en: Spell}", "name: {es: Conjuro, en: Charm}"),
+                                    ("name: {es: Oro, en: Gold}", "name: {es: Ducados, en: Ducats}")])
+    s = new(Store(tmp_path / "n.db", cards_dir=root))
+    spells = ana(s)["hechizo"]
+    s.apply({"action": "adjust", "player": "Ana", "resource": "Charm", "delta": 2})
+    s.apply({"action": "adjust", "player": "Ana", "resource": "ducados", "delta": 1})
+    assert ana(s)["hechizo"] == spells + 2
+    assert "Ducats" in s.state["log"][-1]["en"] and "Ducados" in s.state["log"][-1]["es"]
+    s.apply({"action": "adjust", "player": "Ana", "resource": "oro", "delta": -ana(s)["oro"]})
+    with pytest.raises(NotEnough, match="Ducats"):
+        s.apply({"action": "build", "building": "mercado"})
+    with pytest.raises(BadArgument, match="oro, madera, piedra"):
+        s.apply({"action": "claim", "what": "mine", "resource": "hechizo"})
+    s.apply({"action": "claim", "what": "mine", "resource": "oro"})
+    assert "Ducats mine" in s.state["log"][-1]["en"]
+
+
+def test_spell_levels_come_from_the_tech_cards(store):
+    s = new(store)
+    levels = sorted({c["level"] for c in s.data.entries("tech_card")})
+    assert sorted(int(k) for k in ana(s)["spell_tiles"]) == levels
+    s.apply({"action": "claim", "what": "spell_mine", "level": levels[-1]})
+    with pytest.raises(BadArgument, match=f"spell levels are {levels[0]} to {levels[-1]}"):
+        s.apply({"action": "claim", "what": "spell_mine", "level": levels[-1] + 1})

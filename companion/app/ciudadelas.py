@@ -50,7 +50,8 @@ class CiudadelasScreen(GameScreen):
         else:
             self.status = app.t("round", n=state.get("round", 1))
         if state.get("first_complete") is not None:
-            body.add_widget(self.heading(app.t("eighth_banner", name=players[state["first_complete"]]["name"]),
+            body.add_widget(self.heading(app.t("complete_banner", name=players[state["first_complete"]]["name"],
+                                               n=data.meta["complete_city"]),
                                          colour=(1, 0.85, 0.3, 1), font=sp(20), wid="banner"))
         if phase == "choose":
             self.fill_draft(app, state, body)
@@ -94,6 +95,12 @@ class CiudadelasScreen(GameScreen):
         body.add_widget(self.grid(2, *[self.button(self.char_name(app, c), f"choose_{c}",
                                                    lambda c=c: pick(c), bg=(0.30, 0.25, 0.45, 1))
                                        for c in draft.get("available", [])]))
+        hidden = draft.get("face_down_choices") or []  # the last picker may take the face-down card
+        if hidden:
+            body.add_widget(self.grid(1, *[self.button(app.t("take_face_down", name=self.char_name(app, c)),
+                                                       f"choose_face_down_{c}", lambda c=c: pick(c),
+                                                       bg=(0.22, 0.22, 0.30, 1))
+                                           for c in hidden]))
 
     # -- calling the characters -----------------------------------------------------------------
     def fill_call(self, app, state, body) -> None:

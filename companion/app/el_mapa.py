@@ -11,10 +11,10 @@ from kivy.app import App
 from kivy.lang import Builder
 from kivy.metrics import dp, sp
 
+from companion.engine.games import el_mapa as rules
+
 from .gamescreen import GameScreen
 from .strings import UI
-
-RESOURCES = ("oro", "madera", "piedra", "hechizos")
 
 
 class ElMapaScreen(GameScreen):
@@ -44,7 +44,9 @@ class ElMapaScreen(GameScreen):
         for key, n in amounts.items():
             if not n:
                 continue
-            label = app.t(key) if key in RESOURCES else app.n(self.entry("troop", key)["name"])
+            resources = rules.resources(self.data)
+            label = (app.n(resources[key]["name"]) if key in resources
+                     else app.n(self.entry("troop", key)["name"]))
             parts.append(f"{n} {label}")
         return ", ".join(parts) or "-"
 
@@ -123,11 +125,12 @@ class ElMapaScreen(GameScreen):
         elif self.mode == ("tile",):
             options = [self.button(app.t("claim_village"), "claim_village",
                                    lambda: self.send({"action": "claim", "what": "village"}))]
-            for res in ("oro", "madera", "piedra"):
-                options.append(self.button(app.t("claim_mine", name=app.t(res)), f"claim_mine_{res}",
+            for res in rules.counter_ids(self.data):
+                options.append(self.button(app.t("claim_mine", name=app.n(rules.resources(self.data)[res]["name"])),
+                                           f"claim_mine_{res}",
                                            lambda res=res: self.send({"action": "claim", "what": "mine",
                                                                       "resource": res})))
-            for level in (1, 2, 3):
+            for level in rules.spell_levels(self.data):
                 options.append(self.button(app.t("claim_spell", n=level), f"claim_spell_{level}",
                                            lambda level=level: self.send({"action": "claim", "what": "spell_mine",
                                                                           "level": level})))
@@ -218,8 +221,8 @@ class ElMapaScreen(GameScreen):
         body.add_widget(self.player_header(app, seat, player, active))
         adjust = lambda key, delta, p=player: self.send(  # noqa: E731
             {"action": "adjust", "player": p["name"], "resource": key.split("_", 1)[1], "delta": delta})
-        body.add_widget(self.grid(2, *[self.counter(app.t(r), player.get(r, 0), f"p{seat}_{r}", adjust)
-                                       for r in RESOURCES]))
+        body.add_widget(self.grid(2, *[self.counter(app.n(r["name"]), player.get(rid, 0), f"p{seat}_{rid}", adjust)
+                                       for rid, r in rules.resources(self.data).items()]))
         battle = player.get("battle_points", 0)
         body.add_widget(self.note(
             f"{app.t('tiles')}: {player.get('tiles_revealed', 0)} · {app.t('battle_points')}: {battle}\n"
@@ -229,7 +232,7 @@ class ElMapaScreen(GameScreen):
             font=sp(16)))
         slots = {s["id"]: s for s in self.slots()}
         for index, castle in enumerate(player.get("castles", [])):
-            lines = [f"{app.t('castle')} {index + 1}"]
+            lines = [f"{app.t('castle_board')} {index + 1}"]
             for level in sorted({s.get("level", 1) for s in slots.values()}):
                 built = [app.n(self.entry("building", b)["name"]) for sid, b in castle.get("slots", {}).items()
                          if slots.get(sid, {}).get("level") == level]

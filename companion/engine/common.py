@@ -81,6 +81,49 @@ def arg(action: dict, key: str, kind: type | tuple = str, default: Any = ...) ->
     return value
 
 
+#: An argument whose description contains this word may be left out (``ACTIONS[name]["args"]``).
+OPTIONAL = "optional"
+
+
+#: The declaration of the ``player`` argument of an action the active player takes: it may be left out,
+#: and when given it must name the active player (:func:`require_active`).
+ACTIVE_PLAYER = "name (optional: must be the active player)"
+
+
+def declare_active_player(actions: dict[str, dict], names: tuple[str, ...]) -> None:
+    """Declare the optional ``player`` argument of the ``names`` actions (their handlers check it)."""
+    for name in names:
+        actions[name]["args"].setdefault("player", ACTIVE_PLAYER)
+
+
+def is_optional(description: str) -> bool:
+    """Whether a declared argument may be left out (its description says ``optional``)."""
+    return OPTIONAL in description
+
+
+def check_args(action: dict, declared: dict[str, str]) -> None:
+    """Refuse an action with a key its declaration does not list, or without a required argument.
+
+    ``declared`` is ``ACTIONS[name]["args"]``: ``{argument: description}``; an argument is required
+    unless its description says ``optional``.  Nothing else is checked here (types and values are the
+    handlers' business), so every game and every caller gets the same message for the same mistake.
+    """
+    name = action.get("action")
+    allowed = ", ".join(declared) or "-"
+    unknown = [key for key in action if key != "action" and key not in declared]
+    if unknown:
+        keys = ", ".join(f"'{k}'" for k in unknown)
+        raise BadArgument(text(f"la acción '{name}' no admite {keys} (admite: {allowed})",
+                               f"action '{name}' does not take {keys} (it takes: {allowed})"))
+    missing = [key for key, description in declared.items()
+               if not is_optional(description) and action.get(key) is None]
+    if missing:
+        keys = ", ".join(f"'{k}'" for k in missing)
+        needs = ", ".join(f"{k}=<{declared[k]}>" for k in missing)
+        raise BadArgument(text(f"a la acción '{name}' le falta {keys} ({needs})",
+                               f"action '{name}' needs {keys} ({needs})"))
+
+
 def count_arg(action: dict, key: str, default: Any = ..., minimum: int = 0) -> int:
     """A whole-number argument of at least ``minimum``."""
     value = arg(action, key, int, default)

@@ -21,7 +21,7 @@ import json
 import random
 from typing import TYPE_CHECKING, Any
 
-from .common import copy_state, text
+from .common import check_args, copy_state, text
 from .errors import BadArgument, NothingToUndo, UnknownAction
 
 if TYPE_CHECKING:
@@ -122,6 +122,11 @@ class Session:
         except (TypeError, ValueError):
             raise BadArgument(text("la acción no es JSON", "the action is not JSON")) from None
         name = action["action"]
+        if name not in self.module.ACTIONS:
+            known = ", ".join(sorted(self.module.ACTIONS))
+            raise UnknownAction(text(f"{self.game} no tiene la acción '{name}' (hay: {known})",
+                                     f"{self.game} has no action '{name}' (known: {known})"))
+        check_args(action, self.module.ACTIONS[name]["args"])
         applied, undone = list(self._applied), list(self._undone)
         if name == "undo":
             if not applied:
@@ -136,10 +141,6 @@ class Session:
                                           self.data)
             applied.append(redo)
         else:
-            if name not in self.module.ACTIONS:
-                known = ", ".join(sorted(self.module.ACTIONS))
-                raise UnknownAction(text(f"{self.game} no tiene la acción '{name}' (hay: {known})",
-                                         f"{self.game} has no action '{name}' (known: {known})"))
             new_state = self.module.apply(copy_state(self.state), action, self._rng(len(applied)),
                                           self.data)
             applied.append(action)

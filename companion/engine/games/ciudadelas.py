@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..common import (arg, count_arg, dispatch, log, name_of, next_seat, player_index,
-                      require_active, spend, text)
+from ..common import (ACTIVE_PLAYER, arg, count_arg, declare_active_player, dispatch, log, name_of, next_seat,
+                      player_index, require_active, spend, text)
 from ..errors import (BadArgument, Duplicate, IllegalAction, LimitReached, NotAllowed, NotEnough,
                       NotYourTurn, WrongPhase)
 from ..final import finish
@@ -28,16 +28,17 @@ ACTIONS: dict[str, dict[str, Any]] = {
                "help": text("Corrige a mano un recurso de un jugador.", "Correct a player's resource by hand.")},
     "undo": {"args": {}, "help": text("Deshace la última acción.", "Undo the last action.")},
     "redo": {"args": {}, "help": text("Rehace la acción deshecha.", "Redo the undone action.")},
-    "choose": {"args": {"player": "name", "character": "character", "discard": "character (2 players: some picks)"},
+    "choose": {"args": {"player": ACTIVE_PLAYER, "character": "character",
+                         "discard": "character (optional: needed by the picks that also discard, 2 players)"},
                "help": text("Elige en secreto un personaje.", "Pick a character in secret.")},
     "call": {"args": {}, "help": text("La corona llama al siguiente personaje.", "The crown calls the next character.")},
-    "take_gold": {"args": {"player": "name (optional)"},
+    "take_gold": {"args": {"player": ACTIVE_PLAYER},
                   "help": text("Coge oro de la banca.", "Take gold from the bank.")},
-    "draw_cards": {"args": {"player": "name (optional)"},
+    "draw_cards": {"args": {"player": ACTIVE_PLAYER},
                    "help": text("Roba cartas de distrito y quédate las que toque.", "Draw district cards and keep as many as allowed.")},
-    "income": {"args": {"player": "name (optional)"},
+    "income": {"args": {"player": ACTIVE_PLAYER},
                "help": text("Cobra por los distritos del color de tu personaje.", "Collect gold for your character's colour.")},
-    "build": {"args": {"player": "name (optional)", "district": "district"},
+    "build": {"args": {"player": ACTIVE_PLAYER, "district": "district"},
               "help": text("Construye un distrito pagando su coste.", "Build a district, paying its cost.")},
     "murder": {"args": {"character": "character"},
                "help": text("Asesina a un personaje.", "Murder a character.")},
@@ -55,6 +56,8 @@ ACTIONS: dict[str, dict[str, Any]] = {
                 "help": text("Recupera en la mano el distrito destruido (Cementerio).", "Take the destroyed district into your hand (Graveyard).")},
     "end_turn": {"args": {}, "help": text("Termina el turno.", "End the turn.")},
 }
+declare_active_player(ACTIONS, ("murder", "steal", "exchange_hand", "discard_and_draw", "destroy", "use_district",
+                                "end_turn"))
 
 
 # -- data access ---------------------------------------------------------------------------------
@@ -258,10 +261,7 @@ def _choose(state: dict, action: dict, rng: random.Random, data) -> None:
     rule = _draft_rule(data, len(state["players"]))
     char = _character(data, arg(action, "character", (str, int)))
     cid = char["id"]
-    last_pick = draft["picks_made"] + 1 == draft["picks_total"]
-    pool = list(draft["available"])
-    if last_pick and rule.get("last_may_take_face_down"):
-        pool += draft["face_down"]
+    pool = draft["available"] + face_down_choices(state, data)
     if cid not in pool:
         where = "boca arriba" if cid in draft["face_up"] else "ya elegido o boca abajo"
         where_en = "face up" if cid in draft["face_up"] else "already taken or face down"
@@ -580,6 +580,7 @@ def derive(state: dict, data) -> None:
         rule = _draft_rule(data, len(state["players"]))
         draft["needs_discard"] = (state["phase"] == "choose"
                                   and draft["picks_made"] + 1 in (rule.get("discards_after_picks") or []))
+        draft["face_down_choices"] = face_down_choices(state, data)
 
 
 def _reclaim(state: dict, action: dict, rng: random.Random, data) -> None:
@@ -637,13 +638,22 @@ _HANDLERS = {"choose": _choose, "call": _call, "take_gold": _take_gold, "draw_ca
              "end_turn": _end_turn}
 
 
+def face_down_choices(state: dict, data) -> list[str]:
+    """The face-down characters the player picking now may take instead (the draft table's
+    ``last_may_take_face_down``: the last pick, 7 players); none otherwise."""
+    draft = state.get("draft")
+    if state["phase"] != "choose" or not draft or draft["picks_made"] + 1 != draft["picks_total"]:
+        return []
+    return list(draft["face_down"]) if _draft_rule(data, len(state["players"])).get("last_may_take_face_down") else []
+
+
 def legal_actions(state: dict, data) -> list[dict]:
     """The moves open now (a district to build is listed as any affordable one not yet built)."""
     phase = state["phase"]
     out: list[dict] = []
     if phase == "choose":
         seat = state["active"]
-        for cid in state["draft"]["available"]:
+        for cid in state["draft"]["available"] + face_down_choices(state, data):
             out.append({"action": "choose", "player": state["players"][seat]["name"], "character": cid})
     elif phase == "call":
         out.append({"action": "call"})

@@ -16,25 +16,28 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..common import arg, count_arg, dispatch, log, name_of, next_seat, player_index, require_active, text
+from ..common import (arg, count_arg, declare_active_player, dispatch, log, name_of, next_seat, player_index,
+                      require_active, text)
 from ..errors import BadArgument, Duplicate, LimitReached, NotAllowed, NotEnough
 from ..final import finish
 
 GAME = "el_mapa"
-RESOURCE_IDS = ("oro", "madera", "piedra")
-RESOURCES = {"oro": text("oro", "gold"), "madera": text("madera", "wood"), "piedra": text("piedra", "stone"),
-             "hechizos": text("hechizos", "spells"), "tiles_revealed": text("losetas reveladas", "revealed tiles")}
+#: Beside the data's resources, ``adjust`` corrects the revealed-tile count (a tally, not a resource).
+TALLIES = {"tiles_revealed": text("losetas reveladas", "revealed tiles")}
+#: What ``doubles_training`` (a building's flag in buildings.yaml) multiplies training by.
+DOUBLED = 2
 
 #: Why the last turn came (``state["last_turn_reason"]``), as words.
 REASONS = {"maravilla": text("se construyó una maravilla", "a wonder was built"),
            "ultima_ficha": text("se reveló la última loseta", "the last tile was revealed")}
 
 ACTIONS: dict[str, dict[str, Any]] = {
-    "adjust": {"args": {"player": "name", "resource": "oro|madera|piedra|hechizos|tiles_revealed", "delta": "int"},
+    "adjust": {"args": {"player": "name", "resource": "a resource (cards/el_mapa resources: id or name)|tiles_revealed",
+                        "delta": "int"},
                "help": text("Corrige a mano un recurso de un jugador.", "Correct a player's resource by hand.")},
     "undo": {"args": {}, "help": text("Deshace la última acción.", "Undo the last action.")},
     "redo": {"args": {}, "help": text("Rehace la acción deshecha.", "Redo the undone action.")},
-    "hire": {"args": {"troop": "troop", "count": "int", "army": "army id (optional: a new army)"},
+    "hire": {"args": {"troop": "troop", "count": "int (optional: 1)", "army": "army id (optional: a new army)"},
              "help": text("Contrata tropas entrenadas.", "Hire trained troops.")},
     "trade": {"args": {"give": "resource", "get": "resource", "times": "int (optional)"},
               "help": text("Cambia con la banca según la tabla.", "Trade with the bank at the table's rates.")},
@@ -42,22 +45,62 @@ ACTIONS: dict[str, dict[str, Any]] = {
               "help": text("Construye un edificio en un castillo.", "Build in a castle.")},
     "reveal": {"args": {"count": "int"},
                "help": text("Losetas del mapa reveladas por tus ejércitos.", "Map tiles your armies revealed.")},
-    "claim": {"args": {"what": "village|mine|spell_mine", "resource": "mine resource", "level": "spell level", "from": "name (optional)"},
+    "claim": {"args": {"what": "village|mine|spell_mine", "resource": "mine resource (optional: for a mine)",
+                       "level": "spell level (optional: for a spell_mine)", "from": "name (optional)"},
               "help": text("Te apropias de un pueblo, una mina o un hechizo del mapa.", "Take a village, mine or spell tile.")},
-    "treasure": {"args": {"count": "int"},
+    "treasure": {"args": {"count": "int (optional: 1)"},
                  "help": text("Abre tesoros: se tira el dado por cada uno.", "Open treasures: one die roll each.")},
-    "battle": {"args": {"winner": "name", "loser": "name or 'neutral'", "defeated": "{troop: n}",
-                        "winner_army": "army id", "winner_losses": "{troop: n}", "loser_army": "army id",
-                        "fled": "bool (the loser fled: survivors scatter)"},
+    "battle": {"args": {"winner": "name", "loser": "name or 'neutral'", "defeated": "{troop: n} (optional)",
+                        "winner_army": "army id (optional)", "winner_losses": "{troop: n} (optional)",
+                        "loser_army": "army id (optional)",
+                        "fled": "bool (optional: the loser fled, survivors scatter)"},
                "help": text("Anota el resultado de una batalla.", "Record a battle's result.")},
     "end_turn": {"args": {}, "help": text("Termina el turno.", "End the turn.")},
 }
+declare_active_player(ACTIONS, ("hire", "trade", "build", "reveal", "claim", "treasure", "end_turn"))
 
 
 # -- data ----------------------------------------------------------------------------------------
 
 def _troops(data) -> list[dict]:
     return data.entries("troop")
+
+
+def resources(data) -> dict[str, dict]:
+    """The data's resources by id (``oro``, ``madera``, ``piedra``, ``hechizo``): the players' stocks."""
+    return {r["id"]: r for r in data.entries("resource")}
+
+
+def counter_ids(data) -> list[str]:
+    """Resources kept as counters (mined, traded, scored); the others are cards (spells)."""
+    return [r["id"] for r in data.entries("resource") if r.get("form") == "counter"]
+
+
+def spell_id(data) -> str:
+    """The resource that spell tiles and magic buildings produce (the one drawn as cards)."""
+    return next(r["id"] for r in data.entries("resource") if r.get("form") == "card")
+
+
+def spell_levels(data) -> list[int]:
+    """The spell levels: those of the tech cards (a spell tile gives a spell of its level)."""
+    return sorted({c["level"] for c in data.entries("tech_card")})
+
+
+def adjustable(data) -> dict[str, dict]:
+    """What ``adjust`` may correct: every resource (its data name) and the revealed tiles."""
+    return {**{rid: dict(r["name"]) for rid, r in resources(data).items()}, **TALLIES}
+
+
+def trade_building(data) -> dict | None:
+    """The building needed to trade with the bank (``trade.needs_building``), or None."""
+    needs = data.meta["trade"].get("needs_building")
+    return data.get("building", needs) if needs else None
+
+
+def may_trade(player: dict, data) -> bool:
+    """Whether a player owns what trading needs."""
+    needs = trade_building(data)
+    return needs is None or needs["id"] in _buildings_of(player)
 
 
 def _bld(data, name: Any, state: dict | None = None) -> dict:
@@ -101,13 +144,14 @@ def _counts(data, value: Any, field: str) -> dict[str, int]:
 
 
 def amounts_text(amounts: dict[str, int], data, lang: str) -> str:
-    """``{"oro": 2, "leva": 1}`` as readable words, e.g. "2 oro, 1 Leva" / "2 gold, 1 Levy" ("nada"/"nothing")."""
+    """``{"oro": 2, "leva": 1}`` as readable words, e.g. "2 Oro, 1 Leva" / "2 Gold, 1 Levy" ("nada"/"nothing")."""
     troops = {t["id"]: t for t in _troops(data)}
     parts = []
     for key, n in amounts.items():
         if not n:
             continue
-        label = RESOURCES[key][lang] if key in RESOURCES else name_of(troops[key], lang) if key in troops else key
+        names = adjustable(data)
+        label = names[key][lang] if key in names else name_of(troops[key], lang) if key in troops else key
         parts.append(f"{n} {label}")
     return ", ".join(parts) or ("nada" if lang == "es" else "nothing")
 
@@ -160,7 +204,8 @@ def setup(players: list[str], options: dict, rng: random.Random, data) -> dict:
                                f"variants: a list of {', '.join(sorted(known_variants))}"))
     the_map = next(m for m in data.entries("map") if m["players"] == len(players))
     cells = [c for row in the_map["grid"] for c in row]
-    hidden = sum(1 for c in cells if str(c) in ("1", "2", "3"))
+    face_down = {str(t["level"]) for t in data.entries("tile")}  # a cell coded by a level: a face-down tile
+    hidden = sum(1 for c in cells if str(c) in face_down)
     start = meta["starting"]
     state: dict[str, Any] = {
         "game": GAME, "variants": sorted(variants), "map": {"id": the_map["id"], "hidden": hidden, "tiles": hidden},
@@ -169,8 +214,9 @@ def setup(players: list[str], options: dict, rng: random.Random, data) -> dict:
         "scattered": [], "turn_start": None,
     }
     for name in players:
-        p = {"name": name, "oro": 0, "madera": 0, "piedra": 0, "hechizos": 0, "tiles_revealed": 0,
-             "villages": 0, "mines": {r: 0 for r in RESOURCE_IDS}, "spell_tiles": {"1": 0, "2": 0, "3": 0},
+        p = {"name": name, **{r: 0 for r in resources(data)}, "tiles_revealed": 0,
+             "villages": 0, "mines": {r: 0 for r in counter_ids(data)},
+             "spell_tiles": {str(level): 0 for level in spell_levels(data)},
              "castles": [], "reserve": {t["id"]: 0 for t in _troops(data)}, "armies": [],
              "defeated": {}, "trained_troops": 0, "trades_used": 0, "turns_played": 0}
         for res, n in start["resources"].items():
@@ -213,13 +259,12 @@ def _start_turn(state: dict, seat: int, rng: random.Random, data) -> None:
     per = data.meta["production"]["recruit_units_per_period"]
     for castle in p["castles"]:
         castle["built_this_turn"] = False
-        doubled = "armeria_atalaya" in state["variants"] and any(
-            data.get("building", b).get("doubles_training") for b in castle["slots"].values())
+        doubled = any(data.get("building", b).get("doubles_training") for b in castle["slots"].values())
         for tid in list(castle["timers"]):
             castle["timers"][tid] += 1
             if castle["timers"][tid] >= troops[tid]["recruit_every"]:
                 castle["timers"][tid] = 0
-                gain = per * (2 if doubled else 1)
+                gain = per * (DOUBLED if doubled else 1)
                 p["reserve"][tid] += gain
                 recruited[tid] = recruited.get(tid, 0) + gain
     returned: dict[str, int] = {}
@@ -230,14 +275,14 @@ def _start_turn(state: dict, seat: int, rng: random.Random, data) -> None:
     if returned:
         _muster(state, seat, returned, data)
     prod = data.meta["production"]
-    produced = {r: p["mines"][r] * prod["mine_output"] for r in RESOURCE_IDS}
+    produced = {r: p["mines"][r] * prod["mine_output"] for r in counter_ids(data)}
     built = [data.get("building", b) for b in _buildings_of(p)]
     produced["oro"] += sum(b.get("gold_income", 0) for b in built)
     spells = sum(1 for b in built if b.get("spell_draw")) + prod["spell_mine_output"] * sum(p["spell_tiles"].values())
     for r, n in produced.items():
         p[r] += n
-    p["hechizos"] += spells
-    produced["hechizos"] = spells
+    p[spell_id(data)] += spells
+    produced[spell_id(data)] = spells
     state["turn_start"] = {"player": seat, "recruited": recruited, "returned": returned, "produced": produced}
     for army in p["armies"]:
         army["tired"] = False
@@ -261,11 +306,11 @@ def _muster(state: dict, seat: int, troops: dict[str, int], data) -> None:
         f"{p['name']}'s scattered troops come back to army {army['id']}")
 
 
-def record(state: dict) -> dict:
+def record(state: dict, data) -> dict:
     """The end-of-game record the scoring reads."""
     return {"game": GAME, "players": [
         {"name": p["name"], "buildings": _buildings_of(p), "tiles_revealed": p["tiles_revealed"],
-         "defeated": dict(p["defeated"]), "resources": {r: p[r] for r in RESOURCE_IDS},
+         "defeated": dict(p["defeated"]), "resources": {r: p[r] for r in counter_ids(data)},
          "trained_troops": p["trained_troops"]} for p in state["players"]]}
 
 
@@ -273,7 +318,7 @@ def record(state: dict) -> dict:
 
 def apply(state: dict, action: dict, rng: random.Random, data) -> dict:
     """Apply one action (see ``ACTIONS``); raise ``IllegalAction`` before changing anything."""
-    return dispatch(state, action, rng, data, _HANDLERS, RESOURCES)
+    return dispatch(state, action, rng, data, _HANDLERS, adjustable(data))
 
 
 def _me(state: dict, action: dict) -> tuple[int, dict]:
@@ -281,11 +326,12 @@ def _me(state: dict, action: dict) -> tuple[int, dict]:
     return seat, state["players"][seat]
 
 
-def _pay(p: dict, cost: dict[str, int], times: int = 1) -> None:
+def _pay(p: dict, cost: dict[str, int], data, times: int = 1) -> None:
     for res, n in cost.items():
         if p[res] < n * times:
-            raise NotEnough(text(f"{p['name']} tiene {p[res]} de {res} y necesita {n * times}",
-                                 f"{p['name']} has {p[res]} {RESOURCES[res]['en']} and needs {n * times}"))
+            name = resources(data)[res]["name"]
+            raise NotEnough(text(f"{p['name']} tiene {p[res]} de {name['es']} y necesita {n * times}",
+                                 f"{p['name']} has {p[res]} {name['en']} and needs {n * times}"))
     for res, n in cost.items():
         p[res] -= n * times
 
@@ -307,7 +353,7 @@ def _hire(state: dict, action: dict, rng: random.Random, data) -> None:
         army = next((a for a in p["armies"] if a["id"] == army_id), None)
         if army is None:
             raise BadArgument(text(f"{p['name']} no tiene el ejército '{army_id}'", f"{p['name']} has no army '{army_id}'"))
-    _pay(p, troop["cost"], count)
+    _pay(p, troop["cost"], data, count)
     p["reserve"][troop["id"]] -= count
     p["trained_troops"] += count
     if army is None:
@@ -336,14 +382,14 @@ def _trade(state: dict, action: dict, rng: random.Random, data) -> None:
                           for t in data.meta["bank_trades"])
         raise BadArgument(text(f"la banca no cambia {give} por {get} (tabla: {rates})",
                                f"the bank does not trade {give} for {get} (table: {rates})"))
-    needs = rules.get("needs_building")
-    if needs and needs not in _buildings_of(p):
-        raise NotAllowed(text("necesitas un Mercado para comerciar", "you need a Market to trade"))
+    if not may_trade(p, data):
+        needs = trade_building(data)
+        raise NotAllowed(text(f"necesitas {name_of(needs)} para comerciar", f"you need {name_of(needs, 'en')} to trade"))
     limit = _trade_limit(state, seat, data)
     if p["trades_used"] + times > limit:
         raise LimitReached(text(f"puedes comerciar {limit} vez/veces por turno y llevas {p['trades_used']}",
                                 f"you may trade {limit} time(s) per turn and have used {p['trades_used']}"))
-    _pay(p, line["give"], times)
+    _pay(p, line["give"], data, times)
     for res, n in line["get"].items():
         p[res] += n * times
     p["trades_used"] += times
@@ -391,7 +437,7 @@ def _build(state: dict, action: dict, rng: random.Random, data) -> None:
                               f"no free slot of level {building['level']} or more with its two below filled"))
     else:
         slot = min(open_slots, key=lambda s: (s["level"], s["id"]))
-    _pay(p, building["cost"])
+    _pay(p, building["cost"], data)
     castle["slots"][slot["id"]] = building["id"]
     castle["built_this_turn"] = True
     produces = building.get("produces")
@@ -424,13 +470,16 @@ def _claim(state: dict, action: dict, rng: random.Random, data) -> None:
         tile = {"contents": [{"type": "village"}], "level": 1}
     elif what == "mine":
         res = arg(action, "resource", str)
-        if res not in RESOURCE_IDS:
-            raise BadArgument(text(f"mina de '{res}'? (hay: {', '.join(RESOURCE_IDS)})", f"a '{res}' mine? (known: {', '.join(RESOURCE_IDS)})"))
+        if res not in counter_ids(data):
+            known = ", ".join(counter_ids(data))
+            raise BadArgument(text(f"mina de '{res}'? (hay: {known})", f"a '{res}' mine? (known: {known})"))
         tile = {"contents": [{"type": "mine", "resource": res}], "level": 1}
     elif what == "spell_mine":
         level = count_arg(action, "level", minimum=1)
-        if level > 3:
-            raise BadArgument(text("los hechizos son de nivel 1 a 3", "spell levels are 1 to 3"))
+        levels = spell_levels(data)
+        if level not in levels:
+            raise BadArgument(text(f"los hechizos son de nivel {levels[0]} a {levels[-1]}",
+                                   f"spell levels are {levels[0]} to {levels[-1]}"))
         tile = {"contents": [{"type": "spell_mine", "level": level}], "level": level}
     else:
         raise BadArgument(text("'what' es village, mine o spell_mine", "'what' is village, mine or spell_mine"))
@@ -452,7 +501,8 @@ def _claim(state: dict, action: dict, rng: random.Random, data) -> None:
     if c["type"] == "village":
         es, en = "un pueblo", "a village"
     elif c["type"] == "mine":
-        es, en = f"una mina de {RESOURCES[c['resource']]['es']}", f"a {RESOURCES[c['resource']]['en']} mine"
+        mined = resources(data)[c["resource"]]["name"]
+        es, en = f"una mina de {mined['es']}", f"a {mined['en']} mine"
     else:
         es, en = f"un hechizo de nivel {c['level']}", f"a level {c['level']} spell tile"
     if action.get("from") is not None:
@@ -548,8 +598,7 @@ def derive(state: dict, data) -> None:
     troops = {t["id"]: t for t in _troops(data)}
     for seat, p in enumerate(state["players"]):
         p["trade_limit"] = _trade_limit(state, seat, data)
-        may_trade = not data.meta["trade"].get("needs_building") or data.meta["trade"]["needs_building"] in _buildings_of(p)
-        p["trades_left"] = max(0, p["trade_limit"] - p["trades_used"]) if may_trade else 0
+        p["trades_left"] = max(0, p["trade_limit"] - p["trades_used"]) if may_trade(p, data) else 0
         p["army_limit"] = _army_limit(state, seat, data)
         p["battle_points"] = battle_points(p, data)
         for castle in p["castles"]:
@@ -565,7 +614,7 @@ def _storehouse_may_fight(player: dict, data) -> bool:
 def _end_turn(state: dict, action: dict, rng: random.Random, data) -> None:
     seat, p = _me(state, action)
     if state["last_turn_reason"]:
-        finish(state, record(state), data)
+        finish(state, record(state, data), data)
         why = REASONS.get(state["last_turn_reason"], text(state["last_turn_reason"], state["last_turn_reason"]))
         winners = ", ".join(state["final"]["winners"])
         log(state, f"Fin de la partida ({why['es']}). Gana: {winners}", f"Game over ({why['en']}). Winner: {winners}")
@@ -608,7 +657,7 @@ def legal_actions(state: dict, data) -> list[dict]:
             if any(s["id"] not in castle["slots"] and s["level"] >= b["level"]
                    and all(r in castle["slots"] for r in s.get("rests_on") or []) for s in _slots(data)):
                 out.append({"action": "build", "building": b["id"], "castle": index})
-    if "mercado" in _buildings_of(p) and p["trades_used"] < _trade_limit(state, seat, data):
+    if may_trade(p, data) and p["trades_used"] < _trade_limit(state, seat, data):
         for t in data.meta["bank_trades"]:
             if all(p[r] >= n for r, n in t["give"].items()):
                 out.append({"action": "trade", "give": list(t["give"])[0], "get": list(t["get"])[0]})

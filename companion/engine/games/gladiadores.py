@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..common import (arg, dispatch, log, name_of, next_seat, player_index, require_active, spend,
+from ..common import (arg, declare_active_player, dispatch, log, name_of, next_seat, player_index, require_active, spend,
                       text)
 from ..errors import (BadArgument, Duplicate, GameOver, LimitReached, NotAllowed, NotEnough,
                       NotYourTurn, WrongPhase)
@@ -57,6 +57,8 @@ ACTIONS: dict[str, dict[str, Any]] = {
     "pass": {"args": {"player": "name"}, "help": text("No pujes.", "Do not bid.")},
     "end_turn": {"args": {}, "help": text("Termina el turno.", "End the turn.")},
 }
+declare_active_player(ACTIONS, ("fight", "work", "build", "demolish", "destroy", "chain", "end_main",
+                                "discard_gladiator", "start_auction", "pick", "end_turn"))
 
 
 # -- data ----------------------------------------------------------------------------------------
