@@ -24,8 +24,6 @@ from ..final import finish
 GAME = "el_mapa"
 #: Beside the data's resources, ``adjust`` corrects the revealed-tile count (a tally, not a resource).
 TALLIES = {"tiles_revealed": text("losetas reveladas", "revealed tiles")}
-#: What ``doubles_training`` (a building's flag in buildings.yaml) multiplies training by.
-DOUBLED = 2
 
 #: Why the last turn came (``state["last_turn_reason"]``), as words.
 REASONS = {"maravilla": text("se construyó una maravilla", "a wonder was built"),
@@ -259,12 +257,13 @@ def _start_turn(state: dict, seat: int, rng: random.Random, data) -> None:
     per = data.meta["production"]["recruit_units_per_period"]
     for castle in p["castles"]:
         castle["built_this_turn"] = False
-        doubled = any(data.get("building", b).get("doubles_training") for b in castle["slots"].values())
+        factor = max((data.get("building", b).get("training_factor", 1) for b in castle["slots"].values()),
+                     default=1)
         for tid in list(castle["timers"]):
             castle["timers"][tid] += 1
             if castle["timers"][tid] >= troops[tid]["recruit_every"]:
                 castle["timers"][tid] = 0
-                gain = per * (DOUBLED if doubled else 1)
+                gain = per * factor
                 p["reserve"][tid] += gain
                 recruited[tid] = recruited.get(tid, 0) + gain
     returned: dict[str, int] = {}
