@@ -77,10 +77,54 @@ def _metrics():
     return pdfmetrics
 
 
-def text_width_mm(text: str, size_pt: float, bold: bool = False) -> float:
-    """Width of one line of text in millimetres."""
+@functools.lru_cache(maxsize=1)
+def _widths() -> dict[str, tuple[dict[int, float], float]]:
+    """Per face: advance width of each character (1/1000 em) and the default, as reportlab has them.
+
+    Read from reportlab once and kept in the cache folder (keyed by the font files), so a build
+    does not load reportlab and parse three TrueType files just to measure text.
+    """
+    import json
+    folder = font_dir()
+    stamp = [FACES]
+    for name in FACES.values():
+        st = (folder / f"{name}.ttf").stat()
+        stamp.append([name, st.st_size, st.st_mtime_ns])
+    cache = cache_dir("fonts")
+    path = cache / "widths.json" if cache else None
+    if path is not None:
+        try:
+            saved = json.loads(path.read_text(encoding="utf-8"))
+            if saved["stamp"] == json.loads(json.dumps(stamp)):
+                return {face: ({int(k): v for k, v in table.items()}, default)
+                        for face, (table, default) in saved["faces"].items()}
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
     pm = _metrics()
-    return pt_to_mm(pm.stringWidth(text, FACES["bold" if bold else "regular"], size_pt))
+    faces = {}
+    for name in FACES.values():
+        face = pm.getFont(name).face
+        faces[name] = (dict(face.charWidths), face.defaultWidth)
+    if path is not None:
+        from .atomic import write_text
+        try:
+            write_text(path, json.dumps({"stamp": stamp, "faces": faces}))
+        except OSError:
+            pass
+    return faces
+
+
+@functools.lru_cache(maxsize=65536)
+def _em_width(text: str, face: str) -> float:
+    """Sum of the advances of ``text`` in 1/1000 em (reportlab's order, so the same float)."""
+    table, default = _widths()[face]
+    get = table.get
+    return sum(get(ord(c), default) for c in text)
+
+
+def text_width_mm(text: str, size_pt: float, bold: bool = False) -> float:
+    """Width of one line of text in millimetres (reportlab's stringWidth, to the last bit)."""
+    return pt_to_mm(0.001 * size_pt * _em_width(text, FACES["bold" if bold else "regular"]))
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from .compose import Page
 from .model import GeneratorError
 from .units import mm_to_pt
 
-ENGINE_VERSION = "5"         # bump when the SVG -> PDF path changes in a way the hash cannot see
+ENGINE_VERSION = "6"         # bump when the SVG -> PDF path changes in a way the hash cannot see
 PARALLEL_FROM = 4            # render in a pool from this many pages on
 
 
@@ -91,8 +91,10 @@ def _recording(svg: str):
                 # units, which at print size spreads letters wider than fit() measured.
                 return self.points_per_pixel * 16
 
+        from .fasttext import fast_text
         tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"))
-        surface = Recording(tree, None, 96)
+        with fast_text(svg):
+            surface = Recording(tree, None, 96)
         hit = (surface.cairo, surface.width, surface.height)
         if len(_RECORDINGS) > 2000:
             _RECORDINGS.clear()
@@ -263,7 +265,6 @@ def render_pages(pages: Sequence[Page], cache: Cache, progress: Callable[[int], 
         if workers is not None and workers.pool is not None:
             jobs = _jobs(todo, cache, 2)
             results = workers.pool.imap_unordered(_render_job, jobs, chunksize=1)
-            import pypdf  # noqa: F401  (the assembly needs it; load it while the workers render)
             for n in results:
                 if progress:
                     progress(n)
@@ -279,11 +280,10 @@ def render_pages(pages: Sequence[Page], cache: Cache, progress: Callable[[int], 
     return len(todo)
 
 
-def _box(rect: tuple[float, float, float, float], page_h: float):
-    from pypdf.generic import RectangleObject
+def _box(rect: tuple[float, float, float, float], page_h: float) -> tuple[float, float, float, float]:
+    """A top-left mm rectangle as a PDF box in points (x0, y0, x1, y1)."""
     x, y, w, h = rect
-    return RectangleObject([mm_to_pt(x), mm_to_pt(page_h - y - h), mm_to_pt(x + w),
-                            mm_to_pt(page_h - y)])
+    return mm_to_pt(x), mm_to_pt(page_h - y - h), mm_to_pt(x + w), mm_to_pt(page_h - y)
 
 
 def file_key(pages: Sequence[Page]) -> str:
@@ -303,28 +303,47 @@ def _up_to_date(key: str, path: Path, cache: Cache, rel: str) -> bool:
 
 def _write_pdf(spec: tuple[Path, list[tuple[Path, float, tuple, tuple]]]) -> tuple[int, int]:
     """Join cached single pages into ``path`` (atomically), setting TrimBox and BleedBox."""
-    from pypdf import PdfReader, PdfWriter
+    from . import pdfjoin
     path, pages = spec
-    writer = PdfWriter()
-    readers: dict[Path, PdfReader] = {}
-    for source, page_h, trimbox, bleedbox in pages:
-        if source not in readers:
-            readers[source] = PdfReader(source)
-        new = writer.add_page(readers[source].pages[0])
-        new.trimbox = _box(trimbox, page_h)
-        new.bleedbox = _box(bleedbox, page_h)
-    writer.add_metadata({"/Producer": "Ludoteca", "/Creator": "ludoteca build"})
+    blobs: dict[Path, bytes] = {}
+    for source, *_ in pages:
+        if source not in blobs:
+            blobs[source] = source.read_bytes()
+    joined = [(blobs[source], _box(trimbox, page_h), _box(bleedbox, page_h))
+              for source, page_h, trimbox, bleedbox in pages]
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = tmp_name(path)
     try:
         with open(tmp, "wb") as fh:
-            writer.write(fh)
+            try:
+                pdfjoin.join(joined, fh, "Ludoteca", "ludoteca build")
+            except pdfjoin.Unsupported:       # not the simple PDF cairo writes: let pypdf join
+                fh.seek(0)
+                fh.truncate()
+                _write_with_pypdf(joined, fh)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     st = path.stat()
     return st.st_size, st.st_mtime_ns
+
+
+def _write_with_pypdf(pages: list[tuple[bytes, tuple, tuple]], fh) -> None:
+    import io
+
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import RectangleObject
+    writer = PdfWriter()
+    readers: dict[bytes, PdfReader] = {}
+    for data, trimbox, bleedbox in pages:
+        if data not in readers:
+            readers[data] = PdfReader(io.BytesIO(data))
+        new = writer.add_page(readers[data].pages[0])
+        new.trimbox = RectangleObject(list(trimbox))
+        new.bleedbox = RectangleObject(list(bleedbox))
+    writer.add_metadata({"/Producer": "Ludoteca", "/Creator": "ludoteca build"})
+    writer.write(fh)
 
 
 def assemble_all(files: Sequence[tuple[Sequence[Page], Path, str]], cache: Cache,

@@ -71,13 +71,13 @@ def test_a_failed_render_leaves_the_old_pdf_and_no_temp_file(tmp_path, monkeypat
     csv = src / "cards.csv"
     csv.write_text(csv.read_text(encoding="utf-8").replace("Carta1 ", "Carta1 nueva "), encoding="utf-8")
 
-    import pypdf
+    from generator import pdfjoin
 
-    def broken_write(self, stream):
-        stream.write(b"%PDF-1.7 half a file")
+    def broken_join(pages, out, *args):
+        out.write(b"%PDF-1.5 half a file")
         raise OSError("disk full")
 
-    monkeypatch.setattr(pypdf.PdfWriter, "write", broken_write)
+    monkeypatch.setattr(pdfjoin, "join", broken_join)
     with pytest.raises(OSError):
         _build(src, out, back=False)
     assert pdf.read_bytes() == good

@@ -37,3 +37,30 @@ def test_fit_shrinks_before_failing():
 
 def test_min_pt_below_6_is_raised_to_6():
     assert fit("x " * 500, 10, 5, 9, min_pt=2).size_pt == pytest.approx(6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet=st.characters(max_codepoint=0x2FFF), max_size=40),
+       size=st.sampled_from([6.0, 6.25, 8.5, 9.75, 12.0, 23.5]), bold=st.booleans())
+def test_widths_are_reportlabs_to_the_last_bit(text, size, bold):
+    """The cached width tables give exactly what reportlab's stringWidth gives (any character,
+    missing ones included), so fit() decides the same line breaks with or without reportlab."""
+    from generator.fonts import FACES, _metrics
+    from generator.units import pt_to_mm
+    face = FACES["bold" if bold else "regular"]
+    assert text_width_mm(text, size, bold) == pt_to_mm(_metrics().stringWidth(text, face, size))
+
+
+def test_measuring_text_does_not_load_reportlab_once_the_tables_are_cached(tmp_path):
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    code = ("import sys; from generator.fonts import text_width_mm; w = text_width_mm('Señorío', 9); "
+            "print(w, 'reportlab' in sys.modules)")
+    first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                           check=True).stdout.split()
+    second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                            check=True).stdout.split()
+    assert (tmp_path / "ludoteca" / "fonts" / "widths.json").is_file()
+    assert first[1] == "True" and second == [first[0], "False"]

@@ -1,0 +1,183 @@
+"""Join single-page PDFs written by cairo into one file, fast and without a PDF library.
+
+Cairo writes plain PDFs: a classic cross-reference table, no object streams, one page.  Every
+object of a source is copied once, renumbered (references are rewritten in the dictionary
+part, stream data is copied byte for byte), and each page gets its TrimBox and BleedBox.  A
+source that does not look like that raises :class:`Unsupported` and the caller falls back to
+pypdf.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import BinaryIO, Sequence
+
+_STARTXREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
+_XREF_HEAD = re.compile(rb"xref\s+0\s+(\d+)\s+")
+_TRAILER = re.compile(rb"trailer\s*<<(.*?)>>\s*startxref", re.S)
+_ROOT = re.compile(rb"/Root\s+(\d+)\s+0\s+R")
+_INFO = re.compile(rb"/Info\s+(\d+)\s+0\s+R")
+_OBJ_HEAD = re.compile(rb"(\d+)\s+0\s+obj\b")
+_REF = re.compile(rb"(\d+)\s+0\s+R\b")
+_PAGES = re.compile(rb"/Pages\s+(\d+)\s+0\s+R")
+_KIDS = re.compile(rb"/Kids\s*\[\s*(\d+)\s+0\s+R\s*\]")
+_PARENT = re.compile(rb"/Parent\s+\d+\s+0\s+R")
+_VERSION = re.compile(rb"%PDF-(\d\.\d)")
+_STREAM = re.compile(rb">>\s*(stream)\r?\n")
+
+Box = tuple[float, float, float, float]          # x0, y0, x1, y1 in points (PDF coordinates)
+
+
+class Unsupported(ValueError):
+    """A source PDF is not in the simple form cairo writes."""
+
+
+@dataclass
+class Source:
+    """One parsed single-page PDF: its objects (number -> body bytes after ``N 0 obj``)."""
+
+    version: bytes
+    objects: dict[int, bytes]
+    page: int
+    skip: frozenset[int]          # catalog, page tree and info: not copied
+
+
+def parse(data: bytes) -> Source:
+    """The objects of a one-page PDF with a classic xref table (as cairo writes it)."""
+    end = _STARTXREF.search(data[-64:])
+    version = _VERSION.match(data)
+    if end is None or version is None:
+        raise Unsupported("no startxref")
+    start = int(end.group(1))
+    head = _XREF_HEAD.match(data, start)
+    trailer = _TRAILER.search(data, start)
+    if head is None or trailer is None:
+        raise Unsupported("no classic xref table")
+    count = int(head.group(1))
+    table = data[head.end():head.end() + 20 * count]
+    offsets: list[tuple[int, int]] = []
+    for n in range(1, count):
+        entry = table[20 * n:20 * n + 20]
+        if entry[17:18] == b"n":
+            offsets.append((int(entry[:10]), n))
+    offsets.sort()
+    objects: dict[int, bytes] = {}
+    for i, (offset, n) in enumerate(offsets):
+        stop = offsets[i + 1][0] if i + 1 < len(offsets) else start
+        obj = _OBJ_HEAD.match(data, offset)
+        if obj is None or int(obj.group(1)) != n:
+            raise Unsupported(f"object {n} is not where the xref says")
+        body = data[obj.end():stop].rstrip()
+        if not body.endswith(b"endobj"):
+            raise Unsupported(f"object {n} does not end with endobj")
+        objects[n] = body[:-len(b"endobj")].strip(b"\r\n ")
+    root = _ROOT.search(trailer.group(1))
+    info = _INFO.search(trailer.group(1))
+    if root is None or int(root.group(1)) not in objects:
+        raise Unsupported("no catalog")
+    catalog = int(root.group(1))
+    pages = _PAGES.search(objects[catalog])
+    if pages is None or int(pages.group(1)) not in objects:
+        raise Unsupported("no page tree")
+    tree = int(pages.group(1))
+    kids = _KIDS.search(objects[tree])
+    if kids is None or int(kids.group(1)) not in objects:
+        raise Unsupported("not exactly one page")
+    skip = {catalog, tree} | ({int(info.group(1))} if info else set())
+    return Source(version.group(1), objects, int(kids.group(1)), frozenset(skip))
+
+
+def _split(body: bytes) -> tuple[bytes, bytes]:
+    """(dictionary part, ``stream ... endstream`` part) of an object body."""
+    keyword = _STREAM.search(body)      # after the dictionary ("BitstreamVera" is a font name)
+    if keyword is None:
+        return body, b""
+    return body[:keyword.start(1)], body[keyword.start(1):]
+
+
+def _num(v: float) -> str:
+    text = f"{v:.4f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _box(box: Box) -> bytes:
+    return ("[ " + " ".join(_num(v) for v in box) + " ]").encode()
+
+
+def join(pages: Sequence[tuple[bytes, Box, Box]], out: BinaryIO, producer: str = "Ludoteca",
+         creator: str = "ludoteca build") -> None:
+    """Write one PDF of ``pages`` (source PDF bytes, TrimBox, BleedBox) to ``out``.
+
+    Identical sources are parsed and copied once; each page still gets its own page object.
+    Raises :class:`Unsupported` before writing anything when a source is not simple enough.
+    """
+    parsed: dict[bytes, Source] = {}
+    for data, _trim, _bleed in pages:
+        if data not in parsed:
+            parsed[data] = parse(data)
+    version = max((s.version for s in parsed.values()), default=b"1.5")
+    chunks: list[bytes] = [b"%PDF-" + version + b"\n%\xb5\xed\xae\xfb\n"]
+    offsets: list[int] = [0]              # offsets[n] of object n (0 unused)
+    size = len(chunks[0])
+
+    def emit(body: bytes) -> int:
+        nonlocal size
+        n = len(offsets)
+        chunk = b"%d 0 obj\n" % n + body + b"\nendobj\n"
+        offsets.append(size)
+        chunks.append(chunk)
+        size += len(chunk)
+        return n
+
+    tree = emit(b"")                       # object 1: the page tree, written last (placeholder)
+    copied: dict[bytes, dict[int, int]] = {}
+    page_bodies: dict[bytes, bytes] = {}
+    kids: list[int] = []
+    for data, trim, bleed in pages:
+        source = parsed[data]
+        if data not in copied:
+            numbers: dict[int, int] = {}
+            base = len(offsets)
+            for n in source.objects:
+                if n not in source.skip and n != source.page:
+                    numbers[n] = base + len(numbers)
+
+            def renumber(match: re.Match, numbers: dict[int, int] = numbers) -> bytes:
+                old = int(match.group(1))
+                if old not in numbers:
+                    raise Unsupported(f"reference to object {old} outside the page")
+                return b"%d 0 R" % numbers[old]
+
+            for n in numbers:
+                head, stream = _split(source.objects[n])
+                emit(_REF.sub(renumber, head) + stream)
+            head, stream = _split(source.objects[source.page])
+            if stream:
+                raise Unsupported("the page object is a stream")
+            copied[data] = numbers
+            page_bodies[data] = _REF.sub(renumber, _PARENT.sub(b"/Parent \0", head)).replace(
+                b"/Parent \0", b"/Parent %d 0 R" % tree)
+        body = page_bodies[data].rstrip()
+        if not body.endswith(b">>"):
+            raise Unsupported("the page object is not a dictionary")
+        kids.append(emit(body[:-2] + b"   /TrimBox " + _box(trim) + b"\n   /BleedBox " + _box(bleed)
+                         + b"\n>>"))
+    chunks[1] = (b"1 0 obj\n<< /Type /Pages\n   /Kids [ " + b" ".join(b"%d 0 R" % k for k in kids)
+                 + b" ]\n   /Count %d\n>>\nendobj\n" % len(kids))
+    shift = len(chunks[1]) - len(b"1 0 obj\n\nendobj\n")
+    offsets[2:] = [o + shift for o in offsets[2:]]
+    size += shift
+    info = emit(b"<< /Producer (" + _escape(producer) + b")\n   /Creator (" + _escape(creator)
+                + b")\n>>")
+    catalog = emit(b"<< /Type /Catalog\n   /Pages %d 0 R\n>>" % tree)
+    xref = [b"xref\n0 %d\n0000000000 65535 f \n" % len(offsets)]
+    xref += [b"%010d 00000 n \n" % o for o in offsets[1:]]
+    xref.append(b"trailer\n<< /Size %d\n   /Root %d 0 R\n   /Info %d 0 R\n>>\nstartxref\n%d\n%%%%EOF\n"
+                % (len(offsets), catalog, info, size))
+    out.write(b"".join(chunks) + b"".join(xref))
+
+
+def _escape(text: str) -> bytes:
+    raw = text.encode("latin-1", "replace")
+    return raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")

@@ -1,0 +1,117 @@
+"""generator.pdfjoin: cairo's single pages joined without pypdf, read back with pypdf (strict)."""
+
+from __future__ import annotations
+
+import io
+import pytest
+
+from generator import pdfjoin
+from generator.render import _write_pdf, dedupe_resources
+import pdfmeasure as pm
+
+
+def _cairo_page(rgb: tuple[float, float, float], text: str, w: float = 300, h: float = 200) -> bytes:
+    """A one-page PDF as the engine's pages are: a recorded form painted, and some text."""
+    import cairocffi
+    rec = cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA, (0, 0, 100, 100))
+    ctx = cairocffi.Context(rec)
+    ctx.rectangle(10, 10, 50, 50)
+    ctx.set_source_rgb(*rgb)
+    ctx.fill()
+    out = io.BytesIO()
+    surface = cairocffi.PDFSurface(out, w, h)
+    ctx = cairocffi.Context(surface)
+    for i in range(2):
+        ctx.save()
+        ctx.translate(i * 110, 0)
+        ctx.set_source_surface(rec, 0, 0)
+        ctx.paint()
+        ctx.restore()
+    ctx.set_source_rgb(0, 0, 0)
+    ctx.set_font_size(12)
+    ctx.move_to(20, 150)
+    ctx.show_text(text)
+    surface.finish()
+    return dedupe_resources(out.getvalue())
+
+
+def test_joined_pages_read_clean_with_their_boxes_and_drawings(tmp_path):
+    from pypdf import PdfReader
+    a, b = _cairo_page((0.8, 0.1, 0.1), "Catedral"), _cairo_page((0.1, 0.1, 0.8), "Señorío", 400, 250)
+    pages = [(a, (10, 20, 290, 180), (5, 15, 295, 185)), (b, (1, 2, 3, 4), (0, 1, 4, 5)),
+             (a, (11.5, 20, 290, 180.25), (5, 15, 295, 185))]
+    target = tmp_path / "joined.pdf"
+    with open(target, "wb") as fh:
+        pdfjoin.join(pages, fh, "Ludoteca", "test")
+    assert pm.pdf_complaints(target) == []
+    reader = PdfReader(str(target), strict=True)
+    assert len(reader.pages) == 3
+    for page, (_src, trim, bleed) in zip(reader.pages, pages):
+        assert [float(v) for v in page.trimbox] == pytest.approx(trim)
+        assert [float(v) for v in page.bleedbox] == pytest.approx(bleed)
+    assert [float(v) for v in reader.pages[1].mediabox] == pytest.approx([0, 0, 400, 250])
+    singles = {}
+    for name, data in (("a", a), ("b", b)):
+        (tmp_path / f"{name}.pdf").write_bytes(data)
+        singles[name] = pm.fingerprint(PdfReader(str(tmp_path / f"{name}.pdf")).pages[0])
+    assert [pm.fingerprint(p) for p in reader.pages] == [singles["a"], singles["b"], singles["a"]]
+    assert reader.metadata["/Producer"] == "Ludoteca"
+    text = [p.extract_text() for p in reader.pages]
+    assert "Catedral" in text[0] and "Señorío" in text[1] and "Catedral" in text[2]
+    # a repeated source is copied once: the file is far smaller than three separate pages
+    assert target.stat().st_size < len(a) + len(b) + len(a) // 2
+
+
+def test_a_pdf_not_written_by_cairo_is_refused_before_anything_is_written():
+    out = io.BytesIO()
+    with pytest.raises(pdfjoin.Unsupported):
+        pdfjoin.join([(b"%PDF-1.7\n1 0 obj\n<< >>\nendobj\n", (0, 0, 1, 1), (0, 0, 1, 1))], out)
+    assert out.getvalue() == b""
+
+
+def test_the_engine_falls_back_to_pypdf_when_the_joiner_refuses(tmp_path, monkeypatch):
+    """A page PDF the joiner does not understand (say, from a newer cairo) is joined by pypdf."""
+    from pypdf import PdfReader
+
+    def refuse(pages, out, *args):
+        out.write(b"%PDF-1.5 partial")
+        raise pdfjoin.Unsupported("xref stream")
+
+    source = tmp_path / "cairo.pdf"
+    source.write_bytes(_cairo_page((0.2, 0.6, 0.2), "Mercado"))
+    page_h = 200 * 25.4 / 72
+    spec = [(source, page_h, (1, 2, 30, 40), (0, 1, 32, 42))] * 2
+    _write_pdf((tmp_path / "ours.pdf", spec))
+    monkeypatch.setattr(pdfjoin, "join", refuse)
+    _write_pdf((tmp_path / "pypdf.pdf", spec))
+    ours, theirs = PdfReader(str(tmp_path / "ours.pdf")), PdfReader(str(tmp_path / "pypdf.pdf"))
+    assert pm.pdf_complaints(tmp_path / "pypdf.pdf") == []
+    assert len(theirs.pages) == 2 and "Mercado" in theirs.pages[1].extract_text()
+    for a, b in zip(ours.pages, theirs.pages):
+        assert [float(v) for v in a.trimbox] == pytest.approx([float(v) for v in b.trimbox], abs=1e-3)
+        assert [float(v) for v in a.bleedbox] == pytest.approx([float(v) for v in b.bleedbox], abs=1e-3)
+        assert pm.fingerprint(a) == pm.fingerprint(b)
+
+
+def test_a_built_deck_is_joined_without_pypdf(tmp_path, monkeypatch):
+    """Cairo's own pages go through the joiner: the pypdf fallback is never needed for them."""
+    from generator import render
+    from generator.build import build_components
+    from generator.model import Component, Face, Options
+    from generator.templating import TEMPLATES
+    from pypdf import PdfReader
+
+    def no_fallback(*args):
+        raise AssertionError("the joiner refused a page cairo wrote")
+
+    monkeypatch.setattr(render, "_write_with_pypdf", no_fallback)
+    faces = [Face("deck/card.svg.j2", {"name": f"Carta {i}", "text": "Roba una carta."}, f"c{i}")
+             for i in range(12)]
+    backs = [Face("deck/back.svg.j2", {"name": "x"}, "back")] * 12
+    comp = Component("deck", "probe", {"es": "p", "en": "p"}, (63.0, 88.0), faces, backs,
+                     grid=(3, 3), deck=True)
+    summary = build_components([comp], Options(), tmp_path, roots=(str(TEMPLATES),), flat=True)
+    assert summary.written == 2                      # the deck and the calibration sheet
+    reader = PdfReader(str(tmp_path / "probe.pdf"), strict=True)
+    assert len(reader.pages) == 4 and pm.pdf_complaints(tmp_path / "probe.pdf") == []
+    assert "Carta 11" in reader.pages[2].extract_text()
