@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
-from cards import load
-
-from .engine.scoring import RecordError, Result, game_of, read_record, score_record
+if TYPE_CHECKING:
+    from .engine.scoring import Result
 
 HEAD = {"es": "puntuación final", "en": "final scores"}
 TOTAL = {"es": "Total", "en": "Total"}
@@ -37,6 +37,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_score(args: argparse.Namespace) -> int:
     """Read, check and score a record; print the table or the JSON. Exit 2 on a bad record."""
+    from cards import load
+
+    from .engine.scoring import RecordError, game_of, read_record, score_record
     try:
         record = read_record(args.file)
         game_id = game_of(record, args.file)
