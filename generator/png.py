@@ -69,45 +69,53 @@ def _write_cached(path: Path, digest: str, make) -> int:
 
 
 def _tts(comp: Component, laid: Laid, opts: Options, folder: Path) -> int:
-    """Sheets of up to 10 x 7 trimmed fronts, at most 4096 px wide, and the back beside them."""
-    import cairocffi as cairo
+    """Sheets of up to 10 x 7 trimmed fronts, at most 4096 px wide, and their backs.
+
+    One back image beside them when every back is the same; otherwise a back sheet per front
+    sheet, laid out the same way (``<sheet>-back.png``), so each card keeps its own back.
+    """
     w, h = face_size(comp, opts)
+    cw = int(min(mm_to_px(w, opts.png_dpi), TTS_MAX_WIDTH // TTS_COLS))
+    ch = int(round(cw * h / w))
     per = TTS_COLS * TTS_ROWS
-    fronts = laid.fronts or []
-    written = 0
+    fronts, backs = laid.fronts or [], laid.backs or []
+    one_back = len(set(backs)) <= 1
     sheets = math.ceil(len(fronts) / per)
+    written = 0
     for s in range(sheets):
-        chunk = fronts[s * per:(s + 1) * per]
-        cols = min(TTS_COLS, len(chunk))
-        rows = math.ceil(len(chunk) / cols)
-        cw = int(min(mm_to_px(w, opts.png_dpi), TTS_MAX_WIDTH // TTS_COLS))
-        ch = int(round(cw * h / w))
-        digest = hashlib.sha256(f"{cw}x{ch}\0".encode() + "\0".join(chunk).encode()).hexdigest()[:16]
-        name = f"{comp.id}-{s + 1}.png" if sheets > 1 else f"{comp.id}.png"
-
-        def make(chunk=chunk, cols=cols, rows=rows, cw=cw, ch=ch) -> bytes:
-            sheet = cairo.ImageSurface(cairo.FORMAT_ARGB32, cols * cw, rows * ch)
-            ctx = cairo.Context(sheet)
-            images: dict[str, object] = {}
-            for i, svg in enumerate(chunk):
-                if svg not in images:
-                    data = _png(_trimmed(svg, w, h), output_width=cw, output_height=ch)
-                    images[svg] = cairo.ImageSurface.create_from_png(io.BytesIO(data))
-                ctx.set_source_surface(images[svg], (i % cols) * cw, (i // cols) * ch)
-                ctx.paint()
-            buf = io.BytesIO()
-            sheet.write_to_png(buf)
-            return buf.getvalue()
-
-        written += _write_cached(folder / name, digest, make)
-    if laid.backs:
-        back = laid.backs[0]
-        cw = int(min(mm_to_px(w, opts.png_dpi), TTS_MAX_WIDTH // TTS_COLS))
-        ch = int(round(cw * h / w))
+        stem = f"{comp.id}-{s + 1}" if sheets > 1 else comp.id
+        written += _tts_sheet(fronts[s * per:(s + 1) * per], (w, h), (cw, ch), folder / f"{stem}.png")
+        if not one_back:
+            written += _tts_sheet(backs[s * per:(s + 1) * per], (w, h), (cw, ch),
+                                  folder / f"{stem}-back.png")
+    if backs and one_back:
+        back = backs[0]
         digest = hashlib.sha256(f"{cw}\0{back}".encode()).hexdigest()[:16]
         written += _write_cached(folder / f"{comp.id}-back.png", digest,
                                  lambda: _png(_trimmed(back, w, h), output_width=cw, output_height=ch))
     return written
 
 
+def _tts_sheet(chunk: list[str], trim: tuple[float, float], cell: tuple[int, int], path: Path) -> int:
+    """One sheet: the faces of ``chunk`` trimmed, in rows of up to 10 cells of ``cell`` px."""
+    cols = min(TTS_COLS, len(chunk))
+    rows = math.ceil(len(chunk) / cols)
+    cw, ch = cell
+    digest = hashlib.sha256(f"{cw}x{ch}\0".encode() + "\0".join(chunk).encode()).hexdigest()[:16]
 
+    def make() -> bytes:
+        import cairocffi as cairo
+        sheet = cairo.ImageSurface(cairo.FORMAT_ARGB32, cols * cw, rows * ch)
+        ctx = cairo.Context(sheet)
+        images: dict[str, object] = {}
+        for i, svg in enumerate(chunk):
+            if svg not in images:
+                data = _png(_trimmed(svg, *trim), output_width=cw, output_height=ch)
+                images[svg] = cairo.ImageSurface.create_from_png(io.BytesIO(data))
+            ctx.set_source_surface(images[svg], (i % cols) * cw, (i // cols) * ch)
+            ctx.paint()
+        buf = io.BytesIO()
+        sheet.write_to_png(buf)
+        return buf.getvalue()
+
+    return _write_cached(path, digest, make)

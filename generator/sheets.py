@@ -62,14 +62,25 @@ def _gutter(paper: float, item: float, n: int, bleed: float) -> float:
 
 
 @dataclass(frozen=True)
-class Grid:
-    """Items of one size on one paper: cols x rows, centred, with bleed, gutters and crop marks."""
+class _Sheet:
+    """One item size with its bleed on one paper, in cols x rows (grid cells or board pieces)."""
 
     paper: tuple[float, float]
     item: tuple[float, float]
     cols: int
     rows: int
     bleed: float
+
+    @property
+    def count(self) -> int:
+        """How many cells (grid) or pieces (board)."""
+        return self.cols * self.rows
+
+
+@dataclass(frozen=True)
+class Grid(_Sheet):
+    """Items of one size on one paper: cols x rows, centred, with bleed, gutters and crop marks."""
+
     gutter: tuple[float, float]
 
     @classmethod
@@ -91,7 +102,7 @@ class Grid:
 
     @property
     def per_page(self) -> int:
-        return self.cols * self.rows
+        return self.count
 
     @property
     def origin(self) -> tuple[float, float]:
@@ -209,14 +220,9 @@ class Piece:
 
 
 @dataclass(frozen=True)
-class Board:
+class Board(_Sheet):
     """Layout "board": the item centred on one page, or split in pieces that overlap."""
 
-    paper: tuple[float, float]
-    item: tuple[float, float]
-    bleed: float
-    cols: int
-    rows: int
     overlap: float
     margin: float
 
@@ -229,12 +235,12 @@ class Board:
         aw, ah = pw - 2 * margin, ph - 2 * margin
         cols = 1 if bw <= aw else math.ceil((bw - overlap) / (aw - overlap))
         rows = 1 if bh <= ah else math.ceil((bh - overlap) / (ah - overlap))
-        return cls((pw, ph), (float(item[0]), float(item[1])), float(bleed), cols, rows,
+        return cls((pw, ph), (float(item[0]), float(item[1])), cols, rows, float(bleed),
                    overlap, margin)
 
     @property
     def split(self) -> bool:
-        return self.cols * self.rows > 1
+        return self.count > 1
 
     def _axis(self, n: int, size: float, avail: float) -> list[tuple[float, float]]:
         """(start, length) of each piece along one axis, in board coords including bleed."""

@@ -383,3 +383,46 @@ def pdf_complaints(path: str | Path) -> list[str]:
     finally:
         logger.removeHandler(handler)
     return handler.messages
+
+
+# ---------------------------------------------------------------- PNGs written by --png
+
+@dataclass
+class Image:
+    """A PNG read back: its size and the colour of any pixel (via cairo, which the build uses)."""
+
+    width: int
+    height: int
+    _data: bytes
+    _stride: int
+
+    def rgb(self, x: int, y: int) -> tuple[int, int, int]:
+        """(r, g, b) at pixel (x, y) (ARGB32 little-endian: stored as B, G, R, A)."""
+        i = y * self._stride + 4 * x
+        b, g, r = self._data[i], self._data[i + 1], self._data[i + 2]
+        return r, g, b
+
+    def mean(self, x: float, y: float, radius: int = 2) -> tuple[float, float, float]:
+        """Mean colour of the square of pixels around (x, y)."""
+        cx, cy = int(x), int(y)
+        px = [self.rgb(i, j) for i in range(cx - radius, cx + radius + 1)
+              for j in range(cy - radius, cy + radius + 1)]
+        return tuple(sum(p[k] for p in px) / len(px) for k in range(3))
+
+
+def read_png(path: str | Path) -> Image:
+    import cairocffi as cairo
+    surface = cairo.ImageSurface.create_from_png(str(path))
+    if surface.get_format() != cairo.FORMAT_ARGB32:
+        surface2 = cairo.ImageSurface(cairo.FORMAT_ARGB32, surface.get_width(), surface.get_height())
+        ctx = cairo.Context(surface2)
+        ctx.set_source_surface(surface)
+        ctx.paint()
+        surface = surface2
+    surface.flush()
+    return Image(surface.get_width(), surface.get_height(), bytes(surface.get_data()),
+                 surface.get_stride())
+
+
+def colour_distance(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    return math.dist(a, b)

@@ -8,6 +8,7 @@ marks, text sizes in the content streams).
 from __future__ import annotations
 
 import json
+import math
 import re
 import subprocess
 import sys
@@ -19,7 +20,7 @@ import pytest
 from cards import load
 from generator.games import el_mapa
 from generator.model import Options
-from pdfmeasure import pdf_complaints, read, text_overflow, words
+from pdfmeasure import colour_distance, pdf_complaints, read, read_png, text_overflow, words
 
 GAME = load(games=("el_mapa",))["el_mapa"]
 ROMAN_LEVEL = {"I": 1, "II": 2, "III": 3}
@@ -251,3 +252,54 @@ def test_every_tile_level_has_its_own_colour_and_symbol():
     assert set(backs) == {1, 2, 3}
     assert len({s["fill"] for s in backs.values()}) == 3
     assert len({s["shape"] for s in backs.values()}) == 3
+
+
+PNG_DPI = 50
+
+
+@pytest.fixture(scope="module")
+def png_kit(tmp_path_factory):
+    """El Mapa built with --png: the folder of its PNGs."""
+    out = tmp_path_factory.mktemp("el_mapa_png")
+    done = subprocess.run([sys.executable, "-m", "ludoteca", "build", "el_mapa", "--png", str(PNG_DPI),
+                           "--out", str(out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return out / "png" / "el_mapa"
+
+
+def test_map_tiles_get_tts_sheets_whose_back_sheet_shows_each_tiles_level(png_kit):
+    levels = [t["level"] for t in sorted(GAME.entries("tile"), key=lambda e: e["level"])
+              for _ in range(t["copies"])]                  # the kit's order: by level
+    assert len(levels) == 240 and set(levels) == {1, 2, 3}
+    size = float(GAME.meta["print"]["map_tile_mm"])
+    cell = int(min(size * PNG_DPI / 25.4, 4096 // 10))
+    per = 10 * 7
+    count = math.ceil(len(levels) / per)
+    tts = png_kit / "tts"
+    assert sorted(p.name for p in tts.glob("tiles*.png")) == sorted(
+        n for s in range(1, count + 1) for n in (f"tiles-{s}.png", f"tiles-{s}-back.png"))
+    # the single-face back of each level (with bleed), sampled at 15 % across, half-way down the trim
+    bleed_px, trim_px = 3 * PNG_DPI / 25.4, size * PNG_DPI / 25.4
+    single = {n: read_png(png_kit / "tiles" / f"back_{n}.png").mean(bleed_px + 0.15 * trim_px,
+                                                                     bleed_px + 0.5 * trim_px)
+              for n in (1, 2, 3)}
+    assert min(colour_distance(single[a], single[b]) for a in single for b in single if a < b) > 60
+    for s in range(count):
+        chunk = levels[s * per:(s + 1) * per]
+        front, back = read_png(tts / f"tiles-{s + 1}.png"), read_png(tts / f"tiles-{s + 1}-back.png")
+        cols = min(10, len(chunk))
+        expected = (cols * cell, math.ceil(len(chunk) / cols) * cell)
+        assert (front.width, front.height) == (back.width, back.height) == expected
+        assert front.width <= 4096
+        for i, level in enumerate(chunk):
+            x, y = (i % cols) * cell, (i // cols) * cell
+            seen = back.mean(x + 0.15 * cell, y + 0.5 * cell)
+            nearest = min(single, key=lambda n: colour_distance(seen, single[n]))
+            assert nearest == level and colour_distance(seen, single[level]) < 20, (s, i, seen)
+    # concretely: the last tile (level III) and the first (level I) have different backs
+    last = read_png(tts / f"tiles-{count}-back.png")
+    i = len(levels) - 1 - (count - 1) * per
+    cols = min(10, len(levels) - (count - 1) * per)
+    first = read_png(tts / "tiles-1-back.png").mean(0.15 * cell, 0.5 * cell)
+    final = last.mean((i % cols + 0.15) * cell, (i // cols + 0.5) * cell)
+    assert colour_distance(first, final) > 60

@@ -3,7 +3,7 @@
 The data says what each card is (names, costs, copies, effects, colours and their symbols); this
 module only decides which template draws which face, and passes each face the few values it needs
 (so that editing one card re-renders that card only). The printed labels that are not game data
-("Coste", "Puntos", the score pad's row titles) are in :data:`LABELS`, once.
+("Coste", "Puntos", the score pad's row titles) are in generator/words.yaml, once.
 """
 
 from __future__ import annotations
@@ -15,46 +15,16 @@ from typing import Any
 from cards import DataError
 from cards.problems import Problem
 from generator.model import Component, Face, Options
+from generator.words import words
 
 GAME = "ciudadelas"
 CARD = (63.0, 88.0)
 GRID = (3, 3)
 
 #: Words printed on the kit that are not rules data. Each is {es, en}.
-LABELS: dict[str, dict[str, str]] = {
-    "district": {"es": "Distrito", "en": "District"},
-    "character": {"es": "Personaje", "en": "Character"},
-    "points": {"es": "puntos", "en": "points"},
-    "your_turn": {"es": "Tu turno", "en": "Your turn"},
-    "characters": {"es": "Personajes", "en": "Characters"},
-    "called_in_order": {"es": "Se llaman del 1 al 8", "en": "Called from 1 to 8"},
-    "income": {"es": "+1 por distrito", "en": "+1 per district"},
-    "score_pad": {"es": "Hoja de puntuación", "en": "Score sheet"},
-    "game_no": {"es": "Partida", "en": "Game"},
-    "date": {"es": "Fecha", "en": "Date"},
-    "player": {"es": "Jugador", "en": "Player"},
-    "district_points": {"es": "Puntos de distritos", "en": "District points"},
-    "all_colours": {"es": "Los cinco colores", "en": "All five colours"},
-    "first_complete": {"es": "Primera ciudad completa", "en": "First complete city"},
-    "complete": {"es": "Otra ciudad completa", "en": "Other complete city"},
-    "dark_city": {"es": "Distritos de la Ciudad Oscura", "en": "Dark City districts"},
-    "total": {"es": "Total", "en": "Total"},
-    "tie_most_gold": {"es": "Empate: gana quien tenga más oro.",
-                      "en": "Tie: the player with more gold wins."},
-    "tie_highest_character": {"es": "Empate: gana quien reveló el personaje más alto en la última ronda.",
-                              "en": "Tie: whoever revealed the highest character in the last round wins."},
-    "optional": {"es": "opcional", "en": "optional"},
-    "districts_rule": {"es": "distritos completan la ciudad", "en": "districts complete a city"},
-}
+LABELS: dict[str, dict[str, str]] = words(GAME, "labels")
 
-TITLES = {
-    "characters": {"es": "Personajes", "en": "Characters"},
-    "districts": {"es": "Distritos", "en": "Districts"},
-    "dark_city": {"es": "Distritos de la Ciudad Oscura (opcional)", "en": "Dark City districts (optional)"},
-    "crown": {"es": "Corona", "en": "Crown"},
-    "reference": {"es": "Cartas de ayuda", "en": "Player reference cards"},
-    "score_pad": {"es": "Hoja de puntuación", "en": "Score sheet"},
-}
+TITLES = words(GAME, "titles")
 
 
 def _plain(value: Any) -> Any:

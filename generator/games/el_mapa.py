@@ -14,6 +14,7 @@ from typing import Any
 from cards import Game
 from generator.model import Component, Face, GeneratorError, Options
 from generator.sheets import Board
+from generator.words import words
 
 GAME = "el_mapa"
 TEMPLATES = "el_mapa"
@@ -66,48 +67,7 @@ SCORE_ROWS = (("building", "row_buildings"), ("per_revealed_tile", "row_tiles"),
               ("per_defeated_unit", "row_battles"), ("wonder_bonus", "row_wonder"))
 
 #: Interface words (not facts of the game), Spanish first.
-LABELS: dict[str, dict[str, str]] = {
-    "level": {"es": "Nivel", "en": "Level"},
-    "tech": {"es": "Tecnología", "en": "Technology"},
-    "variant": {"es": "Variante", "en": "Variant"},
-    "castle": {"es": "Castillo", "en": "Castle"},
-    "recruit": {"es": "Reclutamiento", "en": "Recruitment"},
-    "reserve": {"es": "Reserva", "en": "Reserve"},
-    "every": {"es": "cada {n} turno(s)", "en": "every {n} turn(s)"},
-    "bank": {"es": "Comercio con la banca", "en": "Trading with the bank"},
-    "treasure": {"es": "Tesoro (1 dado por tesoro)", "en": "Treasure (1 die per treasure)"},
-    "slot_takes": {"es": "Nivel {levels}", "en": "Level {levels}"},
-    "attacker": {"es": "Atacante", "en": "Attacker"},
-    "defender": {"es": "Defensor", "en": "Defender"},
-    "obstacle_row": {"es": "Obstáculos", "en": "Obstacles"},
-    "players": {"es": "{n} jugadores", "en": "{n} players"},
-    "setup": {"es": "Mapa inicial", "en": "Starting map"},
-    "tiles_needed": {"es": "Fichas por nivel", "en": "Tiles per level"},
-    "start": {"es": "Inicio del jugador", "en": "Player's start"},
-    "aid": {"es": "Ayuda de juego", "en": "Player aid"},
-    "turn": {"es": "Turno", "en": "Turn"},
-    "buildings": {"es": "Edificios", "en": "Buildings"},
-    "troops": {"es": "Tropas", "en": "Troops"},
-    "cost": {"es": "Coste", "en": "Cost"},
-    "effect": {"es": "Efecto", "en": "Effect"},
-    "hp": {"es": "Vida", "en": "HP"},
-    "damage": {"es": "Daño", "en": "Damage"},
-    "map_move": {"es": "Mapa", "en": "Map"},
-    "battle_move": {"es": "Batalla", "en": "Battle"},
-    "points": {"es": "Puntos", "en": "Points"},
-    "end": {"es": "Final de la partida", "en": "End of the game"},
-    "score": {"es": "Hoja de puntuación", "en": "Score sheet"},
-    "player": {"es": "Jugador", "en": "Player"},
-    "total": {"es": "Total", "en": "Total"},
-    "game": {"es": "Partida", "en": "Game"},
-    "date": {"es": "Fecha", "en": "Date"},
-    "row_buildings": {"es": "Edificios (nivel + extra)", "en": "Buildings (level + extra)"},
-    "row_tiles": {"es": "Fichas reveladas", "en": "Tiles revealed"},
-    "row_battles": {"es": "Puntos de batalla", "en": "Battle points"},
-    "row_wonder": {"es": "Bonificación de maravilla", "en": "Wonder bonus"},
-    "ranged": {"es": "a distancia", "en": "ranged"},
-    "train_every": {"es": "Turnos", "en": "Turns"},
-}
+LABELS: dict[str, dict[str, str]] = words(GAME, "labels")
 
 
 def components(game: Game, opts: Options) -> list[Component]:
@@ -214,7 +174,7 @@ def _tiles(game: Game, levels: dict) -> Component:
         fronts += _copies(face, tile["copies"])
         backs += _copies(backs_by_level[tile["level"]], tile["copies"])
     return Component(GAME, "tiles", {"es": "Fichas del mapa", "en": "Map tiles"},
-                     (size, size), fronts, backs)
+                     (size, size), fronts, backs, deck=True)
 
 
 # ---------------------------------------------------------------- tech cards

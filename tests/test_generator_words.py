@@ -1,0 +1,35 @@
+"""generator/words.yaml: the printed interface words, every one in Spanish and English."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.games import ciudadelas, el_mapa
+from generator.model import GeneratorError
+from generator.words import WORDS_FILE, words
+
+
+def test_every_table_has_both_languages_and_the_modules_use_them():
+    import yaml
+    data = yaml.safe_load(WORDS_FILE.read_text(encoding="utf-8"))
+    for game, tables in data.items():
+        for table in tables:
+            for key, text in words(game, table).items():
+                assert text["es"] and text["en"], (game, table, key)
+    assert ciudadelas.LABELS == words("ciudadelas", "labels")
+    assert ciudadelas.TITLES["districts"] == {"es": "Distritos", "en": "Districts"}
+    assert el_mapa.LABELS["level"] == {"es": "Nivel", "en": "Level"}
+
+
+@pytest.mark.parametrize("text, message", [
+    ("g:\n  labels:\n    ok: {es: Hola, en: Hello}\n    bad: {es: Solo}\n",
+     "words.yaml: g.labels.bad: needs a non-empty es and en text"),
+    ("g:\n  other: {}\n", "words.yaml: g.labels: missing"),
+    ("g: [unclosed\n", "words.yaml: cannot be read"),
+])
+def test_a_broken_entry_is_one_clear_error_naming_it(tmp_path, text, message):
+    source = tmp_path / "words.yaml"
+    source.write_text(text, encoding="utf-8")
+    with pytest.raises(GeneratorError) as err:
+        words("g", "labels", source)
+    assert str(err.value).startswith(message) and "\n" not in str(err.value)
