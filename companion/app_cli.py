@@ -6,6 +6,7 @@ import argparse
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``ludoteca companion``."""
     parser = sub.add_parser("companion", help="open the table companion app (Kivy)",
                             description="Open the table companion app in a window.")
     parser.add_argument("--db", metavar="PATH", help="the games database (default: $LUDOTECA_DB "
@@ -14,6 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Open the app on the given database; the exit code."""
     from companion.app import run as run_app
 
     return run_app(args.db)

@@ -219,6 +219,15 @@ class AppDriver:
         self.step(frames)
         return widget
 
+    def press_first(self, prefix: str) -> int:
+        """Tap the first of the buttons whose ``wid`` starts with ``prefix`` (there must be one);
+        return how many actions the tap stored."""
+        options = self.wids(prefix)
+        assert options, f"no '{prefix}' button on screen '{self.app.root.current}'"
+        seq = self.app.session.seq
+        self.press(options[0])
+        return self.app.session.seq - seq
+
     def type(self, wid: str, text: str) -> None:
         self.find(wid).text = text
         self.step(1)

@@ -30,19 +30,13 @@ def test_short_game_to_final_scoring(drv):
         drv.press(f"glad_{ready[1]['uid']}")
         drv.press("fight")
         drv.shot("fight")
-        defenders = drv.wids("defender_")
-        assert defenders
-        seq = drv.app.session.seq
-        drv.press(defenders[0])
-        assert drv.app.session.seq == seq + 1 or drv.app.message
+        assert drv.press_first("defender_") == 1 or drv.app.message
     drv.press("end_main")
     assert drv.state["phase"] == "auction"
     drv.shot("auction")
     if drv.find("start_auction", missing_ok=True):
         drv.press("start_auction")
-        picks = drv.wids("pick_")
-        assert picks
-        drv.press(picks[0])
+        assert drv.press_first("pick_") == 1, drv.app.message
         drv.shot("bidding")
         order = [drv.state["players"][i]["name"] for i in drv.state["auction"]["order"]]
         first_bidder = order[0]

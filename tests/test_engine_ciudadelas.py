@@ -47,6 +47,14 @@ def call_until(s, character: str) -> None:
             s.apply({"action": "end_turn"})
 
 
+def turn_of(store, wanted: dict[str, str], character: str):
+    """A game drafted with the ``wanted`` characters (see :func:`game_with`), called up to ``character``."""
+    s = game_with(store, wanted)
+    draft(s, wanted)
+    call_until(s, character)
+    return s
+
+
 def gold(s, name):
     return next(p for p in s.state["players"] if p["name"] == name)["gold"]
 
@@ -133,9 +141,7 @@ def test_calling_names_all_eight_and_silent_for_nobody(store):
 
 
 def test_theft_moves_gold_when_the_victim_is_revealed(store):
-    s = game_with(store, {"Luis": "thief", "Eva": "merchant"})
-    draft(s, {"Luis": "thief", "Eva": "merchant"})
-    call_until(s, "thief")
+    s = turn_of(store, {"Luis": "thief", "Eva": "merchant"}, "thief")
     with pytest.raises(NotAllowed):
         s.apply({"action": "steal", "character": "assassin"})
     s.apply({"action": "steal", "character": "merchant"})
@@ -147,9 +153,7 @@ def test_theft_moves_gold_when_the_victim_is_revealed(store):
 
 
 def test_murdered_character_is_called_but_silent_and_king_crowns_at_end_of_round(store):
-    s = game_with(store, {"Luis": "assassin", "Pablo": "king"})
-    draft(s, {"Luis": "assassin", "Pablo": "king"})
-    call_until(s, "assassin")
+    s = turn_of(store, {"Luis": "assassin", "Pablo": "king"}, "assassin")
     s.apply({"action": "murder", "character": "king"})
     with pytest.raises(LimitReached):
         s.apply({"action": "murder", "character": "bishop"})
@@ -165,9 +169,7 @@ def test_murdered_character_is_called_but_silent_and_king_crowns_at_end_of_round
 
 
 def test_king_takes_crown_when_revealed_and_income_by_colour(store):
-    s = game_with(store, {"Eva": "king"})
-    draft(s, {"Eva": "king"})
-    call_until(s, "king")
+    s = turn_of(store, {"Eva": "king"}, "king")
     assert s.state["crown"] == 2 and s.state["active"] == 2
     s.apply({"action": "adjust", "player": "Eva", "resource": "gold", "delta": 20})
     s.apply({"action": "take_gold"})
@@ -179,9 +181,7 @@ def test_king_takes_crown_when_revealed_and_income_by_colour(store):
 
 
 def test_school_of_magic_counts_for_income(store):
-    s = game_with(store, {"Eva": "merchant"})
-    draft(s, {"Eva": "merchant"})
-    call_until(s, "merchant")
+    s = turn_of(store, {"Eva": "merchant"}, "merchant")
     s.apply({"action": "adjust", "player": "Eva", "resource": "gold", "delta": 10})
     s.apply({"action": "take_gold"})
     s.apply({"action": "build", "district": "School of Magic"})
@@ -191,9 +191,7 @@ def test_school_of_magic_counts_for_income(store):
 
 
 def test_build_rules_and_illegal_actions_change_nothing(store):
-    s = game_with(store, {"Ana": "king"})
-    draft(s, {"Ana": "king"})
-    call_until(s, "king")
+    s = turn_of(store, {"Ana": "king"}, "king")
     seq, state = s.seq, s.state
     for bad, err in [({"action": "build", "district": "Temple"}, WrongPhase),
                      ({"action": "build", "district": "Nowhere"}, BadArgument),
@@ -217,9 +215,7 @@ def test_build_rules_and_illegal_actions_change_nothing(store):
 
 
 def test_no_duplicate_districts(store):
-    s = game_with(store, {"Ana": "architect"})
-    draft(s, {"Ana": "architect"})
-    call_until(s, "architect")
+    s = turn_of(store, {"Ana": "architect"}, "architect")
     assert player(s, "Ana")["hand"] == 4 + 2  # the Architect draws two more
     s.apply({"action": "take_gold"})
     s.apply({"action": "build", "district": "tavern"})
@@ -229,9 +225,7 @@ def test_no_duplicate_districts(store):
 
 def test_warlord_destruction_prices_and_protections(store):
     wanted = {"Ana": "warlord", "Luis": "architect", "Eva": "bishop"}
-    s = game_with(store, wanted)
-    draft(s, wanted)
-    call_until(s, "bishop")
+    s = turn_of(store, wanted, "bishop")
     s.apply({"action": "adjust", "player": "Eva", "resource": "gold", "delta": 5})
     s.apply({"action": "take_gold"})
     s.apply({"action": "build", "district": "Temple"})
@@ -304,9 +298,7 @@ def test_history_and_stats_after_a_finished_game(tmp_path):
 
 def test_graveyard_owner_may_take_back_a_destroyed_district(store):
     wanted = {"Ana": "warlord", "Luis": "architect"}
-    s = game_with(store, wanted)
-    draft(s, wanted)
-    call_until(s, "architect")
+    s = turn_of(store, wanted, "architect")
     s.apply({"action": "adjust", "player": "Luis", "resource": "gold", "delta": 10})
     s.apply({"action": "take_gold"})
     s.apply({"action": "build", "district": "Cementerio"})
@@ -324,9 +316,7 @@ def test_graveyard_owner_may_take_back_a_destroyed_district(store):
 
 
 def test_laboratory_and_smithy(store):
-    s = game_with(store, {"Ana": "architect"})
-    draft(s, {"Ana": "architect"})
-    call_until(s, "architect")
+    s = turn_of(store, {"Ana": "architect"}, "architect")
     s.apply({"action": "adjust", "player": "Ana", "resource": "gold", "delta": 10})
     s.apply({"action": "take_gold"})
     s.apply({"action": "build", "district": "Laboratory"})
@@ -385,9 +375,7 @@ def test_the_last_pick_offers_the_face_down_card_only_where_the_table_says(store
 def test_warlord_destroys_only_in_another_city(store):
     """The Warlord's card says 'a district in another city': his own city is not a target."""
     wanted = {"Ana": "warlord"}
-    s = game_with(store, wanted)
-    draft(s, wanted)
-    call_until(s, "warlord")
+    s = turn_of(store, wanted, "warlord")
     s.apply({"action": "adjust", "player": "Ana", "resource": "gold", "delta": 5})
     s.apply({"action": "take_gold"})
     s.apply({"action": "build", "district": "Tavern"})

@@ -13,6 +13,8 @@ import pytest
 import companion.engine
 from companion.engine import (GAME_MODULES, BadArgument, NothingToUndo, Store, UnknownAction,
                               default_db_path)
+from cards import load
+from companion.engine.common import find_entry, text
 from test_engine_helpers import play_to_end
 
 GAMES = {"ciudadelas": ["Ana", "Luis", "Eva", "Pablo"], "gladiadores": ["Ana", "Luis", "Eva"],
@@ -304,3 +306,49 @@ def test_optional_arguments_may_be_left_out():
     del pick["player"]  # declared optional: the active player
     s.apply(pick)
     assert s.seq == 1
+
+
+@pytest.mark.parametrize("game, action, es, en", [
+    ("el_mapa", {"action": "build", "building": "Nowhere", "castle": 0}, "edificio desconocido: ", "unknown building: "),
+    ("el_mapa", {"action": "hire", "troop": "Nobody", "count": 1}, "tropa desconocida: ", "unknown troop: "),
+    ("gladiadores", {"action": "build", "building": "Nowhere", "gladiators": ["g1"]},
+     "edificio desconocido: ", "unknown building: "),
+])
+def test_a_named_card_that_does_not_exist_is_refused_with_its_kind(tmp_path, game, action, es, en):
+    store = Store(tmp_path / "t.db")
+    s = store.new_game(game, GAMES[game][:2] if game == "el_mapa" else GAMES[game], seed=1)
+    seq = s.seq
+    with pytest.raises(BadArgument) as info:
+        s.apply(action)
+    assert info.value.text["es"].startswith(es) and info.value.text["en"].startswith(en)
+    assert s.seq == seq
+    store.close()
+
+
+@pytest.mark.parametrize("game", ["el_mapa", "gladiadores"])
+def test_the_round_goes_up_when_play_comes_back_to_the_first_player(tmp_path, game):
+    store = Store(tmp_path / "t.db")
+    s = store.new_game(game, GAMES[game], seed=2)
+    first, rounds = s.state["first_player"], [s.state["round"]]
+    seats = [s.state["active"]]
+    for _ in range(len(GAMES[game])):
+        if game == "gladiadores":
+            s.apply({"action": "end_main"})
+        s.apply({"action": "end_turn"})
+        seats.append(s.state["active"])
+        rounds.append(s.state["round"])
+    n = len(GAMES[game])
+    assert seats == [(first + k) % n for k in range(n + 1)]
+    assert rounds == [rounds[0]] * n + [rounds[0] + 1]
+    store.close()
+
+
+def test_find_entry_names_the_closest_cards_and_refuses_what_is_not_a_name():
+    data = load(games=("el_mapa",))["el_mapa"]
+    assert find_entry(data, "building", "mercado", text("a", "a"), text("b", "b"))["id"] == "mercado"
+    with pytest.raises(BadArgument) as info:
+        find_entry(data, "building", "Mercadillo", text("x", "x"), text("edificio desconocido", "unknown building"))
+    assert info.value.text["en"].startswith("unknown building: ") and "Mercado" in info.value.text["en"]
+    with pytest.raises(BadArgument) as info:
+        find_entry(data, "building", 7, text("no es un nombre", "not a name"), text("x", "x"))
+    assert info.value.text == {"es": "no es un nombre", "en": "not a name"}

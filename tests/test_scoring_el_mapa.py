@@ -5,13 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from cards import load
-from companion.engine.scoring import RecordError, score_record
+from scoringcases import check_worked_example, refusal, worked_examples
 
-FIXTURES = Path(__file__).parent / "fixtures" / "scoring"
-EXAMPLES = sorted(FIXTURES.glob("el_mapa_*.yaml"))
+EXAMPLES = worked_examples("el_mapa")
 CATALOG = load(games=("el_mapa",))
 
 
@@ -21,17 +19,11 @@ def test_there_are_at_least_five_worked_examples():
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_worked_example(path: Path):
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    got = score_record(data["record"], CATALOG).as_json()
-    assert got["game"] == "el_mapa"
-    assert got["players"] == data["expected"]["players"]
-    assert got["winners"] == data["expected"]["winners"]
+    check_worked_example(path, CATALOG, "el_mapa")
 
 
 def problems(record: dict) -> list[str]:
-    with pytest.raises(RecordError) as info:
-        score_record(record, CATALOG, path="m.yaml")
-    return [str(p) for p in info.value.problems]
+    return refusal(record, CATALOG, path="m.yaml")
 
 
 def test_bad_el_mapa_records():

@@ -24,20 +24,10 @@ POWER_ACTIONS = (("murder", "murder"), ("steal", "steal"), ("exchange_hand", "sw
 class CiudadelasScreen(GameScreen):
     """The round screen of Ciudadelas."""
 
-    mode: tuple = ()
     search = ""
 
-    def send(self, action: dict) -> None:
-        """Send an action; a done action closes the open panel (corrections keep theirs open)."""
-        if action["action"] != "adjust":
-            self.mode = ()
-        App.get_running_app().act(action)
-
-    def set_mode(self, *mode) -> None:
-        self.mode = () if self.mode == mode else mode
-        self.refresh()
-
     def fill(self, app, state: dict, body) -> None:
+        """Show the round: the status line, the 8th-district banner, the phase's panel and every city."""
         data = app.game_data("ciudadelas")
         self.data = data
         phase = state.get("phase")
@@ -64,10 +54,12 @@ class CiudadelasScreen(GameScreen):
 
     # -- the draft (discard step and picks) -----------------------------------------------------
     def char_name(self, app, cid: str) -> str:
+        """A character as "number. name" in the app's language."""
         char = self.data.get("character", cid)
         return f"{char['number']}. {app.n(char['name'])}"
 
     def fill_draft(self, app, state, body) -> None:
+        """The draft: the discarded characters, then the active player's choice (and the discard step, the face-down card)."""
         draft = state.get("draft", {})
         up = ", ".join(self.char_name(app, c) for c in draft.get("face_up", [])) or "-"
         body.add_widget(self.note(f"{app.t('face_up')}: {up}\n{app.t('face_down')}: {len(draft.get('face_down', []))}",
@@ -104,6 +96,7 @@ class CiudadelasScreen(GameScreen):
 
     # -- calling the characters -----------------------------------------------------------------
     def fill_call(self, app, state, body) -> None:
+        """The call of the characters: who answered last and the button for the next number."""
         last = state.get("last_call")
         if last:
             char = self.data.get("character", last["character"])
@@ -120,6 +113,7 @@ class CiudadelasScreen(GameScreen):
 
     # -- the revealed player's turn ---------------------------------------------------------------
     def fill_turn(self, app, state, body) -> None:
+        """The revealed player's turn: income, build, the character's power, districts to use, end."""
         turn = state.get("turn") or {}
         seat = state["active"]
         player = state["players"][seat]
@@ -165,6 +159,7 @@ class CiudadelasScreen(GameScreen):
             self.fill_mode(app, state, body, seat, char)
 
     def fill_mode(self, app, state, body, seat, char) -> None:
+        """The open panel of the turn (build, a power's targets) under its buttons."""
         mode = self.mode[0]
         if mode == "build":
             self.fill_build(app, state, body, seat)
@@ -193,6 +188,7 @@ class CiudadelasScreen(GameScreen):
             body.add_widget(self.grid(2, *options))
 
     def fill_build(self, app, state, body, seat) -> None:
+        """Search the districts by name and offer those the player may build, with their cost."""
         field = TextInput(text=self.search, hint_text=app.t("search"), multiline=False, size_hint_y=None,
                           height=dp(52), font_size=sp(20))
         field.wid = "search"
@@ -224,12 +220,14 @@ class CiudadelasScreen(GameScreen):
 
     # -- cities ---------------------------------------------------------------------------------
     def colour_rgba(self, colour_id: str):
+        """The colour of a district colour id (grey for an unknown id)."""
         try:
             return get_color_from_hex(self.data.get("colour", colour_id)["hex"])
         except KeyError:
             return (0.5, 0.5, 0.5, 1)
 
     def fill_city(self, app, state, body, seat, player, crown) -> None:
+        """A player's band, gold, cards, characters and city, with the correction counters."""
         chars = ", ".join(self.char_name(app, c) for c in player.get("characters", []))
         extra = (f" · {app.t('crown')}" if crown else "")
         body.add_widget(self.player_header(app, seat, player, seat == state.get("active"), extra))

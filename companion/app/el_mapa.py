@@ -20,24 +20,6 @@ from .strings import UI
 class ElMapaScreen(GameScreen):
     """The turn screen of El Mapa."""
 
-    mode: tuple = ()
-
-    def send(self, action: dict) -> None:
-        """Send an action; any action but a correction closes the open panel."""
-        if action["action"] != "adjust":
-            self.mode = ()
-        App.get_running_app().act(action)
-
-    def set_mode(self, *mode) -> None:
-        self.mode = () if self.mode == mode else mode
-        self.refresh()
-
-    def entry(self, kind: str, entry_id: str) -> dict:
-        try:
-            return self.data.get(kind, entry_id)
-        except KeyError:
-            return {"id": entry_id, "name": {"es": entry_id, "en": entry_id}}
-
     def amounts(self, app, amounts: dict) -> str:
         """``{"oro": 2, "leva": 1}`` as "2 Oro, 1 Leva" (resource or troop names)."""
         parts = []
@@ -51,6 +33,7 @@ class ElMapaScreen(GameScreen):
         return ", ".join(parts) or "-"
 
     def fill(self, app, state: dict, body) -> None:
+        """Show the turn: the status line, the turn-start summary, the actions, every player."""
         self.data = app.game_data("el_mapa")
         players = state.get("players", [])
         seat = state.get("active")
@@ -77,6 +60,7 @@ class ElMapaScreen(GameScreen):
 
     # -- the active player's actions -------------------------------------------------------------
     def fill_actions(self, app, state, body, seat) -> None:
+        """The active player's buttons (hire, build, trade, reveal, tile, battle) and the open panel."""
         legal = App.get_running_app().session.legal_actions()
         groups = {"hire": [], "build": [], "trade": []}
         for action in legal:
@@ -218,6 +202,7 @@ class ElMapaScreen(GameScreen):
 
     # -- players --------------------------------------------------------------------------------
     def fill_player(self, app, state, body, seat, player, active) -> None:
+        """A player's band, resource counters, tiles, battle points, armies and castles."""
         body.add_widget(self.player_header(app, seat, player, active))
         adjust = lambda key, delta, p=player: self.send(  # noqa: E731
             {"action": "adjust", "player": p["name"], "resource": key.split("_", 1)[1], "delta": delta})
@@ -247,6 +232,7 @@ class ElMapaScreen(GameScreen):
             body.add_widget(self.note("\n".join(lines), font=sp(16)))
 
     def slots(self) -> list[dict]:
+        """The slots of the castle board (none when the data has no board)."""
         try:
             return self.data.get("board", "castillo")["slots"]
         except KeyError:

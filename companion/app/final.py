@@ -48,6 +48,7 @@ class FinalScreen(Screen):
     notice = StringProperty("")
 
     def refresh(self) -> None:
+        """Show the ranking, each player's breakdown, the notes and the winners from the state's final scores."""
         app = App.get_running_app()
         box = self.ids.ranking
         box.clear_widgets()
@@ -82,6 +83,7 @@ class FinalScreen(Screen):
         return paint
 
     def share(self) -> None:
+        """Share the final scoring as text and say where it went."""
         app = App.get_running_app()
         where = app.services.share_text(app.t("final_scoring"), result_text(app, app.state or {}))
         self.notice = app.t("shared") + (f" ({where})" if where != "android" else "")

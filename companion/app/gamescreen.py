@@ -22,8 +22,11 @@ class GameScreen(Screen):
 
     status = StringProperty("")
     game_title = StringProperty("")
+    #: The open panel (a choice in progress), e.g. ``("build",)``; ``()`` when none is open.
+    mode: tuple = ()
 
     def refresh(self) -> None:
+        """Rebuild the body from ``app.state`` and show the last log lines."""
         app = App.get_running_app()
         state = app.state or {}
         self.game_title = app.game_name(state.get("game", self.name))
@@ -34,13 +37,36 @@ class GameScreen(Screen):
         self._made = {}
         body.clear_widgets()
         self.fill(app, state, body)
-        if not getattr(self, "mode", ()):
+        if not self.mode:
             self.ids.scroll.scroll_y = 1
         lines = state.get("log") or []
         self.ids.log.text = "\n".join(app.n(line) for line in lines[-3:])
 
     def fill(self, app, state: dict, body) -> None:
+        """Add the game's own widgets for ``state`` to ``body`` (each game screen writes its own)."""
         raise NotImplementedError
+
+    def send(self, action: dict) -> None:
+        """Send an action; any action but a correction (``adjust``) closes the open panel."""
+        if action["action"] != "adjust":
+            self.close_panel()
+        App.get_running_app().act(action)
+
+    def close_panel(self) -> None:
+        """Forget the open panel (a screen with more choices in progress forgets those too)."""
+        self.mode = ()
+
+    def set_mode(self, *mode) -> None:
+        """Open the panel ``mode``, or close it when it is the one already open."""
+        self.mode = () if self.mode == mode else mode
+        self.refresh()
+
+    def entry(self, kind: str, entry_id: str) -> dict:
+        """A data entry of this game by id, or a stand-in naming the id (for ids the data does not know)."""
+        try:
+            return self.data.get(kind, entry_id)
+        except KeyError:
+            return {"id": entry_id, "name": {"es": entry_id, "en": entry_id}}
 
     # -- small builders the game screens share ------------------------------------------------
     def reuse(self, wid: str, cls: type):
@@ -53,11 +79,13 @@ class GameScreen(Screen):
         return widget
 
     def keep(self, wid: str, widget):
+        """Remember ``widget`` under ``wid`` for the next refresh; return it."""
         self._next.setdefault(wid, widget)
         return widget
 
     def button(self, text: str, wid: str, on_tap: Callable[[], Any], bg=None, height: float = dp(52),
                disabled: bool = False, font: float = sp(18)) -> FitButton:
+        """A button that calls ``on_tap`` (reused from the last refresh when it has the same ``wid``)."""
         button = self.reuse(wid, FitButton)
         if button is None:
             button = FitButton(wid=wid)
@@ -77,15 +105,18 @@ class GameScreen(Screen):
         return widget
 
     def heading(self, text: str, colour=None, font: float = sp(20), wid: str = "") -> GrowLabel:
+        """A bold label."""
         return self.note(text, font, bold=True, colour=colour, wid=wid)
 
     def note(self, text: str, font: float = sp(16), bold: bool = False, colour=None, wid: str = "") -> GrowLabel:
+        """A label that grows to fit its text."""
         label = self.spare(GrowLabel)
         label.text, label.font_size, label.bold, label.wid = text, font, bold, wid
         label.color = colour if colour is not None else (1, 1, 1, 1)
         return label
 
     def grid(self, cols: int, *children) -> GridLayout:
+        """A grid of ``cols`` columns as tall as its children."""
         grid = self.spare(GridLayout)
         grid.clear_widgets()
         if not grid.size_hint_y is None:
@@ -98,6 +129,7 @@ class GameScreen(Screen):
         return grid
 
     def counter(self, title: str, value: Any, wid: str, changer: Callable[[str, int], Any]) -> Counter:
+        """A titled value with - / + buttons that call ``changer(wid, delta)``."""
         counter = self.reuse(wid, Counter)
         if counter is None:
             counter = Counter(key=wid, wid=wid)

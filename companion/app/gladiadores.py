@@ -20,24 +20,19 @@ class GladiadoresScreen(GameScreen):
     """The turn screen of Gladiadores."""
 
     selected: list = []
-    mode: tuple = ()
     bid_amount: int | None = None
 
-    def send(self, action: dict) -> None:
-        """Send an action; any action but a correction clears the selection and the open panel."""
-        if action["action"] != "adjust":
-            self.selected, self.mode, self.bid_amount = [], (), None
-        App.get_running_app().act(action)
-
-    def set_mode(self, *mode) -> None:
-        self.mode = () if self.mode == mode else mode
-        self.refresh()
+    def close_panel(self) -> None:
+        """Any action but a correction clears the selected gladiators, the bid and the open panel."""
+        self.selected, self.mode, self.bid_amount = [], (), None
 
     def toggle(self, uid: str) -> None:
+        """Select a gladiator, or unselect it when it is selected."""
         self.selected = [u for u in self.selected if u != uid] if uid in self.selected else self.selected + [uid]
         self.refresh()
 
     def fill(self, app, state: dict, body) -> None:
+        """Show the turn: the status line, the target, the phase's panel and every player."""
         self.data = data = app.game_data("gladiadores")
         players = state.get("players", [])
         seat = state.get("active")
@@ -58,6 +53,7 @@ class GladiadoresScreen(GameScreen):
 
     # -- main phase -----------------------------------------------------------------------------
     def fill_main(self, app, state, body, seat) -> None:
+        """The main phase: the selected gladiators' actions and the open panel (fight, build, ...)."""
         player = state["players"][seat]
         chosen = [g for g in player["gladiators"] if g["uid"] in self.selected and g["ready"]]
         self.selected = [g["uid"] for g in chosen]
@@ -96,7 +92,7 @@ class GladiadoresScreen(GameScreen):
             uids = [g["uid"] for g in chosen]
             options = []
             for b in sorted(set(state.get("centre", {}).get("buildings", []))):
-                entry = data_entry(self.data, "building", b)
+                entry = self.entry("building", b)
                 options.append(self.button(f"{app.n(entry['name'])} · {app.t('cost', n=entry.get('cost', '?'))}",
                                            f"building_{b}", lambda b=b: self.send(
                                                {"action": "build", "building": b, "gladiators": uids}),
@@ -104,13 +100,13 @@ class GladiadoresScreen(GameScreen):
             body.add_widget(self.grid(1, *options))
         elif self.mode == ("demolish",) and chosen:
             uids = [g["uid"] for g in chosen]
-            body.add_widget(self.grid(1, *[self.button(app.n(data_entry(self.data, "building", b)["name"]),
+            body.add_widget(self.grid(1, *[self.button(app.n(self.entry("building", b)["name"]),
                                                        f"demolish_{b}", lambda b=b: self.send(
                                                            {"action": "demolish", "building": b, "gladiators": uids}))
                                            for b in player.get("removable", [])]))
         elif self.mode == ("destroy",) and chosen:
             uids = [g["uid"] for g in chosen]
-            options = [self.button(f"{rival['name']}: {app.n(data_entry(self.data, 'building', b)['name'])}",
+            options = [self.button(f"{rival['name']}: {app.n(self.entry('building', b)['name'])}",
                                    f"destroy_{other}_{b}", lambda b=b, rival=rival: self.send(
                                        {"action": "destroy", "target": rival["name"], "building": b,
                                         "gladiators": uids}),
@@ -147,6 +143,7 @@ class GladiadoresScreen(GameScreen):
 
     # -- auction --------------------------------------------------------------------------------
     def fill_auction(self, app, state, body, seat) -> None:
+        """The auction: start it, pick the veteran, then call each bidder in order."""
         auction = state.get("auction")
         player = state["players"][seat]
         body.add_widget(self.heading(app.t("auction"), font=sp(22)))
@@ -170,7 +167,7 @@ class GladiadoresScreen(GameScreen):
                                                      lambda c=c: self.send({"action": "pick", "gladiator": c}),
                                                      f"pick_{c}") for i, c in enumerate(auction.get("shown", []))]))
             return
-        glad = data_entry(self.data, "gladiator", auction["gladiator"])
+        glad = self.entry("gladiator", auction["gladiator"])
         body.add_widget(self.note(app.n(glad["name"]), font=sp(20)))
         high = auction.get("high")
         if high:
@@ -191,12 +188,14 @@ class GladiadoresScreen(GameScreen):
                                       {"action": "pass", "player": bidder["name"]}))))
 
     def change_bid(self, _key: str, delta: int) -> None:
+        """Raise or lower the bid being prepared (never below 0)."""
         self.bid_amount = max(0, (self.bid_amount or 0) + delta)
         self.refresh()
 
     # -- players --------------------------------------------------------------------------------
     def card(self, app, seat, glad: dict, on_tap, wid: str, marked: bool = False):
-        entry = data_entry(self.data, "gladiator", glad["card"])
+        """A gladiator as a card to tap: name, ready or exhausted, combat, work, construction and fight cost."""
+        entry = self.entry("gladiator", glad["card"])
         chosen = glad["uid"] in self.selected or marked
         state_text = app.t("ready") if glad.get("ready") else app.t("exhausted")
         known = (app.state or {}).get("players", [])
@@ -211,6 +210,7 @@ class GladiadoresScreen(GameScreen):
                            font=sp(16))
 
     def fill_player(self, app, state, body, seat, player, active) -> None:
+        """A player's band, coin and point counters, gladiators and buildings."""
         body.add_widget(self.player_header(app, seat, player, active))
         adjust = lambda key, delta, p=player: self.send(  # noqa: E731
             {"action": "adjust", "player": p["name"], "resource": key.rsplit("_", 1)[-1], "delta": delta})
@@ -225,18 +225,10 @@ class GladiadoresScreen(GameScreen):
         body.add_widget(self.note(f"{app.t('gladiators')} ({len(cards)})", font=sp(17)))
         body.add_widget(self.grid(2, *cards))
         limit = state.get("max_buildings", "?")
-        names = ", ".join(app.n(data_entry(self.data, "building", b)["name"]) for b in player.get("buildings", []))
+        names = ", ".join(app.n(self.entry("building", b)["name"]) for b in player.get("buildings", []))
         body.add_widget(self.note(f"{app.t('score', n=player.get('score', 0))}\n"
                                   f"{app.t('buildings')} {len(player.get('buildings', []))}/{limit}: {names}",
                                   wid=f"p{seat}_score"))
-
-
-def data_entry(data, kind: str, entry_id: str) -> dict:
-    """A data entry by id, or a stand-in naming the id (for ids the data does not know)."""
-    try:
-        return data.get(kind, entry_id)
-    except KeyError:
-        return {"id": entry_id, "name": {"es": entry_id, "en": entry_id}}
 
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))

@@ -26,6 +26,7 @@ class HistoryScreen(Screen):
     """Past games and per-player statistics."""
 
     def refresh(self) -> None:
+        """List the saved games (finished or in progress) and each player's games and wins."""
         app = App.get_running_app()
         games_box, stats_box = self.ids.games, self.ids.stats
         games_box.clear_widgets()

@@ -20,6 +20,7 @@ class HomeScreen(Screen):
     """The first screen."""
 
     def refresh(self) -> None:
+        """List the games to start and the unfinished ones to resume."""
         app = App.get_running_app()
         box = self.ids.games
         box.clear_widgets()
@@ -38,6 +39,7 @@ class HomeScreen(Screen):
         self.show_unfinished()
 
     def show_unfinished(self) -> None:
+        """A button for each unfinished game, to resume it."""
         app = App.get_running_app()
         box = self.ids.unfinished
         box.clear_widgets()
@@ -55,6 +57,7 @@ class HomeScreen(Screen):
             box.add_widget(button)
 
     def new_game(self, game: str) -> None:
+        """Go to the Players screen for a new game of ``game``."""
         app = App.get_running_app()
         players = app.root.get_screen("players")
         players.setup(game)

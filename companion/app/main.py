@@ -72,6 +72,7 @@ class LudotecaApp(App):
         return self.catalog[game]
 
     def game_name(self, game: str) -> str:
+        """The displayed name of a game, in the app's language."""
         data = self.game_data(game)
         if data is not None and data.meta.get("name"):
             return self.n(data.meta["name"])
@@ -79,6 +80,7 @@ class LudotecaApp(App):
 
     # -- life cycle -------------------------------------------------------------------------
     def build(self) -> ScreenManager:
+        """The screen manager with every screen."""
         from .final import FinalScreen
         from .history import HistoryScreen
         from .home import HomeScreen
@@ -117,6 +119,7 @@ class LudotecaApp(App):
         return manager.get_screen(game)
 
     def open_store(self) -> None:
+        """Open the games database (a message says what went wrong or what was repaired)."""
         try:
             from companion.engine import Store
         except ImportError as exc:
@@ -129,6 +132,7 @@ class LudotecaApp(App):
             self.message = self.t("db_notice", text=self.n(notice))
 
     def on_start(self) -> None:
+        """Reopen the game that was open last, else show the home screen."""
         self.services.keep_awake(self.keep_awake)
         if self.prefs.open_game is not None and self.store is not None:
             try:
@@ -143,19 +147,23 @@ class LudotecaApp(App):
             self.go("home")
 
     def on_pause(self) -> bool:
+        """Save the preferences; the app may be paused."""
         self.save_prefs()
         return True
 
     def on_resume(self) -> None:
+        """Ask again to keep the screen awake."""
         self.services.keep_awake(self.keep_awake)
 
     def on_stop(self) -> None:
+        """Save the preferences and close the database."""
         self.save_prefs()
         close = getattr(self.store, "close", None)
         if close is not None:
             close()
 
     def save_prefs(self) -> None:
+        """Save the language, keep-awake and open game."""
         self.prefs.lang = self.lang
         self.prefs.keep_awake = self.keep_awake
         self.prefs.open_game = self.session.id if self.session is not None else None
@@ -163,6 +171,7 @@ class LudotecaApp(App):
 
     # -- navigation and settings ------------------------------------------------------------
     def go(self, screen: str) -> None:
+        """Refresh a screen and show it."""
         manager = self.root
         target = manager.get_screen(screen)
         refresh = getattr(target, "refresh", None)
@@ -171,6 +180,7 @@ class LudotecaApp(App):
         manager.current = screen
 
     def set_lang(self, lang: str) -> None:
+        """Switch the language and redraw the current screen."""
         self.lang = lang
         self.save_prefs()
         current = self.root.current_screen
@@ -178,6 +188,7 @@ class LudotecaApp(App):
             current.refresh()
 
     def set_keep_awake(self, on: bool) -> None:
+        """Keep the screen awake during a game, or not."""
         self.keep_awake = bool(on)
         self.services.keep_awake(self.keep_awake)
         self.save_prefs()
@@ -198,6 +209,7 @@ class LudotecaApp(App):
         self.show_session()
 
     def resume(self, game_id: Any) -> None:
+        """Open a saved game and show it."""
         self.session = self.store.open(game_id)
         self.message = ""
         self.save_prefs()
@@ -219,6 +231,7 @@ class LudotecaApp(App):
         return colours[seat] if seat < len(colours) else COLOUR_IDS[seat % len(COLOUR_IDS)]
 
     def show_session(self) -> None:
+        """Show the open game: its screen, or the final scoring once it is over."""
         self.state = self.session.state
         self.can_undo = bool(getattr(self.session, "can_undo", False))
         self.can_redo = bool(getattr(self.session, "can_redo", False))
@@ -243,9 +256,11 @@ class LudotecaApp(App):
         return True
 
     def undo(self) -> bool:
+        """Undo the last action; whether it was done."""
         return self.act({"action": "undo"})
 
     def redo(self) -> bool:
+        """Redo the last undone action; whether it was done."""
         return self.act({"action": "redo"})
 
 

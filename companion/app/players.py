@@ -57,6 +57,7 @@ class PlayersScreen(Screen):
         self.refresh()
 
     def refresh(self) -> None:
+        """Rebuild the rows of names, colours and the first player."""
         app = App.get_running_app()
         self.range_text = app.t("players_range", min=self.min_players, max=self.max_players)
         box = self.ids.rows
@@ -75,9 +76,11 @@ class PlayersScreen(Screen):
             self.ids.scroll.scroll_y = 1
 
     def placeholder(self, seat: int) -> str:
+        """The hint of an empty name field ("Player 2")."""
         return App.get_running_app().t("player_n", n=seat + 1)
 
     def add_player(self, refresh: bool = True) -> None:
+        """Add an empty seat, up to the game's maximum."""
         if len(self.names) >= self.max_players:
             return
         self.names.append("")
@@ -87,6 +90,7 @@ class PlayersScreen(Screen):
             self.refresh()
 
     def remove(self, seat: int) -> None:
+        """Remove a seat, or say why not when the game needs more players."""
         if len(self.names) <= self.min_players:
             self.error = App.get_running_app().t("too_few", min=self.min_players)
             return
@@ -96,6 +100,7 @@ class PlayersScreen(Screen):
         self.refresh()
 
     def move(self, seat: int, step: int) -> None:
+        """Move a seat one place up or down (``step`` -1 or 1), its colour and first-player mark too."""
         other = seat + step
         if not 0 <= other < len(self.names):
             return
@@ -117,13 +122,16 @@ class PlayersScreen(Screen):
         self.refresh()
 
     def set_first(self, seat: int) -> None:
+        """Make ``seat`` the first player."""
         self.first = seat
         self.refresh()
 
     def random_first(self) -> None:
+        """Draw the first player at random."""
         self.set_first(random.randrange(len(self.names)))
 
     def colour_rgba(self, colour: str):
+        """The colour id as RGBA."""
         return rgba(colour)
 
     def start(self) -> None:

@@ -38,9 +38,11 @@ class DesktopServices(Services):
         self.shared: list[tuple[str, str]] = []
 
     def keep_awake(self, on: bool) -> None:
+        """Remember the wish (a computer's screen is left alone)."""
         self.awake = bool(on)
 
     def share_text(self, title: str, text: str) -> str:
+        """Write ``text`` to a new file in the shared folder (atomically); return its path."""
         self.shared.append((title, text))
         self.folder.mkdir(parents=True, exist_ok=True)
         safe = "".join(c if c.isalnum() else "-" for c in title.lower()).strip("-") or "ludoteca"
@@ -66,6 +68,7 @@ class AndroidServices(Services):  # pragma: no cover - runs only on a phone
     """Android: the window's KEEP_SCREEN_ON flag and the ACTION_SEND chooser."""
 
     def keep_awake(self, on: bool) -> None:
+        """Set or clear the window's keep-screen-on flag on the UI thread."""
         from android.runnable import run_on_ui_thread  # type: ignore[import-not-found]
         from jnius import autoclass  # type: ignore[import-not-found]
 
@@ -83,6 +86,7 @@ class AndroidServices(Services):  # pragma: no cover - runs only on a phone
         apply()
 
     def share_text(self, title: str, text: str) -> str:
+        """Open Android's share sheet with ``text``."""
         from jnius import autoclass, cast  # type: ignore[import-not-found]
 
         intent_cls = autoclass("android.content.Intent")

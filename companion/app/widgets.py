@@ -115,6 +115,7 @@ class Counter(BoxLayout):
     changer = ObjectProperty(None, allownone=True)
 
     def tap(self, delta: int) -> None:
+        """Report a tap on - or + to the changer."""
         if self.changer is not None:
             self.changer(self.key, delta)
 

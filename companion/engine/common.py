@@ -44,6 +44,17 @@ def log(state: dict, es: str, en: str) -> None:
         del lines[: len(lines) - LOG_LINES]
 
 
+def find_entry(data: Any, kinds: str | tuple[str, ...], name: Any, not_a_name: Text, unknown: Text) -> dict:
+    """The data entry ``name`` names (id, Spanish or English name), else a :class:`BadArgument`:
+    ``not_a_name`` when it is not text, ``unknown`` followed by the closest names when none matches."""
+    if not isinstance(name, str):
+        raise BadArgument(not_a_name)
+    try:
+        return data.find(kinds, name)
+    except LookupError as exc:
+        raise BadArgument(text(f"{unknown['es']}: {exc}", f"{unknown['en']}: {exc}")) from None
+
+
 def player_index(state: dict, who: Any, field: str = "player") -> int:
     """The seat of a player named by name (case-insensitive) or by seat number."""
     players = state["players"]
@@ -192,6 +203,14 @@ def resource_key(resource: str, resources: dict[str, Text]) -> str:
 def next_seat(state: dict, seat: int, step: int = 1) -> int:
     """The seat ``step`` places to the left (clockwise)."""
     return (seat + step) % len(state["players"])
+
+
+def pass_turn(state: dict, seat: int) -> int:
+    """The seat that plays after ``seat``; a new round starts when play comes back to the first player."""
+    nxt = next_seat(state, seat)
+    if nxt == state["first_player"]:
+        state["round"] += 1
+    return nxt
 
 
 Handler = Callable[[dict, dict, Any, Any], None]

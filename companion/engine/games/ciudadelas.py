@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..common import (ACTIVE_PLAYER, arg, count_arg, declare_active_player, dispatch, log, name_of, next_seat,
+from ..common import (ACTIVE_PLAYER, Text, arg, count_arg, declare_active_player, dispatch, find_entry, log, name_of, next_seat,
                       player_index, require_active, spend, text)
 from ..errors import (BadArgument, Duplicate, IllegalAction, LimitReached, NotAllowed, NotEnough,
                       NotYourTurn, WrongPhase)
@@ -71,12 +71,9 @@ def _district_kinds(state: dict, data) -> tuple[str, ...]:
 
 
 def _district(state: dict, data, name: Any) -> dict:
-    if not isinstance(name, str):
-        raise BadArgument(text("'district' debe ser un nombre de distrito", "'district' must be a district name"))
-    try:
-        return data.find(_district_kinds(state, data), name)
-    except LookupError as exc:
-        raise BadArgument(text(f"distrito desconocido: {exc}", f"unknown district: {exc}")) from None
+    return find_entry(data, _district_kinds(state, data), name,
+                      text("'district' debe ser un nombre de distrito", "'district' must be a district name"),
+                      text("distrito desconocido", "unknown district"))
 
 
 def _district_by_id(data, district_id: str) -> dict:
@@ -450,6 +447,14 @@ def _target_character(state: dict, action: dict, data, char: dict) -> dict:
     return target
 
 
+def _other_player(state: dict, action: dict, seat: int, refusal: Text) -> int:
+    """The seat the action's ``target`` names, which must not be ``seat`` (else ``refusal``)."""
+    other = player_index(state, action.get("target"), "target")
+    if other == seat:
+        raise NotAllowed(refusal)
+    return other
+
+
 def _murder(state: dict, action: dict, rng: random.Random, data) -> None:
     seat, player, turn, char = _power(state, action, data, "murder")
     target = _target_character(state, action, data, char)
@@ -469,9 +474,7 @@ def _steal(state: dict, action: dict, rng: random.Random, data) -> None:
 
 def _exchange_hand(state: dict, action: dict, rng: random.Random, data) -> None:
     seat, player, turn, char = _power(state, action, data, "exchange_hand")
-    other = player_index(state, action.get("target"), "target")
-    if other == seat:
-        raise NotAllowed(text("elige a otro jugador", "pick another player"))
+    other = _other_player(state, action, seat, text("elige a otro jugador", "pick another player"))
     them = state["players"][other]
     player["hand"], them["hand"] = them["hand"], player["hand"]
     turn["power_used"] = True
@@ -490,10 +493,9 @@ def _discard_and_draw(state: dict, action: dict, rng: random.Random, data) -> No
 
 def _destroy(state: dict, action: dict, rng: random.Random, data) -> None:
     seat, player, turn, char = _power(state, action, data, "destroy_district")
-    other = player_index(state, action.get("target"), "target")
-    if other == seat:
-        raise NotAllowed(text("el Condotiero destruye distritos de otra ciudad, no de la suya",
-                              "the Warlord destroys districts in another city, not his own"))
+    other = _other_player(state, action, seat,
+                          text("el Condotiero destruye distritos de otra ciudad, no de la suya",
+                               "the Warlord destroys districts in another city, not his own"))
     victim = state["players"][other]
     district = _district(state, data, arg(action, "district"))
     if district["id"] not in victim["city"]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..common import (arg, count_arg, declare_active_player, dispatch, log, name_of, next_seat, player_index,
+from ..common import (arg, count_arg, declare_active_player, dispatch, find_entry, log, name_of, pass_turn, player_index,
                       require_active, text)
 from ..errors import BadArgument, Duplicate, LimitReached, NotAllowed, NotEnough
 from ..final import finish
@@ -102,12 +102,9 @@ def may_trade(player: dict, data) -> bool:
 
 
 def _bld(data, name: Any, state: dict | None = None) -> dict:
-    if not isinstance(name, str):
-        raise BadArgument(text("'building' debe ser un nombre de edificio", "'building' must be a building name"))
-    try:
-        entry = data.find("building", name)
-    except LookupError as exc:
-        raise BadArgument(text(f"edificio desconocido: {exc}", f"unknown building: {exc}")) from None
+    entry = find_entry(data, "building", name,
+                       text("'building' debe ser un nombre de edificio", "'building' must be a building name"),
+                       text("edificio desconocido", "unknown building"))
     if state is not None and entry.get("variant") and entry["variant"] not in state["variants"]:
         raise NotAllowed(text(f"{name_of(entry)} es de una variante que no se juega",
                               f"{name_of(entry, 'en')} belongs to a variant not in play"))
@@ -115,12 +112,8 @@ def _bld(data, name: Any, state: dict | None = None) -> dict:
 
 
 def _troop(data, name: Any) -> dict:
-    if not isinstance(name, str):
-        raise BadArgument(text("'troop' debe ser una tropa", "'troop' must be a troop"))
-    try:
-        return data.find("troop", name)
-    except LookupError as exc:
-        raise BadArgument(text(f"tropa desconocida: {exc}", f"unknown troop: {exc}")) from None
+    return find_entry(data, "troop", name, text("'troop' debe ser una tropa", "'troop' must be a troop"),
+                      text("tropa desconocida", "unknown troop"))
 
 
 def _slots(data) -> list[dict]:
@@ -618,10 +611,7 @@ def _end_turn(state: dict, action: dict, rng: random.Random, data) -> None:
         winners = ", ".join(state["final"]["winners"])
         log(state, f"Fin de la partida ({why['es']}). Gana: {winners}", f"Game over ({why['en']}). Winner: {winners}")
         return
-    nxt = next_seat(state, seat)
-    if nxt == state["first_player"]:
-        state["round"] += 1
-    _start_turn(state, nxt, rng, data)
+    _start_turn(state, pass_turn(state, seat), rng, data)
 
 
 _HANDLERS = {"hire": _hire, "trade": _trade, "build": _build, "reveal": _reveal, "claim": _claim,

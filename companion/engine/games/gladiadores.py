@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..common import (arg, declare_active_player, dispatch, log, name_of, next_seat, player_index, require_active, spend,
+from ..common import (arg, declare_active_player, dispatch, find_entry, log, name_of, next_seat, pass_turn, player_index, require_active, spend,
                       text)
 from ..errors import (BadArgument, Duplicate, GameOver, LimitReached, NotAllowed, NotEnough,
                       NotYourTurn, WrongPhase)
@@ -68,12 +68,9 @@ def _glad(data, card_id: str) -> dict:
 
 
 def _building(data, name: Any) -> dict:
-    if not isinstance(name, str):
-        raise BadArgument(text("'building' debe ser un nombre de edificio", "'building' must be a building name"))
-    try:
-        return data.find("building", name)
-    except LookupError as exc:
-        raise BadArgument(text(f"edificio desconocido: {exc}", f"unknown building: {exc}")) from None
+    return find_entry(data, "building", name,
+                      text("'building' debe ser un nombre de edificio", "'building' must be a building name"),
+                      text("edificio desconocido", "unknown building"))
 
 
 def _effects(entry: dict) -> list[dict]:
@@ -690,10 +687,7 @@ def _end_turn(state: dict, action: dict, rng: random.Random, data) -> None:
         log(state, f"¡{player['name']} alcanza {state['target']} puntos y gana!",
             f"{player['name']} reaches {state['target']} points and wins!")
         return
-    nxt = next_seat(state, seat)
-    if nxt == state["first_player"]:
-        state["round"] += 1
-    _start_turn(state, nxt, rng, data)
+    _start_turn(state, pass_turn(state, seat), rng, data)
 
 
 _HANDLERS = {"fight": _fight, "work": _work, "build": _build, "demolish": _demolish, "destroy": _destroy,

@@ -95,6 +95,10 @@ class Reader:
         """Note one problem."""
         self.problems.append(RecordProblem(self.path, line, field_name, message))
 
+    def missing(self, obj: dict, key: str, prefix: str) -> None:
+        """Note that the required field ``key`` of ``obj`` is absent (at the line ``obj`` starts)."""
+        self.bad(getattr(obj, "line", None) or None, _join(prefix, key), "missing (required)")
+
     def raise_if_bad(self) -> None:
         """Raise :class:`RecordError` with every problem noted so far, if any."""
         if self.problems:
@@ -121,7 +125,7 @@ class Reader:
         """A whole number >= 0; ``default`` when absent (``None`` means required)."""
         if key not in obj:
             if default is None:
-                self.bad(getattr(obj, "line", None) or None, _join(prefix, key), "missing (required)")
+                self.missing(obj, key, prefix)
             return default
         value = obj[key]
         if isinstance(value, bool) or not isinstance(value, int):
@@ -136,7 +140,7 @@ class Reader:
         """A non-empty name, stripped; ``None`` (after a problem if required or wrong) otherwise."""
         if key not in obj:
             if required:
-                self.bad(getattr(obj, "line", None) or None, _join(prefix, key), "missing (required)")
+                self.missing(obj, key, prefix)
             return None
         value = obj[key]
         if not isinstance(value, str) or not value.strip():
@@ -158,7 +162,7 @@ class Reader:
         """A list field; ``None`` (after a problem if required) when absent or not a list."""
         if key not in obj:
             if required:
-                self.bad(getattr(obj, "line", None) or None, _join(prefix, key), "missing (required)")
+                self.missing(obj, key, prefix)
             return None
         value = obj[key]
         if not isinstance(value, list):
