@@ -194,3 +194,32 @@ def test_seventh_player_is_offered_the_face_down_card(drv):
     both_languages(drv, "draft_face_down")
     drv.press(f"choose_face_down_{hidden}")
     assert drv.state["picks"][6] == [hidden] and drv.state["phase"] == "call"
+
+
+def test_ciudadelas_dark_city_districts_can_be_built_and_shown(drv):
+    """With the Dark City on, its districts are in the build list and show in a city."""
+    open_game(drv, "ciudadelas", ["Ana", "Luis", "Eva"], seed=3, crown="Ana", dark_city=True)
+    to_turn_of(drv)
+    seat = drv.state["active"]
+    name = drv.state["players"][seat]["name"]
+    act(drv, {"action": "adjust", "player": name, "resource": "gold", "delta": 10})
+    act(drv, {"action": "adjust", "player": name, "resource": "hand", "delta": 1})
+    act(drv, {"action": "take_gold"})
+    treasury = drv.app.game_data("ciudadelas").get("dark_district", "imperial_treasury")
+    drv.press("build")
+    drv.type("search", treasury["name"]["es"])
+    assert drv.wids("district_") == ["district_imperial_treasury"]
+    drv.press("district_imperial_treasury")
+    assert "imperial_treasury" in drv.state["players"][seat]["city"]
+    drv.shot("dark_city_built")
+    chip = drv.find(f"city_{seat}_imperial_treasury")
+    assert treasury["name"]["es"] in chip.text
+
+
+def test_ciudadelas_without_dark_city_offers_only_the_base_deck(drv):
+    open_game(drv, "ciudadelas", ["Ana", "Luis", "Eva"], seed=3, crown="Ana")
+    to_turn_of(drv)
+    drv.press("build")
+    drv.type("search", "")
+    offered = {w.removeprefix("district_") for w in drv.wids("district_")}
+    assert offered == set(drv.app.game_data("ciudadelas").ids("district"))

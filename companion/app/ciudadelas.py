@@ -144,7 +144,7 @@ class CiudadelasScreen(GameScreen):
                                            lambda a=action: self.set_mode(a), bg=(0.45, 0.18, 0.18, 1)))
         for a in legal:
             if a["action"] == "use_district":
-                district = self.data.get("district", a["district"])
+                district = rules.district(self.data, a["district"])
                 buttons.append(self.button(app.t("use_district", name=app.n(district["name"])),
                                            f"use_{a['district']}", lambda a=a: self.send(a),
                                            bg=(0.40, 0.22, 0.50, 1)))
@@ -179,7 +179,7 @@ class CiudadelasScreen(GameScreen):
         elif mode == "destroy":
             options = []
             for t in self.targets:
-                district = self.data.get("district", t["district"])
+                district = rules.district(self.data, t["district"])
                 options.append(self.button(
                     f"{t['target']}: {app.n(district['name'])}\n{app.t('price', n=t['price'])}",
                     f"destroy_{t['seat']}_{t['district']}",
@@ -201,7 +201,7 @@ class CiudadelasScreen(GameScreen):
             results.clear_widgets()
             wanted = fold(field.text)
             player = state["players"][seat]
-            for d in self.data.entries("district"):
+            for d in rules.districts_in_play(state, self.data):
                 names = fold(d["name"]["es"]) + " " + fold(d["name"]["en"])
                 if wanted and wanted not in names:
                     continue
@@ -248,7 +248,7 @@ class CiudadelasScreen(GameScreen):
                                     height=dp(48), font=sp(15)))
         chips = []
         for did in city:
-            district = self.data.get("district", did)
+            district = rules.district(self.data, did)
             colour = self.colour_rgba(district["colour"])
             chip = self.button(f"{app.n(district['name'])} ({district.get('points', district['cost'])})",
                                f"city_{seat}_{did}", lambda: None, bg=colour, height=dp(48), font=sp(15))

@@ -70,6 +70,16 @@ def _district_kinds(state: dict, data) -> tuple[str, ...]:
     return ("district", "dark_district") if state["options"].get("dark_city") else ("district",)
 
 
+def districts_in_play(state: dict, data) -> list[dict]:
+    """Every district kind that may be built in this game (the Dark City ones when it is on)."""
+    return [d for kind in _district_kinds(state, data) for d in data.entries(kind)]
+
+
+def district(data, district_id: str) -> dict:
+    """A district of the base deck or of the Dark City by its id."""
+    return _district_by_id(data, district_id)
+
+
 def _district(state: dict, data, name: Any) -> dict:
     return find_entry(data, _district_kinds(state, data), name,
                       text("'district' debe ser un nombre de distrito", "'district' must be a district name"),
@@ -668,7 +678,7 @@ def legal_actions(state: dict, data) -> list[dict]:
         if not turn["income"] and (char.get("income_colour") or char.get("bonus_gold")):
             out.append({"action": "income"})
         if turn["resource"] and turn["builds"] < turn["max_builds"] and player["hand"] > 0:
-            for d in (d for kind in _district_kinds(state, data) for d in data.entries(kind)):
+            for d in districts_in_play(state, data):
                 if build_cost(state, data, seat, d) <= player["gold"] and d["id"] not in player["city"]:
                     out.append({"action": "build", "district": d["id"]})
         powers = [] if turn["power_used"] else (char.get("powers") or [])
