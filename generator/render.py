@@ -4,8 +4,8 @@ A page is rendered only when no cached PDF has its hash, so a rebuild with nothi
 renders nothing and editing one card re-renders only its page.  To draw a page, cairosvg draws
 each distinct face once per process into a cairo recording surface, which is painted (vector,
 text as text) at every place the page SVG puts it, clipped the same way; copies cost nothing.
-Pages render in parallel (fork) when there are several.  A file whose pages did not change is
-not rewritten.
+Pages render in parallel (forked workers; spawned ones beside other threads) when there are
+several.  A file whose pages did not change is not rewritten.
 """
 
 from __future__ import annotations
@@ -219,7 +219,13 @@ def _jobs(todo: dict[str, Page], cache: "Cache", workers: int) -> list[list[tupl
 
 
 class Workers:
-    """A pool of renderers (fork), started early on a cold build so cairo loads meanwhile."""
+    """A pool of renderers, started early on a cold build so cairo loads meanwhile.
+
+    Workers are forked (fast) from a single-threaded process, the command line's case.  A
+    process that runs other threads (an app, a test runner that started a GUI) may hold a lock
+    in one of them at the moment of the fork, and the child would wait on it forever: there the
+    workers are spawned instead.
+    """
 
     def __init__(self) -> None:
         self.pool = None
@@ -227,7 +233,9 @@ class Workers:
     def start(self, n: int | None = None) -> None:
         if self.pool is None and (os.cpu_count() or 1) > 1:
             import multiprocessing
-            self.pool = multiprocessing.get_context("fork").Pool(n or min(2, os.cpu_count() or 1),
+            import threading
+            method = "fork" if threading.active_count() == 1 else "spawn"
+            self.pool = multiprocessing.get_context(method).Pool(n or min(2, os.cpu_count() or 1),
                                                                  initializer=_warm)
 
     def close(self) -> None:
