@@ -4,8 +4,8 @@ A page is rendered only when no cached PDF has its hash, so a rebuild with nothi
 renders nothing and editing one card re-renders only its page.  To draw a page, cairosvg draws
 each distinct face once per process into a cairo recording surface, which is painted (vector,
 text as text) at every place the page SVG puts it, clipped the same way; copies cost nothing.
-Pages render in parallel (forked workers; spawned ones beside other threads) when there are
-several.  A file whose pages did not change is not rewritten.
+Pages render in parallel (fork) when there are several.  A file whose pages did not change is
+not rewritten.
 """
 
 from __future__ import annotations
@@ -183,6 +183,9 @@ def _warm() -> None:
     """Pool initializer: fonts first, then cairo (the slow import happens in the workers)."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is the parent's to handle
+    # The pool may end its workers with SIGTERM; a disposition inherited from the parent (SDL
+    # ignores it in a process with a Kivy window) would leave the pool waiting for them forever.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     fonts.configure()
     import cairosvg.surface  # noqa: F401
 
@@ -219,13 +222,7 @@ def _jobs(todo: dict[str, Page], cache: "Cache", workers: int) -> list[list[tupl
 
 
 class Workers:
-    """A pool of renderers, started early on a cold build so cairo loads meanwhile.
-
-    Workers are forked (fast) from a single-threaded process, the command line's case.  A
-    process that runs other threads (an app, a test runner that started a GUI) may hold a lock
-    in one of them at the moment of the fork, and the child would wait on it forever: there the
-    workers are spawned instead.
-    """
+    """A pool of renderers (fork), started early on a cold build so cairo loads meanwhile."""
 
     def __init__(self) -> None:
         self.pool = None
@@ -233,22 +230,24 @@ class Workers:
     def start(self, n: int | None = None) -> None:
         if self.pool is None and (os.cpu_count() or 1) > 1:
             import multiprocessing
-            import threading
-            method = "fork" if threading.active_count() == 1 else "spawn"
-            self.pool = multiprocessing.get_context(method).Pool(n or min(2, os.cpu_count() or 1),
+            self.pool = multiprocessing.get_context("fork").Pool(n or min(2, os.cpu_count() or 1),
                                                                  initializer=_warm)
 
-    def close(self) -> None:
+    def close(self, failed: bool = False) -> None:
+        """Let the workers finish and exit; end them at once only after a failure."""
         if self.pool is not None:
-            self.pool.terminate()
+            if failed:
+                self.pool.terminate()
+            else:
+                self.pool.close()
             self.pool.join()
             self.pool = None
 
     def __enter__(self) -> "Workers":
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, kind, *exc) -> None:
+        self.close(failed=kind is not None)
 
 
 def render_pages(pages: Sequence[Page], cache: Cache, progress: Callable[[int], None] | None = None,
@@ -269,6 +268,7 @@ def render_pages(pages: Sequence[Page], cache: Cache, progress: Callable[[int], 
         if len(todo) >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
             own = workers = workers or Workers()
             workers.start()
+    done = False
     try:
         if workers is not None and workers.pool is not None:
             jobs = _jobs(todo, cache, 2)
@@ -282,9 +282,10 @@ def render_pages(pages: Sequence[Page], cache: Cache, progress: Callable[[int], 
                 _render_job([(cache.page_path(key), page)])
                 if progress:
                     progress(1)
+        done = True
     finally:
         if own is not None:
-            own.close()
+            own.close(failed=not done)
     return len(todo)
 
 
