@@ -135,29 +135,21 @@ def main() -> int:
                 if i == 0:
                     notes.append(f"one card edited: {done.stdout.strip()}")
         deck_out = tmp / "deck"
-        for i in range(args.runs):
-            shutil.rmtree(deck_out, ignore_errors=True)
-            s, rss, done = run(ludoteca("deck", str(DECK), "--template",
-                                        str(ROOT / "templates/deck/card.svg.j2"), "--paper", "a4",
-                                        "--out", str(deck_out)), "deck120_s")
-            if done.returncode != 0:
-                notes.append(f"deck failed: {done.stderr.strip()}")
-                break
-            results["deck120_s"].append(s)
-            results["peak_rss_mb"].append(rss)
-            if i == 0:
-                notes.append(f"deck120: {done.stdout.strip()}, {pdf_mb(deck_out):.2f} MB")
-        for i in range(args.runs):
-            shutil.rmtree(deck_out, ignore_errors=True)
-            s, rss, done = run(ludoteca("deck", str(DECK), "--template",
-                                        str(ROOT / "templates/deck/card.svg.j2"), "--back",
-                                        str(ROOT / "templates/deck/back.svg.j2"), "--paper", "a4",
-                                        "--out", str(deck_out)), "deck120_backs_s")
-            if done.returncode != 0:
-                notes.append(f"deck with backs failed: {done.stderr.strip()}")
-                break
-            results["deck120_backs_s"].append(s)
-            results["peak_rss_mb"].append(rss)
+        template = ("--template", str(ROOT / "templates/deck/card.svg.j2"))
+        back = ("--back", str(ROOT / "templates/deck/back.svg.j2"))
+        for key, extra, label in (("deck120_s", (), "deck"),
+                                  ("deck120_backs_s", back, "deck with backs")):
+            for i in range(args.runs):
+                shutil.rmtree(deck_out, ignore_errors=True)
+                s, rss, done = run(ludoteca("deck", str(DECK), *template, *extra, "--paper", "a4",
+                                            "--out", str(deck_out)), key)
+                if done.returncode != 0:
+                    notes.append(f"{label} failed: {done.stderr.strip()}")
+                    break
+                results[key].append(s)
+                results["peak_rss_mb"].append(rss)
+                if i == 0 and not extra:
+                    notes.append(f"deck120: {done.stdout.strip()}, {pdf_mb(deck_out):.2f} MB")
     medians = {k: (statistics.median(v) if v else None) for k, v in results.items()}
     peak = max(results["peak_rss_mb"]) if results["peak_rss_mb"] else None
     medians["peak_rss_mb"] = peak
