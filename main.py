@@ -1,5 +1,5 @@
 """Entry point for the Android package (buildozer looks for main.py at the top)."""
 
-from companion.app import run
+from ludoteca.companion.app import run
 
 run()

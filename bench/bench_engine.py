@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion.engine import Store
+from ludoteca.companion.engine import Store
 
 ACTIONS = 2000
 PLAYERS = {"ciudadelas": ["Ana", "Luis", "Eva", "Pablo", "Rosa"], "gladiadores": ["Ana", "Luis", "Eva"],

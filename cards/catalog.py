@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
+from importlib import resources
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +32,7 @@ KIND_KEYS = {"file", "key", "single", "fields", "like", "report_by", "doc"}
 
 def default_dir() -> Path:
     """The data shipped with Ludoteca."""
-    return Path(__file__).resolve().parent
+    return Path(str(resources.files("ludoteca.cards")))
 
 
 def fold(text: str) -> str:

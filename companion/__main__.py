@@ -1,5 +1,5 @@
 """``python -m companion`` opens the table companion app."""
 
-from companion.app import run
+from ludoteca.companion.app import run
 
 raise SystemExit(run())

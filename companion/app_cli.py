@@ -16,6 +16,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the app on the given database; the exit code."""
-    from companion.app import run as run_app
+    from ludoteca.companion.app import run as run_app
 
     return run_app(args.db)

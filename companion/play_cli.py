@@ -55,7 +55,7 @@ def _fail(message: str) -> int:
 
 
 def _open_store(db: str | None, cards_dir: str | None = None):
-    from companion.engine import Store
+    from ludoteca.companion.engine import Store
 
     store = Store(db, cards_dir=cards_dir)
     if store.notice:
@@ -82,7 +82,7 @@ def _options(pairs: list[str]) -> dict[str, Any]:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """``ludoteca play``: new or resumed game, one JSON answer per JSON action line."""
-    from companion.engine import GAME_MODULES, IllegalAction, StoreError
+    from ludoteca.companion.engine import GAME_MODULES, IllegalAction, StoreError
 
     game = _game_id(args.game)
     if game is None:
@@ -147,7 +147,7 @@ def _scores_text(final: dict | None) -> str:
 
 def cmd_history(args: argparse.Namespace) -> int:
     """``ludoteca history``: every saved game, as a table or ``--json``."""
-    from companion.engine import StoreError
+    from ludoteca.companion.engine import StoreError
 
     try:
         store = _open_store(args.db)
@@ -192,8 +192,8 @@ def _write_atomic(path: Path, data: str) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """``ludoteca export``: one saved game as json, csv or bgstats."""
-    from companion.engine import IllegalAction, StoreError
-    from companion.engine.export import export_data
+    from ludoteca.companion.engine import IllegalAction, StoreError
+    from ludoteca.companion.engine.export import export_data
 
     try:
         store = _open_store(args.db)

@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_score(args: argparse.Namespace) -> int:
     """Read, check and score a record; print the table or the JSON. Exit 2 on a bad record."""
-    from cards import load
+    from ludoteca.cards import load
 
     from .engine.scoring import RecordError, game_of, read_record, score_record
     try:

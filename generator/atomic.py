@@ -27,11 +27,28 @@ def write_bytes(path: Path, data: bytes, only_if_changed: bool = False) -> bool:
     try:
         with open(tmp, "wb") as fh:
             fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp, path)
+        _sync_folder(path.parent)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     return True
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a rename durable: fsync the folder that holds it (where the system allows it)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def write_text(path: Path, text: str, only_if_changed: bool = False) -> bool:

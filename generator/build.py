@@ -243,7 +243,7 @@ def guide(planned: list[Planned], extra: list, opts: Options) -> str:
 
 def game_components(game_id: str, catalog, opts: Options, notes: list[str]) -> list[Component]:
     """The components a game module declares, or none (with a note) if it is not written yet."""
-    name = f"generator.games.{game_id}"
+    name = f"ludoteca.generator.games.{game_id}"
     try:
         module = importlib.import_module(name)
     except ModuleNotFoundError as exc:
@@ -257,7 +257,7 @@ def game_components(game_id: str, catalog, opts: Options, notes: list[str]) -> l
 def build(games: list[str] | tuple[str, ...], opts: Options, out_dir: Path | str,
           cards_dir: Path | str | None = None) -> Summary:
     """Build the print kit of ``games`` into ``out_dir``; returns what was done."""
-    from cards import load
+    from ludoteca.cards import load
     games = tuple(games) or GAMES
     catalog = load(cards_dir, games)
     notes: list[str] = []

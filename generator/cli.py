@@ -93,10 +93,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_build)
 
     d = sub.add_parser("deck", help="lay out your own cards from a CSV or YAML file",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Lay out your own deck: one card per row (a 'count' column "
-                                   "makes copies), one template for the face, one for the back.")
-    d.add_argument("data", metavar="DATA", help="a .csv (with header) or .yaml list of cards")
-    d.add_argument("--template", metavar="FACE.svg.j2", required=True, help="the face template")
+                                   "makes copies), one template for the face, one for the back.",
+                       epilog="To start from a working example, copy it into a folder of yours:\n"
+                              "  ludoteca deck --init my-deck\n"
+                              "  ludoteca deck my-deck/cartas.csv --template my-deck/card.svg.j2 "
+                              "--back my-deck/back.svg.j2\n"
+                              "Each column of the data is a variable of the template ({{ name }}, "
+                              "{{ cost }}).\nWithout --template, the packaged example face is used.")
+    d.add_argument("data", metavar="DATA", nargs="?", help="a .csv (with header) or .yaml list of cards")
+    d.add_argument("--init", metavar="DIR", default=None,
+                   help="copy the example deck (cartas.csv, card.svg.j2, back.svg.j2) into DIR and stop")
+    d.add_argument("--template", metavar="FACE.svg.j2", default=None,
+                   help="the face template (default: the packaged example face)")
     d.add_argument("--back", metavar="BACK.svg.j2", default=None, help="the back template")
     d.add_argument("--size", metavar="WxH", type=_size, default=(63.0, 88.0), help="card size in mm (63x88)")
     _common(d, "output/deck")
@@ -127,10 +137,44 @@ def run_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def example_files() -> dict[str, Path]:
+    """The packaged example deck: its data and its two templates, by the names they are copied to."""
+    from importlib import resources
+    examples = Path(str(resources.files("ludoteca.examples"))) / "deck"
+    templates = Path(str(resources.files("ludoteca.templates"))) / "deck"
+    return {"cartas.csv": examples / "cartas.csv", "card.svg.j2": templates / "card.svg.j2",
+            "back.svg.j2": templates / "back.svg.j2"}
+
+
+def init_deck(folder: Path) -> int:
+    """Copy the example deck into ``folder`` (never over a file that is there)."""
+    from .atomic import write_bytes
+    files = example_files()
+    clash = [name for name in files if (folder / name).exists()]
+    if clash:
+        return _fail(f"{folder}: {', '.join(clash)} already there; choose an empty folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, source in files.items():
+            write_bytes(folder / name, source.read_bytes())
+    except OSError as exc:
+        return _fail(f"{folder}: cannot write there ({exc.strerror or exc})")
+    print(f"example deck in {folder}: " + ", ".join(files))
+    print(f"next: ludoteca deck {folder / 'cartas.csv'} --template {folder / 'card.svg.j2'} "
+          f"--back {folder / 'back.svg.j2'}")
+    return 0
+
+
 def run_deck(args: argparse.Namespace) -> int:
     from .build import build_components, report
     from .deck import deck_component
     from .model import GeneratorError
+    if args.init is not None:
+        return init_deck(Path(args.init))
+    if args.data is None:
+        return _fail("deck: give the DATA file (or --init DIR to start from the example)")
+    if args.template is None:
+        args.template = str(example_files()["card.svg.j2"])
     try:
         roots, names = [], []
         for given in (args.template, args.back):

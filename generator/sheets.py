@@ -7,6 +7,7 @@ All numbers are millimetres with (0, 0) at the top-left corner of the paper.  Th
 from __future__ import annotations
 
 import functools
+from importlib import resources
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ Line = tuple[float, float, float, float]          # x1, y1, x2, y2
 def data() -> dict:
     """The contents of sheets.yaml."""
     import yaml
-    with open(Path(__file__).with_name("sheets.yaml"), encoding="utf-8") as fh:
+    with open(Path(str(resources.files("ludoteca.generator") / "sheets.yaml")), encoding="utf-8") as fh:
         return yaml.safe_load(fh)
 
 

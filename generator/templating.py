@@ -6,6 +6,7 @@ import functools
 import math
 import re
 import traceback
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from .fonts import MIN_PT, FitError, fit as fit_text
 from .units import pt_to_mm
 from .model import Face, GeneratorError, Options
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES = Path(str(resources.files("ludoteca.templates")))
 
 
 class TemplateError(GeneratorError):

@@ -10,11 +10,11 @@ import argparse
 import sys
 from typing import Callable, Sequence
 
-from cards import DataError
+from ludoteca.cards import DataError
 
 #: Modules that add sub-commands; each has ``register(subparsers)``.
-PARTS = ("cards.cli", "generator.cli", "companion.score_cli", "companion.play_cli",
-         "companion.app_cli")
+PARTS = ("ludoteca.cards.cli", "ludoteca.generator.cli", "ludoteca.companion.score_cli", "ludoteca.companion.play_cli",
+         "ludoteca.companion.app_cli")
 
 
 class Parser(argparse.ArgumentParser):

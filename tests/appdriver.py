@@ -112,8 +112,8 @@ class AppDriver:
         os.environ["LUDOTECA_SETTINGS"] = str(self.settings)
         from kivy.core.window import Window
 
-        from companion.app.main import LudotecaApp
-        from companion.app.services import DesktopServices
+        from ludoteca.companion.app.main import LudotecaApp
+        from ludoteca.companion.app.services import DesktopServices
 
         Window.size = self.size
         self.app = LudotecaApp(db_path=str(self.db), settings_dir=self.settings,

@@ -9,7 +9,7 @@ from typing import Any, Mapping
 import pytest
 import yaml
 
-from companion.engine.scoring import RecordError, score_record
+from ludoteca.companion.engine.scoring import RecordError, score_record
 
 FIXTURES = Path(__file__).parent / "fixtures" / "scoring"
 

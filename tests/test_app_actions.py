@@ -6,7 +6,7 @@ engine's own actions (``adjust`` and the game's moves), sent by the app."""
 from __future__ import annotations
 
 from appdriver import AppDriver, drv  # noqa: F401  (drv is a fixture)
-from companion.engine.games import ciudadelas as C
+from ludoteca.companion.engine.games import ciudadelas as C
 from test_engine_helpers import play_to_end
 
 

@@ -7,11 +7,11 @@ import ast
 import re
 from pathlib import Path
 
-import companion.app
-from cards import load
-from companion.app.strings import UI
+from ludoteca.companion import app as companion_app
+from ludoteca.cards import load
+from ludoteca.companion.app.strings import UI
 
-APP = Path(companion.app.__file__).parent
+APP = Path(companion_app.__file__).parent
 
 #: Kinds whose ids are rule data: an app that names one has copied a rule.
 RULE_KINDS = {"ciudadelas": ("character", "district"), "el_mapa": ("resource", "building", "troop"),

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cards import DataError, default_dir, display_path, load
+from ludoteca.cards import DataError, default_dir, display_path, load
 
 
 def validate(cwd: Path, cards: Path | str) -> subprocess.CompletedProcess:

@@ -9,7 +9,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from cards import default_dir, fold, load
+from ludoteca.cards import default_dir, fold, load
 
 GAME = "ciudadelas"
 

@@ -18,7 +18,7 @@ from typing import Callable
 
 import pytest
 
-from cards import DataError, default_dir, load
+from ludoteca.cards import DataError, default_dir, load
 
 GAME = "ciudadelas"
 REL = f"cards/{GAME}"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cards import DataError, load
+from ludoteca.cards import DataError, load
 
 SEED = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "001_1b1189934490b265.txt"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine import (BadArgument, Duplicate, GameOver, IllegalAction, LimitReached,
+from ludoteca.companion.engine import (BadArgument, Duplicate, GameOver, IllegalAction, LimitReached,
                               NotAllowed, NotEnough, NotYourTurn, Store, WrongPhase)
-from cards import load
+from ludoteca.cards import load
 from test_engine_helpers import play_to_end
 
 NAMES = ["Ana", "Luis", "Eva", "Pablo", "Rosa", "Hugo", "Iris"]

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from companion.engine import Store
+from ludoteca.companion.engine import Store
 from test_engine_helpers import play_to_end
 
 LUDOTECA = [sys.executable, "-m", "ludoteca"]
@@ -162,7 +162,7 @@ def test_sigkill_never_loses_an_acknowledged_action(tmp_path):
 
 def _state_at(store, game_id, seq):
     """The state after the first ``seq`` rows of the log (a fresh fold of the stored actions)."""
-    from companion.engine.session import Session
+    from ludoteca.companion.engine.session import Session
     row = store.conn.execute("SELECT game, players, seed, options FROM games WHERE id=?", (game_id,)).fetchone()
     rows = [r["action"] for r in store.log(game_id)[:seq]]
     return Session(store, game_id, row[0], json.loads(row[1]), row[2], json.loads(row[3]), rows, seq).state

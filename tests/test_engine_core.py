@@ -10,11 +10,11 @@ import sys
 
 import pytest
 
-import companion.engine
-from companion.engine import (GAME_MODULES, BadArgument, NothingToUndo, Store, UnknownAction,
+import ludoteca.companion.engine
+from ludoteca.companion.engine import (GAME_MODULES, BadArgument, NothingToUndo, Store, UnknownAction,
                               default_db_path)
-from cards import load
-from companion.engine.common import find_entry, text
+from ludoteca.cards import load
+from ludoteca.companion.engine.common import find_entry, text
 from test_engine_helpers import play_to_end
 
 GAMES = {"ciudadelas": ["Ana", "Luis", "Eva", "Pablo"], "gladiadores": ["Ana", "Luis", "Eva"],
@@ -22,10 +22,10 @@ GAMES = {"ciudadelas": ["Ana", "Luis", "Eva", "Pablo"], "gladiadores": ["Ana", "
 
 
 def test_engine_imports_no_kivy():
-    modules = [m.name for m in pkgutil.walk_packages(companion.engine.__path__, "companion.engine.")]
-    assert "companion.engine.games.ciudadelas" in modules and len(modules) >= 8
+    modules = [m.name for m in pkgutil.walk_packages(ludoteca.companion.engine.__path__, "ludoteca.companion.engine.")]
+    assert "ludoteca.companion.engine.games.ciudadelas" in modules and len(modules) >= 8
     code = ("import sys, importlib\n"
-            f"for m in {modules + ['companion.engine', 'companion.play_cli']!r}:\n"
+            f"for m in {modules + ['ludoteca.companion.engine', 'ludoteca.companion.play_cli']!r}:\n"
             "    importlib.import_module(m)\n"
             "bad = sorted(k for k in sys.modules if k == 'kivy' or k.startswith('kivy.'))\n"
             "print(','.join(bad))\n")
@@ -191,8 +191,8 @@ def test_sqlite_rows_match_acknowledged_actions(tmp_path):
 
 def test_a_locked_database_is_not_taken_for_a_damaged_one(tmp_path, monkeypatch):
     """Another program holding the lock (the phone app) must not get its games moved aside."""
-    import companion.engine.store as store_module
-    from companion.engine import StoreError
+    import ludoteca.companion.engine.store as store_module
+    from ludoteca.companion.engine import StoreError
 
     path = tmp_path / "busy.db"
     first = Store(path)
@@ -229,9 +229,9 @@ def test_any_action_is_applied_or_refused_cleanly(game, players):
     """A random walk of legal moves and garbage: every refusal is an IllegalAction, never a crash."""
     import random
 
-    from companion.engine import IllegalAction
-    from companion.engine.common import copy_state
-    from cards import load
+    from ludoteca.companion.engine import IllegalAction
+    from ludoteca.companion.engine.common import copy_state
+    from ludoteca.cards import load
 
     module, data = GAME_MODULES[game], load(games=(game,))[game]
     names = [n for n in module.ACTIONS if n not in ("undo", "redo")]
@@ -284,7 +284,7 @@ def test_every_action_refuses_keys_it_does_not_declare(game):
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_required_argument_is_named_when_missing(game):
-    from companion.engine.common import is_optional
+    from ludoteca.companion.engine.common import is_optional
     store = Store(":memory:")
     s = store.new_game(game, GAMES[game], seed=5)
     checked = 0

@@ -11,13 +11,13 @@ import re
 
 import pytest
 
-from companion.engine import BadArgument, Duplicate, NotEnough, Store
-from companion.engine.common import copy_state
-from companion.engine.export import SUFFIXES, export_data
-from companion.engine.games import ciudadelas as C
-from companion.engine.games import el_mapa as M
-from companion.engine.games import gladiadores as G
-from companion.engine.scoring import score_record
+from ludoteca.companion.engine import BadArgument, Duplicate, NotEnough, Store
+from ludoteca.companion.engine.common import copy_state
+from ludoteca.companion.engine.export import SUFFIXES, export_data
+from ludoteca.companion.engine.games import ciudadelas as C
+from ludoteca.companion.engine.games import el_mapa as M
+from ludoteca.companion.engine.games import gladiadores as G
+from ludoteca.companion.engine.scoring import score_record
 from test_engine_helpers import play_to_end
 
 GAMES = {"ciudadelas": ["Ana", "Luis", "Eva", "Pablo"], "el_mapa": ["Ana", "Luis"], "gladiadores": ["Ana", "Luis"]}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine import (BadArgument, Duplicate, GameOver, LimitReached, NotAllowed, NotEnough,
+from ludoteca.companion.engine import (BadArgument, Duplicate, GameOver, LimitReached, NotAllowed, NotEnough,
                               NotYourTurn, Store)
 from test_engine_helpers import play_to_end
 
@@ -312,7 +312,7 @@ def _edited_cards(tmp_path, edits):
     """A copy of cards/ with text replacements in cards/el_mapa/game.yaml (each must apply once)."""
     import shutil
     from pathlib import Path
-    import cards
+    from ludoteca import cards
     root = tmp_path / "cards"
     shutil.copytree(Path(cards.__file__).parent, root, ignore=shutil.ignore_patterns("__pycache__"))
     game = root / "el_mapa" / "game.yaml"

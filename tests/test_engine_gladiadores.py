@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine import (BadArgument, Duplicate, GameOver, LimitReached, NotAllowed, NotEnough,
+from ludoteca.companion.engine import (BadArgument, Duplicate, GameOver, LimitReached, NotAllowed, NotEnough,
                               NotYourTurn, Store, WrongPhase)
-from companion.engine.games import gladiadores as G
+from ludoteca.companion.engine.games import gladiadores as G
 from test_engine_helpers import play_to_end
 
 NAMES = ["Ana", "Luis", "Eva"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from companion.engine import Store
+from ludoteca.companion.engine import Store
 
 
 def choose_move(state: dict, moves: list[dict], data, rnd: random.Random) -> dict:

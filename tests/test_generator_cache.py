@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import build_components
-from generator.deck import deck_component
-from generator.model import GeneratorError, Options
+from ludoteca.generator.build import build_components
+from ludoteca.generator.deck import deck_component
+from ludoteca.generator.model import GeneratorError, Options
 import pdfmeasure as pm
 from test_generator_layout import make_deck
 
@@ -71,7 +71,7 @@ def test_a_failed_render_leaves_the_old_pdf_and_no_temp_file(tmp_path, monkeypat
     csv = src / "cards.csv"
     csv.write_text(csv.read_text(encoding="utf-8").replace("Carta1 ", "Carta1 nueva "), encoding="utf-8")
 
-    from generator import pdfjoin
+    from ludoteca.generator import pdfjoin
 
     def broken_join(pages, out, *args):
         out.write(b"%PDF-1.5 half a file")

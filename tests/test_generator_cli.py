@@ -141,7 +141,7 @@ class _Stream:
 
 
 def test_progress_bar_only_on_a_terminal():
-    from generator.progress import Progress
+    from ludoteca.generator.progress import Progress
     for tty in (True, False):
         stream = _Stream(tty)
         bar = Progress(0, stream=stream)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from generator import fasttext, render
-from generator.compose import Page
+from ludoteca.generator import fasttext, render
+from ludoteca.generator.compose import Page
 import pdfmeasure as pm
 
 FACE = """<svg xmlns="http://www.w3.org/2000/svg" width="69mm" height="94mm" viewBox="-3 -3 69 94"

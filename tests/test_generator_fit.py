@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from generator.fonts import MIN_PT, fit, text_width_mm
+from ludoteca.generator.fonts import MIN_PT, fit, text_width_mm
 
 WORDS = st.lists(st.text(alphabet="abcdefghijklmnñopqrstuvwxyzáéíóúÁÉÑ", min_size=1, max_size=12),
                  min_size=1, max_size=40).map(" ".join)
@@ -45,8 +45,8 @@ def test_min_pt_below_6_is_raised_to_6():
 def test_widths_are_reportlabs_to_the_last_bit(text, size, bold):
     """The cached width tables give exactly what reportlab's stringWidth gives (any character,
     missing ones included), so fit() decides the same line breaks with or without reportlab."""
-    from generator.fonts import FACES, _metrics
-    from generator.units import pt_to_mm
+    from ludoteca.generator.fonts import FACES, _metrics
+    from ludoteca.generator.units import pt_to_mm
     face = FACES["bold" if bold else "regular"]
     assert text_width_mm(text, size, bold) == pt_to_mm(_metrics().stringWidth(text, face, size))
 

@@ -239,8 +239,8 @@ def test_manifest_matches_the_files(tmp_path, paper):
 
 
 def test_board_larger_than_the_paper_is_split_with_overlap(tmp_path):
-    from generator.build import build_components
-    from generator.model import Component, Face, Options
+    from ludoteca.generator.build import build_components
+    from ludoteca.generator.model import Component, Face, Options
     (tmp_path / "t").mkdir()
     (tmp_path / "t" / "board.svg.j2").write_text(
         FACE.replace("lib.bg(colour)", 'lib.bg("#88aa66")'), encoding="utf-8")
@@ -254,7 +254,7 @@ def test_board_larger_than_the_paper_is_split_with_overlap(tmp_path):
         tx0, ty0, tx1, ty1 = page.bleedbox
         assert tx0 >= 5 and ty0 >= 5 and tx1 <= page.size[0] - 5 and ty1 <= page.size[1] - 5
     # the windows cover the whole board (400 mm + 2 x 3 mm bleed) and overlap by the set amount
-    from generator.sheets import data
+    from ludoteca.generator.sheets import data
     overlap = data()["board"]["overlap"]
     lefts = sorted(p.bleedbox[0] for p in pages)
     widths = [p.bleedbox[2] - p.bleedbox[0] for p in pages]
@@ -280,17 +280,17 @@ def test_ink_saver_keeps_every_background_inside_the_trim(tmp_path):
 
 
 def test_a_game_without_its_module_is_skipped_with_a_note():
-    from generator.build import game_components
-    from generator.model import Options
+    from ludoteca.generator.build import game_components
+    from ludoteca.generator.model import Options
     notes: list[str] = []
     assert game_components("no_such_game", {}, Options(), notes) == []
-    assert notes == ["no_such_game: no component module yet (generator.games.no_such_game); skipped"]
+    assert notes == ["no_such_game: no component module yet (ludoteca.generator.games.no_such_game); skipped"]
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_page_layout_fills_the_printable_area(tmp_path, paper):
-    from generator.build import build_components
-    from generator.model import Component, Face, Options
+    from ludoteca.generator.build import build_components
+    from ludoteca.generator.model import Component, Face, Options
     (tmp_path / "t").mkdir()
     (tmp_path / "t" / "pad.svg.j2").write_text(FACE.replace("lib.bg(colour)", 'lib.bg("#ffffff")'),
                                                 encoding="utf-8")
@@ -309,9 +309,9 @@ def test_page_layout_fills_the_printable_area(tmp_path, paper):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_calibration_rulers_read_zero_at_the_front_lines(tmp_path, paper):
-    from generator.calibration import RANGE, calibration_pages
-    from generator.model import Options
-    from generator.render import Cache, assemble, render_pages
+    from ludoteca.generator.calibration import RANGE, calibration_pages
+    from ludoteca.generator.model import Options
+    from ludoteca.generator.render import Cache, assemble, render_pages
     pages = calibration_pages(Options(paper=paper))
     cache = Cache(tmp_path)
     render_pages(pages, cache)

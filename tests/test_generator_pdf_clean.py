@@ -9,9 +9,9 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from generator.build import build_components
-from generator.model import Component, Face, Options
-from generator.render import dedupe_resources
+from ludoteca.generator.build import build_components
+from ludoteca.generator.model import Component, Face, Options
+from ludoteca.generator.render import dedupe_resources
 from pdfmeasure import pdf_complaints, read
 
 
@@ -53,7 +53,7 @@ def test_repeated_keys_are_blanked_in_place(tmp_path):
 
 def test_a_built_deck_and_its_cached_pages_read_clean(tmp_path):
     """Nine copies of a face per sheet, fronts and backs: every PDF written, cache included."""
-    from generator.templating import TEMPLATES
+    from ludoteca.generator.templating import TEMPLATES
     faces = [Face("deck/card.svg.j2", {"name": f"Carta {i % 2}", "text": "Roba una carta."},
                   f"c{i % 2}") for i in range(12)]
     backs = [Face("deck/back.svg.j2", {"name": "x"}, "back")] * 12

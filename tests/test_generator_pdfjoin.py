@@ -5,8 +5,8 @@ from __future__ import annotations
 import io
 import pytest
 
-from generator import pdfjoin
-from generator.render import _write_pdf, dedupe_resources
+from ludoteca.generator import pdfjoin
+from ludoteca.generator.render import _write_pdf, dedupe_resources
 import pdfmeasure as pm
 
 
@@ -95,10 +95,10 @@ def test_the_engine_falls_back_to_pypdf_when_the_joiner_refuses(tmp_path, monkey
 
 def test_a_built_deck_is_joined_without_pypdf(tmp_path, monkeypatch):
     """Cairo's own pages go through the joiner: the pypdf fallback is never needed for them."""
-    from generator import render
-    from generator.build import build_components
-    from generator.model import Component, Face, Options
-    from generator.templating import TEMPLATES
+    from ludoteca.generator import render
+    from ludoteca.generator.build import build_components
+    from ludoteca.generator.model import Component, Face, Options
+    from ludoteca.generator.templating import TEMPLATES
     from pypdf import PdfReader
 
     def no_fallback(*args):

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import build_components
-from generator.fonts import LINE_SPACING, fit, text_width_mm
-from generator.model import Component, Face, Options
-from generator.units import pt_to_mm
+from ludoteca.generator.build import build_components
+from ludoteca.generator.fonts import LINE_SPACING, fit, text_width_mm
+from ludoteca.generator.model import Component, Face, Options
+from ludoteca.generator.units import pt_to_mm
 from pdfmeasure import read
 
 PT = 25.4 / 72
@@ -119,7 +119,7 @@ def test_text_overflow_reports_a_word_that_crosses_the_cut(tmp_path):
 
 def test_svg_open_extra_attributes_are_written_as_given(tmp_path):
     """`extra` needs no |safe: its quotes reach the SVG unescaped; text-rendering is the default."""
-    from generator.templating import render
+    from ludoteca.generator.templating import render
     (tmp_path / "x.svg.j2").write_text(
         '{% import "_lib.svg.j2" as lib %}{{ lib.svg_open(extra=\'data-kind="a&b"\') }}'
         '{{ lib.svg_close() }}', encoding="utf-8")

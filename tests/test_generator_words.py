@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from generator.games import ciudadelas, el_mapa
-from generator.model import GeneratorError
-from generator.words import WORDS_FILE, words
+from ludoteca.generator.games import ciudadelas, el_mapa
+from ludoteca.generator.model import GeneratorError
+from ludoteca.generator.words import WORDS_FILE, words
 
 
 def test_every_table_has_both_languages_and_the_modules_use_them():

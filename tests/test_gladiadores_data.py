@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cards import DataError, default_dir, load
+from ludoteca.cards import DataError, default_dir, load
 
 GAME = "gladiadores"
 

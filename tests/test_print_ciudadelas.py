@@ -16,7 +16,7 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from cards import load
+from ludoteca.cards import load
 from pdfmeasure import pdf_complaints, text_overflow, words
 
 MM = 72 / 25.4

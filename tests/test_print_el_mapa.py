@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from cards import load
-from generator.games import el_mapa
-from generator.model import Options
+from ludoteca.cards import load
+from ludoteca.generator.games import el_mapa
+from ludoteca.generator.model import Options
 from pdfmeasure import colour_distance, pdf_complaints, read, read_png, text_overflow, words
 
 GAME = load(games=("el_mapa",))["el_mapa"]

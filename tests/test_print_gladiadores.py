@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from cards import load
-from generator.build import build
-from generator.model import Face, Options
-from generator.templating import render
+from ludoteca.cards import load
+from ludoteca.generator.build import build
+from ludoteca.generator.model import Face, Options
+from ludoteca.generator.templating import render
 from pdfmeasure import pdf_complaints, read, text_overflow, words
 
 PT = 25.4 / 72          # millimetres per PDF point
@@ -259,7 +259,7 @@ def _face(template: str, context: dict, lang="es", ink_saver=False) -> str:
 
 
 def test_english_build_picks_the_english_texts(game):
-    from generator.games.gladiadores import building_context
+    from ludoteca.generator.games.gladiadores import building_context
     entry = game.get("building", "amphitheatrum")
     svg = _face("gladiadores/building.svg.j2", building_context(game, entry), lang="en")
     assert "Amphitheatre" in svg and "Anfiteatro" not in svg
@@ -267,7 +267,7 @@ def test_english_build_picks_the_english_texts(game):
 
 
 def test_ink_saver_drops_the_full_bleed_background(game):
-    from generator.games.gladiadores import gladiator_context
+    from ludoteca.generator.games.gladiadores import gladiator_context
     ctx = json.loads(json.dumps(gladiator_context(game, game.get("gladiator", "crixo"))))
     full = _face("gladiadores/gladiator.svg.j2", ctx)
     saver = _face("gladiadores/gladiator.svg.j2", ctx, ink_saver=True)
@@ -287,7 +287,7 @@ def test_buildings_are_drawn_by_what_they_do(game):
     """The medallion drawing follows the data: buildings whose first effect differs (kind, or
     stat for a stat bonus) get different drawings, the same one gets the same, and a building
     with no effect shows the laurel of its points."""
-    from generator.games.gladiadores import building_context
+    from ludoteca.generator.games.gladiadores import building_context
     drawings: dict[str, str] = {}
     for entry in game.entries("building"):
         effects = entry.get("effects", [])

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cards import load
-from companion.engine.scoring import score_record
-from companion.engine.scoring.ciudadelas import CityEnd, colour_choice, score
+from ludoteca.cards import load
+from ludoteca.companion.engine.scoring import score_record
+from ludoteca.companion.engine.scoring.ciudadelas import CityEnd, colour_choice, score
 from scoringcases import check_worked_example, example, refusal, worked_examples
 
 EXAMPLES = worked_examples("ciudadelas")

@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cards import load
-from companion.engine.scoring import score_record
+from ludoteca.cards import load
+from ludoteca.companion.engine.scoring import score_record
 from scoringcases import refusal
 
 CATALOG = load()

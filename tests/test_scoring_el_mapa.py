@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cards import load
+from ludoteca.cards import load
 from scoringcases import check_worked_example, refusal, worked_examples
 
 EXAMPLES = worked_examples("el_mapa")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cards import load
-from companion.engine.scoring import score_record
+from ludoteca.cards import load
+from ludoteca.companion.engine.scoring import score_record
 from scoringcases import check_worked_example, refusal, worked_examples
 
 EXAMPLES = worked_examples("gladiadores")

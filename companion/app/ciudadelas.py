@@ -12,7 +12,7 @@ from kivy.metrics import dp, sp
 from kivy.uix.textinput import TextInput
 from kivy.utils import get_color_from_hex
 
-from companion.engine.games import ciudadelas as rules
+from ludoteca.companion.engine.games import ciudadelas as rules
 
 from .gamescreen import GameScreen
 
@@ -195,7 +195,7 @@ class CiudadelasScreen(GameScreen):
         results = self.grid(1)
 
         def show(*_):
-            from cards import fold
+            from ludoteca.cards import fold
 
             self.search = field.text
             results.clear_widgets()

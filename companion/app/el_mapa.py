@@ -11,7 +11,7 @@ from kivy.app import App
 from kivy.lang import Builder
 from kivy.metrics import dp, sp
 
-from companion.engine.games import el_mapa as rules
+from ludoteca.companion.engine.games import el_mapa as rules
 
 from .gamescreen import GameScreen
 from .strings import UI

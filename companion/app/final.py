@@ -91,7 +91,7 @@ class FinalScreen(Screen):
     def export(self, fmt: str) -> None:
         """Write the game in an export format (the engine's exporter) and share the file's text."""
         app = App.get_running_app()
-        from companion.engine.export import SUFFIXES, export_data
+        from ludoteca.companion.engine.export import SUFFIXES, export_data
 
         text = export_data(app.store, app.session.id, fmt)
         suffix = SUFFIXES[fmt]

@@ -63,7 +63,7 @@ class LudotecaApp(App):
                 if self.store is not None:
                     self.catalog[game] = self.store.data(game)
                 else:
-                    import cards
+                    from ludoteca import cards
 
                     self.catalog[game] = cards.load(games=(game,))[game]
             except Exception as exc:  # DataError or a broken install: shown, not fatal
@@ -121,7 +121,7 @@ class LudotecaApp(App):
     def open_store(self) -> None:
         """Open the games database (a message says what went wrong or what was repaired)."""
         try:
-            from companion.engine import Store
+            from ludoteca.companion.engine import Store
         except ImportError as exc:
             self.message = self.t("engine_missing", error=exc)
             return
@@ -244,7 +244,7 @@ class LudotecaApp(App):
         """Send one action to the engine (saved before it returns); show its error if refused."""
         if self.session is None:
             return False
-        from companion.engine import IllegalAction
+        from ludoteca.companion.engine import IllegalAction
 
         try:
             self.session.apply(action)

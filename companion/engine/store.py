@@ -156,7 +156,7 @@ class Store:
     def data(self, game: str):
         """The card data of one game (loaded once per store)."""
         if game not in self._data:
-            from cards import load
+            from ludoteca.cards import load
             self._data[game] = load(self.cards_dir, games=(game,))[game]
         return self._data[game]
 

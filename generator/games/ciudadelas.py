@@ -12,10 +12,10 @@ import difflib
 import re
 from typing import Any
 
-from cards import DataError
-from cards.problems import Problem
-from generator.model import Component, Face, Options
-from generator.words import words
+from ludoteca.cards import DataError
+from ludoteca.cards.problems import Problem
+from ludoteca.generator.model import Component, Face, Options
+from ludoteca.generator.words import words
 
 GAME = "ciudadelas"
 CARD = (63.0, 88.0)

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from cards import Game
-from generator.model import Component, Face, GeneratorError, Options
-from generator.sheets import Board
-from generator.words import words
+from ludoteca.cards import Game
+from ludoteca.generator.model import Component, Face, GeneratorError, Options
+from ludoteca.generator.sheets import Board
+from ludoteca.generator.words import words
 
 GAME = "el_mapa"
 TEMPLATES = "el_mapa"

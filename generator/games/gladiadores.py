@@ -11,8 +11,8 @@ import json
 import re
 from typing import Any, Iterable
 
-from cards import Game
-from generator.model import Component, Face, GeneratorError, Options
+from ludoteca.cards import Game
+from ludoteca.generator.model import Component, Face, GeneratorError, Options
 
 GAME = "gladiadores"
 CARD = (63.0, 88.0)

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from cards import fold
-from cards.schema import describe
+from ludoteca.cards import fold
+from ludoteca.cards.schema import describe
 
 from . import ciudadelas, el_mapa, gladiadores
 from .ranking import PlayerScore, Result, competition_ranks

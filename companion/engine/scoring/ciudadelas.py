@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Callable, Sequence
 
-from cards import Game, fold
+from ludoteca.cards import Game, fold
 
 from .ranking import Result, Text, rank_players
 from .records import Reader, line_of

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from cards import Game
+from ludoteca.cards import Game
 
 from .ranking import Result, Text, rank_players
 from .records import Reader, RecordError, RecordProblem, line_of

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from cards import Game
+from ludoteca.cards import Game
 
 from .ranking import Result, Text, rank_players
 from .records import Reader, line_of

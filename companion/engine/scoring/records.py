@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from cards import fold
-from cards.schema import describe
-from cards.yamlread import YamlProblem, parse
+from ludoteca.cards import fold
+from ludoteca.cards.schema import describe
+from ludoteca.cards.yamlread import YamlProblem, parse
 
 
 @dataclass(frozen=True)

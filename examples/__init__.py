@@ -1,0 +1,2 @@
+"""Example data shipped with Ludoteca: end-of-game records for ``ludoteca score`` and a deck for
+``ludoteca deck`` (``deck/``), each usable as a starting point."""
