@@ -4,7 +4,7 @@
 
 Measures the whole kit cold (empty output folder), a rebuild with nothing changed, a rebuild after
 editing one card (on a copy of cards/), peak RSS, the kit's total PDF size, and the 120-card deck of
-../shared/bench/cards120.csv on A4 with crop marks (and, for information, the same deck with backs).
+bench/data/cards120.csv (a copy of the shared benchmark input) on A4 with crop marks (and, for information, the same deck with backs).
 Prints a table and writes bench/results/build-<timestamp>.json.
 
 Every figure is the wall time of the whole command as a user runs it (``python -m ludoteca.cli ...``
@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DECK = ROOT.parent / "shared" / "bench" / "cards120.csv"
+DECK = ROOT / "bench" / "data" / "cards120.csv"
 TARGETS = {"kit_cold_s": 3.0, "nothing_changed_s": 0.3, "one_card_s": None, "deck120_s": 1.0,
            "deck120_backs_s": None, "peak_rss_mb": 300.0, "kit_mb": 15.0}
 
