@@ -1,5 +1,5 @@
-"""``python -m companion`` opens the table companion app."""
+"""``python -m ludoteca.companion`` opens the table companion app (``--help`` for its options)."""
 
-from ludoteca.companion.app import run
+from ludoteca.companion.app_cli import main
 
-raise SystemExit(run())
+raise SystemExit(main(prog="python -m ludoteca.companion"))

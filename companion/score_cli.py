@@ -25,7 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Score a finished game of Ciudadelas, El Mapa or Gladiadores from a "
                                    "YAML or JSON record: a table per player with the breakdown, the "
                                    "ranking and the winner.")
-    p.add_argument("file", metavar="FILE", help="the record of the end of the game (.yaml or .json)")
+    p.add_argument("file", metavar="FILE", nargs="?",
+                   help="the record of the end of the game (.yaml or .json)")
+    p.add_argument("--example", metavar="GAME", choices=("ciudadelas", "el_mapa", "gladiadores"),
+                   help="score the example record shipped with Ludoteca for GAME (a starting point "
+                        "for your own records)")
     p.add_argument("--json", action="store_true",
                    help='print {"game", "players": [{"name", "total", "rank", "breakdown"}], "winners"}')
     p.add_argument("--lang", choices=("both", "es", "en"), default="both",
@@ -40,6 +44,12 @@ def run_score(args: argparse.Namespace) -> int:
     from ludoteca.cards import load
 
     from .engine.scoring import RecordError, game_of, read_record, score_record
+    if (args.file is None) == (args.example is None):
+        print("ludoteca score: error: give a FILE or --example GAME (not both)", file=sys.stderr)
+        return 2
+    if args.example is not None:
+        from importlib import resources
+        args.file = str(resources.files("ludoteca.examples") / f"{args.example}.yaml")
     try:
         record = read_record(args.file)
         game_id = game_of(record, args.file)

@@ -15,6 +15,8 @@ import re
 from contextlib import contextmanager
 from typing import Any, Iterator
 
+from .model import GeneratorError
+
 _ORIGINAL: Any = None
 _ACTIVE = False
 _NEEDS_BBOX = re.compile(r"<(?:linearGradient|radialGradient|pattern|mask|filter|marker)\b")
@@ -70,11 +72,48 @@ def _text(surface: Any, node: Any, draw_as_text: bool = False) -> None:
     surface.cursor_position = (x + x_advance, y)
 
 
+#: The cairosvg releases this drawer was checked against (pyproject.toml pins the same range).
+TESTED = "cairosvg>=2.7,<2.10"
+
+
+class PatchError(GeneratorError):
+    """cairosvg's internals are no longer what the fast drawer replaces: pin a tested release."""
+
+
+def problems() -> list[str]:
+    """What the fast drawer needs from cairosvg and does not find (empty when it fits)."""
+    import inspect
+
+    import cairosvg
+    import cairosvg.surface
+    found: list[str] = []
+    text = getattr(cairosvg.surface, "text", None)
+    if not callable(text):
+        found.append("cairosvg.surface.text is gone")
+    elif list(inspect.signature(text).parameters) != ["surface", "node", "draw_as_text"]:
+        found.append(f"cairosvg.surface.text takes {list(inspect.signature(text).parameters)}")
+    tags = getattr(cairosvg.surface, "TAGS", None)
+    if not isinstance(tags, dict) or (callable(text) and tags.get("text") is not text
+                                      and tags.get("text") is not _text):
+        found.append("cairosvg.surface.TAGS no longer maps 'text' to cairosvg.surface.text")
+    import cairosvg.helpers
+    for name in ("normalize", "size"):
+        if not callable(getattr(cairosvg.helpers, name, None)):
+            found.append(f"cairosvg.helpers.{name} is gone")
+    if found:
+        found = [f"cairosvg {getattr(cairosvg, '__version__', '?')}: {p} (tested: {TESTED})"
+                 for p in found]
+    return found
+
+
 def _install() -> None:
     global _ORIGINAL
     if _ORIGINAL is not None:
         return
     import cairosvg.surface
+    missing = problems()
+    if missing:
+        raise PatchError("; ".join(missing))
     _ORIGINAL = cairosvg.surface.text
     for tag, func in list(cairosvg.surface.TAGS.items()):
         if func is _ORIGINAL:

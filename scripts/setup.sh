@@ -1,21 +1,40 @@
 #!/usr/bin/env bash
-# Install what Ludoteca needs on a fresh Debian machine: system libraries (as root, only when
-# missing), then the package itself, editable, with the app and test extras.
+# Set Ludoteca up in this checkout on a fresh Debian/Ubuntu machine: the system libraries it needs
+# (as root, only when missing), then a project virtual environment in .venv with Ludoteca installed
+# (editable, with the app and test extras). Works with a stock /usr/bin/python3 under PEP 668 as
+# well as with pyenv or conda pythons: nothing is installed into the Python that runs this.
+# Afterwards: .venv/bin/ludoteca ... (or `source .venv/bin/activate`, then ludoteca ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+PYTHON="${PYTHON:-python3}"
 
+# cairo for the PDFs, poppler for the tests that read them back, Xvfb/Mesa/xdotool/xsel/mtdev for
+# the Kivy app under a virtual screen, espeak-ng and sox for the caller's voice and its test.
 need=()
-for pkg in libcairo2 xvfb poppler-utils xdotool libgl1-mesa-dri libmtdev1 xsel; do
+for pkg in libcairo2 xvfb poppler-utils xdotool libgl1-mesa-dri libmtdev1 xsel espeak-ng sox; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
+# A virtual environment needs venv and ensurepip, which Debian/Ubuntu package apart.
+if [ ! -x .venv/bin/python ] && ! "$PYTHON" -c "import ensurepip, venv" 2>/dev/null; then
+    version="$("$PYTHON" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
+    need+=(python3-venv "python${version}-venv")
+fi
 if ((${#need[@]})); then
     if [ "$(id -u)" = 0 ]; then
         export DEBIAN_FRONTEND=noninteractive
         apt-get update -qq
         apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
     else
-        echo "setup: please install these Debian packages first: ${need[*]}" >&2
+        echo "setup: please install these Debian packages first (sudo apt-get install ${need[*]})" >&2
         exit 1
     fi
 fi
-python3 -m pip install -q --disable-pip-version-check -e ".[app,test]"
+
+if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import sys" 2>/dev/null; then
+    rm -rf .venv
+    "$PYTHON" -m venv .venv
+fi
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e ".[app,test]"
+echo "setup: Ludoteca is installed in .venv; run it as .venv/bin/ludoteca (or activate .venv first)"

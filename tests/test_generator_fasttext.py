@@ -67,3 +67,25 @@ def test_a_face_with_a_gradient_keeps_the_per_letter_drawer():
     with fasttext.fast_text("<svg><text>x</text></svg>"):
         assert fasttext._ACTIVE
     assert not fasttext._ACTIVE
+
+
+def test_the_patch_fits_the_installed_cairosvg():
+    """Fails loudly on a cairosvg whose internals moved: pyproject pins the tested range."""
+    import cairosvg.surface
+
+    assert fasttext.problems() == []
+    fasttext._install()
+    assert cairosvg.surface.TAGS["text"] is fasttext._text
+    assert cairosvg.surface.text is fasttext._text
+
+
+def test_a_cairosvg_without_the_patched_function_is_refused_by_name(monkeypatch):
+    import cairosvg.surface
+    import pytest
+
+    monkeypatch.setattr(fasttext, "_ORIGINAL", None)
+    monkeypatch.delattr(cairosvg.surface, "text")
+    found = fasttext.problems()
+    assert len(found) == 1 and "cairosvg.surface.text is gone" in found[0] and fasttext.TESTED in found[0]
+    with pytest.raises(fasttext.PatchError, match="cairosvg.surface.text is gone"):
+        fasttext._install()

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
+from kivy.logger import Logger
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
@@ -36,6 +37,7 @@ class LudotecaApp(App):
                  services: Services | None = None, **kwargs: Any):
         super().__init__(**kwargs)
         self.title = "Ludoteca"
+        self.icon = str(Path(__file__).with_name("art") / "icon.png")
         self.db_path = db_path
         self.settings_dir = Path(settings_dir) if settings_dir else None
         self.services = services or platform_services()
@@ -178,6 +180,7 @@ class LudotecaApp(App):
         if refresh is not None:
             refresh()
         manager.current = screen
+        Logger.info("Ludoteca: showing the %s screen", screen)
 
     def set_lang(self, lang: str) -> None:
         """Switch the language and redraw the current screen."""
