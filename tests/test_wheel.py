@@ -68,7 +68,7 @@ def test_the_wheel_holds_one_top_level_package_with_its_data(wheel):
                    "ludoteca/templates/ciudadelas/district.svg.j2", "ludoteca/templates/deck/card.svg.j2",
                    "ludoteca/generator/sheets.yaml", "ludoteca/generator/words.yaml",
                    "ludoteca/companion/app/home.kv", "ludoteca/examples/ciudadelas.yaml",
-                   "ludoteca/examples/deck/cartas.csv"):
+                   "ludoteca/examples/deck/cartas.csv", "ludoteca/companion/app/art/icon.png"):
         assert needed in names
     assert not any(name.startswith("ludoteca/tests") or "/__pycache__/" in name for name in names)
     licences = {Path(name).name for name in names if "/licenses/" in name}
