@@ -51,6 +51,12 @@ class Game:
     kinds: dict[str, list[dict]] = field(default_factory=dict)
     singles: dict[str, dict] = field(default_factory=dict)
     locations: dict[tuple[str, str], tuple[Path, int]] = field(default_factory=dict)
+    _names: dict[tuple[str, ...], tuple[tuple, dict[str, dict]]] = field(default_factory=dict, repr=False)
+
+    @property
+    def options(self) -> dict[str, dict]:
+        """The options a new game may be given (``schema.yaml`` ``setup: options:``)."""
+        return dict((self.schema.get("setup") or {}).get("options") or {})
 
     @property
     def meta(self) -> dict:
@@ -80,13 +86,9 @@ class Game:
         ``kind`` may be a tuple of kinds searched in order.  Raises
         :class:`LookupError` whose message lists the closest names.
         """
-        kinds = (kind,) if isinstance(kind, str) else kind
+        kinds = (kind,) if isinstance(kind, str) else tuple(kind)
         wanted = fold(name).replace("-", " ").replace("_", " ")
-        names: dict[str, dict] = {}
-        for k in kinds:
-            for entry in self.entries(k):
-                for label in _labels(entry):
-                    names.setdefault(fold(label).replace("-", " ").replace("_", " "), entry)
+        names = self._name_index(kinds)
         if wanted in names:
             return names[wanted]
         close = difflib.get_close_matches(wanted, list(names), n=3, cutoff=0.5)
@@ -99,6 +101,20 @@ class Game:
         else:
             hint = ""
         raise LookupError(f"unknown {kinds[0]} '{name}'{hint}")
+
+    def _name_index(self, kinds: tuple[str, ...]) -> dict[str, dict]:
+        """Every folded label of these kinds' entries (kept until an entry list changes)."""
+        stamp = tuple((id(self.entries(k)), len(self.entries(k))) for k in kinds)
+        cached = self._names.get(kinds)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        names: dict[str, dict] = {}
+        for k in kinds:
+            for entry in self.entries(k):
+                for label in _labels(entry):
+                    names.setdefault(fold(label).replace("-", " ").replace("_", " "), entry)
+        self._names[kinds] = (stamp, names)
+        return names
 
     def location(self, kind: str, entry_id: str) -> tuple[Path, int]:
         """The file and line where an entry starts."""
@@ -169,6 +185,23 @@ def load(cards_dir: Path | str | None = None, games: tuple[str, ...] | None = No
 
 
 def _load_game(folder: Path, game_id: str, problems: list[Problem]) -> Game | None:
+    """One game's data, in five phases: its schema, its files, no stray sections or files, the ids
+    of every kind, then every entry checked against its kind's fields (and the schema's totals)."""
+    schema = _read_schema(folder, game_id, problems)
+    if schema is None:
+        return None
+    game = Game(game_id, folder, schema)
+    files = _read_files(folder, schema, game_id, problems)
+    raw = _sections(folder, schema, files, problems)
+    _check_strays(folder, schema, files, problems)
+    checker = Checker(known_ids=_known_ids(schema, raw).get)
+    sections = _check_entries(game, checker, raw, problems)
+    _check_totals(game, sections, problems)
+    return game
+
+
+def _read_schema(folder: Path, game_id: str, problems: list[Problem]) -> dict | None:
+    """Phase 1: the game's ``schema.yaml``, read and checked (``like`` kinds get their fields)."""
     schema_path = folder / "schema.yaml"
     if not schema_path.is_file():
         problems.append(Problem(str(schema_path), 0, "game", game_id, "schema.yaml",
@@ -185,14 +218,24 @@ def _load_game(folder: Path, game_id: str, problems: list[Problem]) -> Game | No
     for spec in schema["kinds"].values():
         if "like" in spec:
             spec["fields"] = dict(schema["kinds"][spec["like"]]["fields"])
-    game = Game(game_id, folder, schema)
+    return schema
 
-    raw: dict[str, Any] = {}
+
+def _read_files(folder: Path, schema: dict, game_id: str, problems: list[Problem]) -> dict[str, Any]:
+    """Phase 2: every data file the schema names, read once (None for one that cannot be read)."""
     files: dict[str, Any] = {}
+    for spec in schema["kinds"].values():
+        if spec["file"] not in files:
+            files[spec["file"]] = _read_data(folder / spec["file"], game_id, problems)
+    return files
+
+
+def _sections(folder: Path, schema: dict, files: dict[str, Any],
+              problems: list[Problem]) -> dict[str, tuple[Path, Any, int]]:
+    """Phase 2 (cont.): each kind's section in its file: ``{kind: (path, items, line)}``."""
+    raw: dict[str, tuple[Path, Any, int]] = {}
     for kind, spec in schema["kinds"].items():
         path = folder / spec["file"]
-        if spec["file"] not in files:
-            files[spec["file"]] = _read_data(path, game_id, problems)
         data = files[spec["file"]]
         if data is None:
             continue
@@ -205,7 +248,11 @@ def _load_game(folder: Path, game_id: str, problems: list[Problem]) -> Game | No
                                     f"a '{spec['key']}:' section", "nothing"))
             continue
         raw[kind] = (path, data[spec["key"]], data.line_of(spec["key"]))
+    return raw
 
+
+def _check_strays(folder: Path, schema: dict, files: dict[str, Any], problems: list[Problem]) -> None:
+    """Phase 3: a section no kind reads, or a YAML file the schema does not name, is a problem."""
     for name, data in files.items():
         if isinstance(data, dict):
             wanted = {s["key"] for s in schema["kinds"].values() if s["file"] == name}
@@ -220,16 +267,24 @@ def _load_game(folder: Path, game_id: str, problems: list[Problem]) -> Game | No
             problems.append(Problem(str(path), 1, "file", path.name, "name",
                                     "a data file named in schema.yaml", "a file nobody reads"))
 
+
+def _known_ids(schema: dict, raw: dict[str, tuple[Path, Any, int]]) -> dict[str, set[str]]:
+    """Phase 4: the ids of every list kind, for references.
+
+    A kind whose file could not be read has no ids: its refs are not checked, so that one broken
+    file gives one problem, not one per reference to it."""
     ids: dict[str, set[str]] = {}
     for kind, (path, items, line) in raw.items():
-        if schema["kinds"][kind].get("single"):
-            continue
-        if isinstance(items, list):
+        if not schema["kinds"][kind].get("single") and isinstance(items, list):
             ids[kind] = {e["id"] for e in items if isinstance(e, dict) and isinstance(e.get("id"), str)}
+    return ids
 
-    # A kind whose file could not be read has no ids: its refs are not checked,
-    # so that one broken file gives one problem, not one per reference to it.
-    checker = Checker(known_ids=ids.get)
+
+def _check_entries(game: Game, checker: Checker, raw: dict[str, tuple[Path, Any, int]],
+                   problems: list[Problem]) -> dict[str, tuple[Path, int]]:
+    """Phase 5: every entry checked against its kind's fields, ids unique; the good ones kept.
+    Returns where each list kind's section is (for the totals)."""
+    schema, game_id = game.schema, game.id
     sections: dict[str, tuple[Path, int]] = {}
     for kind, (path, items, line) in raw.items():
         spec = schema["kinds"][kind]
@@ -267,8 +322,7 @@ def _load_game(folder: Path, game_id: str, problems: list[Problem]) -> Game | No
     for kind, spec in schema["kinds"].items():
         if not spec.get("single"):
             game.kinds.setdefault(kind, [])
-    _check_totals(game, sections, problems)
-    return game
+    return sections
 
 
 def _check_entry(checker: Checker, spec: dict, entry: LDict, path: Path, kind: str,
@@ -312,8 +366,8 @@ def _schema_ok(schema: Any, path: Path, game_id: str, problems: list[Problem]) -
             describe(schema.get("kinds") if isinstance(schema, dict) else schema))
         return False
     for key in schema:
-        if key not in ("kinds", "checks", "doc"):
-            bad(schema.line_of(key), str(key), "a known schema section (kinds, checks, doc)", f"'{key}'")
+        if key not in ("kinds", "checks", "doc", "setup"):
+            bad(schema.line_of(key), str(key), "a known schema section (kinds, checks, doc, setup)", f"'{key}'")
     kinds = schema["kinds"]
     for kind, spec in kinds.items():
         line = kinds.line_of(kind)
@@ -341,6 +395,7 @@ def _schema_ok(schema: Any, path: Path, game_id: str, problems: list[Problem]) -
         for name, field_spec in spec["fields"].items():
             for where, expected, got in check_spec(field_spec, f"{kind}.{name}", kinds):
                 bad(spec["fields"].line_of(name), where, expected, got)
+    _setup_ok(schema, bad)
     checks = schema.get("checks", []) or []
     if not isinstance(checks, list):
         bad(schema.line_of("checks"), "checks", "a list of checks", describe(checks))
@@ -357,6 +412,36 @@ def _schema_ok(schema: Any, path: Path, game_id: str, problems: list[Problem]) -
                 "a check with a known kind and 'expect' (a number, or a mapping with 'by')",
                 describe(check))
     return len(problems) == before
+
+
+OPTION_TYPES = {"bool", "int", "seat", "ids"}
+OPTION_KEYS = {"type", "default", "default_from", "default_flag", "min", "max", "of", "first_player",
+               "players_max", "doc"}
+
+
+def _setup_ok(schema: dict, bad: Any) -> None:
+    """The schema's ``setup: options:``: each option a known type with words for the screens."""
+    setup = schema.get("setup")
+    if setup is None:
+        return
+    options = setup.get("options") if isinstance(setup, dict) else None
+    if not isinstance(options, dict) or set(setup) - {"options", "doc"}:
+        bad(schema.line_of("setup"), "setup", "a mapping with 'options'", describe(setup))
+        return
+    for name, spec in options.items():
+        line = options.line_of(name)
+        if not isinstance(spec, dict) or spec.get("type") not in OPTION_TYPES:
+            got = describe(spec.get("type") if isinstance(spec, dict) else spec)
+            bad(line, f"setup.options.{name}.type", "one of " + ", ".join(sorted(OPTION_TYPES)), got)
+            continue
+        for key in spec:
+            if key not in OPTION_KEYS:
+                bad(spec.line_of(key), f"setup.options.{name}.{key}", "a known option key", f"'{key}'")
+        doc = spec.get("doc")
+        if not (isinstance(doc, dict) and isinstance(doc.get("es"), str) and isinstance(doc.get("en"), str)):
+            bad(line, f"setup.options.{name}.doc", "words for the screens: {es: ..., en: ...}", describe(doc))
+        if spec["type"] == "ids" and spec.get("of") not in schema["kinds"]:
+            bad(line, f"setup.options.{name}.of", "a kind of this game", describe(spec.get("of")))
 
 
 def _check_totals(game: Game, sections: dict[str, tuple[Path, int]],

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from ludoteca.companion.engine import BadArgument, Duplicate, NotEnough, Store
+from ludoteca.companion.engine import BadArgument, Duplicate, IllegalAction, NotAllowed, NotEnough, Store
 from ludoteca.companion.engine.common import copy_state
 from ludoteca.companion.engine.export import SUFFIXES, export_data
 from ludoteca.companion.engine.games import ciudadelas as C
@@ -77,7 +77,7 @@ def _lines(session, moves) -> set[tuple[str, str]]:
     for move in moves:
         try:
             session.apply(move)
-        except Exception:  # a move this position refuses: nothing logged
+        except IllegalAction:  # a move this position refuses: nothing logged
             continue
         seen |= {(line["es"], line["en"]) for line in session.state["log"]}
     return seen
@@ -127,7 +127,7 @@ def test_el_mapa_turn_start_line_names_what_came(store):
 def _warlord_turn(s) -> dict:
     """A position (built from a real setup) where seat 0 plays the Warlord."""
     state = copy_state(s.state)
-    state.update(phase="turn", active=0, protected=None, turn={
+    state.update(phase="turn", active=0, protected=None, finished=False, turn={
         "character": "warlord", "resource": True, "income": True, "builds": 0, "max_builds": 1,
         "power_used": False, "districts_used": []})
     return state
@@ -178,30 +178,38 @@ def test_ciudadelas_city_points_and_usable_districts(store):
     state = _warlord_turn(s)
     state["players"][0]["city"] = ["laboratory", "smithy", "keep"]
     state["players"][0]["hand"] = 2
+    state["players"][0]["gold"] = 2  # the Smithy's price: 2 gold for 3 cards
     C.derive(state, s.data)
     assert state["players"][0]["usable"] == ["laboratory", "smithy"]
     uses = [a for a in C.legal_actions(state, s.data) if a["action"] == "use_district"]
     assert uses == [{"action": "use_district", "district": "laboratory"},
                     {"action": "use_district", "district": "smithy"}]
+    state["players"][0]["gold"] = 1  # one short: the Smithy is no longer offered (apply refuses it)
+    uses = [a for a in C.legal_actions(state, s.data) if a["action"] == "use_district"]
+    assert uses == [{"action": "use_district", "district": "laboratory"}]
 
 
 def test_ciudadelas_legal_targets_are_the_ones_the_engine_accepts(store):
+    """Worked from the cards: the Assassin (1) names any later character; the Thief (2) names a later
+    one but neither the Assassin nor the murdered Magician (3)."""
     s = store.new_game("ciudadelas", GAMES["ciudadelas"], seed=6)
     state = _warlord_turn(s)
+    expected = {"assassin": {"thief", "magician", "king", "bishop", "merchant", "architect", "warlord"},
+                "thief": {"king", "bishop", "merchant", "architect", "warlord"}}
     for char in ("assassin", "thief"):
         state["turn"]["character"] = char
         state["murdered"] = "magician"
         offered = {a["character"] for a in C.legal_actions(state, s.data) if a["action"] in ("murder", "steal")}
+        assert offered == expected[char]
         for c in s.data.entries("character"):
             trial = copy_state(state)
             action = {"action": "murder" if char == "assassin" else "steal", "character": c["id"]}
             try:
                 C.apply(trial, action, random.Random(0), s.data)
                 accepted = True
-            except Exception:
+            except NotAllowed:
                 accepted = False
-            assert accepted == (c["id"] in offered), (char, c["id"])
-        assert offered
+            assert accepted == (c["id"] in expected[char]), (char, c["id"])
 
 
 def test_el_mapa_trade_limit_battle_points_and_timers(store):
@@ -242,10 +250,18 @@ def test_gladiadores_derived_and_building_adjust(store):
     s = store.new_game("gladiadores", ["Ana", "Luis"], seed=0)
     seat = s.state["active"]
     me, rival = s.state["players"][seat], s.state["players"][1 - seat]
-    for i, p in enumerate(s.state["players"]):
-        assert p["score"] == G.points(s.state, i, s.data)
-        for g in p["gladiators"]:
-            assert p["glad_stats"][g["uid"]]["construction"] == G.stat(s.state, i, g, "construction", s.data)
+    for p in s.state["players"]:
+        assert p["score"] == 0  # no fight won yet, and no starting building gives points
+        for g in p["gladiators"]:  # a Tiro's printed stats; no starting building adds to them here
+            card = s.data.get("gladiator", g["card"])
+            assert p["glad_stats"][g["uid"]]["construction"] == card["construction"]
+    # Two fights won and a building worth points from the centre: 2 + its printed points.
+    worth = next(b for b in s.state["centre"]["buildings"] if s.data.get("building", b)["points"] == 2)
+    s.apply({"action": "adjust", "player": me["name"], "resource": "points", "delta": 2})
+    s.apply({"action": "adjust", "player": me["name"], "resource": worth, "delta": 1})
+    assert s.state["players"][seat]["score"] == 4
+    s.apply({"action": "undo"})
+    s.apply({"action": "undo"})
     assert s.state["max_buildings"] == s.data.meta["limits"]["max_buildings"]
     assert me["may_chain"] == [] and me["may_destroy"] is False
     # The table is the truth: give the active player the Officina and the Aries from the centre.

@@ -275,5 +275,6 @@ def test_whole_game_to_final_score(store):
     w = next(p for p in final["players"] if p["name"] == winner)
     assert w["total"] >= s.state["target"] and w["rank"] == 1
     seat = next(i for i, p in enumerate(s.state["players"]) if p["name"] == winner)
-    assert w["total"] == G.points(s.state, seat, s.data)
+    won = s.state["players"][seat]
+    assert w["total"] == won["points"] + sum(s.data.get("building", b)["points"] for b in won["buildings"])
     assert all(len(p["buildings"]) <= 5 for p in s.state["players"])

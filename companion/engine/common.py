@@ -1,16 +1,21 @@
-"""Helpers every game module shares: naming players, reading arguments, logging, ``adjust``.
+"""What every game module shares: moves declared once (:class:`Move`, :class:`Arg`), the ``apply``
+and ``legal_actions`` derived from them, naming players, logging, and ``adjust``.
 
 Game modules are pure: ``apply(state, action, rng, data)`` changes the ``state`` it is given (the
 session hands it a private copy) and raises an :class:`~companion.engine.errors.IllegalAction`
-before changing anything when the action is not allowed.
+before changing anything when the action is not allowed.  Each move's precondition is the one
+place its rule is written: ``apply`` checks it, ``legal_actions`` offers the candidates it lets
+through, and a screen asks :func:`refusals` why a button is disabled.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
 
-from .errors import BadArgument, GameOver, NotEnough, NotYourTurn, UnknownAction, UnknownPlayer
+from .errors import (BadArgument, GameOver, IllegalAction, NotEnough, NotYourTurn, UnknownAction, UnknownPlayer,
+                     WrongPhase)
 
 #: How many recent lines ``state["log"]`` keeps (the full history is the action log).
 LOG_LINES = 40
@@ -74,37 +79,8 @@ def player_index(state: dict, who: Any, field: str = "player") -> int:
                              f"'{who}' is not playing this game (players: {names})"))
 
 
-def arg(action: dict, key: str, kind: type | tuple = str, default: Any = ...) -> Any:
-    """An action argument of the expected type, or a :class:`BadArgument`."""
-    if key not in action or action[key] is None:
-        if default is not ...:
-            return default
-        raise BadArgument(text(f"a la acción '{action.get('action')}' le falta '{key}'",
-                               f"action '{action.get('action')}' needs '{key}'"))
-    value = action[key]
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if int in kinds and isinstance(value, bool):
-        raise BadArgument(text(f"'{key}' debe ser un número", f"'{key}' must be a number"))
-    if not isinstance(value, kinds):
-        wanted = "/".join(k.__name__ for k in kinds)
-        raise BadArgument(text(f"'{key}' debe ser {wanted}, no {value!r}",
-                               f"'{key}' must be {wanted}, not {value!r}"))
-    return value
-
-
 #: An argument whose description contains this word may be left out (``ACTIONS[name]["args"]``).
 OPTIONAL = "optional"
-
-
-#: The declaration of the ``player`` argument of an action the active player takes: it may be left out,
-#: and when given it must name the active player (:func:`require_active`).
-ACTIVE_PLAYER = "name (optional: must be the active player)"
-
-
-def declare_active_player(actions: dict[str, dict], names: tuple[str, ...]) -> None:
-    """Declare the optional ``player`` argument of the ``names`` actions (their handlers check it)."""
-    for name in names:
-        actions[name]["args"].setdefault("player", ACTIVE_PLAYER)
 
 
 def is_optional(description: str) -> bool:
@@ -116,8 +92,7 @@ def check_args(action: dict, declared: dict[str, str]) -> None:
     """Refuse an action with a key its declaration does not list, or without a required argument.
 
     ``declared`` is ``ACTIONS[name]["args"]``: ``{argument: description}``; an argument is required
-    unless its description says ``optional``.  Nothing else is checked here (types and values are the
-    handlers' business), so every game and every caller gets the same message for the same mistake.
+    unless its description says ``optional``.  Types and ranges are checked by :meth:`Arg.read`.
     """
     name = action.get("action")
     allowed = ", ".join(declared) or "-"
@@ -135,13 +110,269 @@ def check_args(action: dict, declared: dict[str, str]) -> None:
                                f"action '{name}' needs {keys} ({needs})"))
 
 
-def count_arg(action: dict, key: str, default: Any = ..., minimum: int = 0) -> int:
-    """A whole-number argument of at least ``minimum``."""
-    value = arg(action, key, int, default)
-    if value < minimum:
-        raise BadArgument(text(f"'{key}' debe ser al menos {minimum}",
-                               f"'{key}' must be at least {minimum}"))
-    return value
+#: Plausible bounds for numbers no rule bounds more tightly (a hand-corrected count, a bid).
+PLAUSIBLE = 10_000
+#: The largest correction by hand one ``adjust`` may make (a table's whole bank, many times over).
+CORRECTION = 1_000_000
+#: The longest list an action may carry (gladiators pooled, troops named).
+LONGEST_LIST = 50
+
+@dataclass(frozen=True)
+class Arg:
+    """One declared argument of a move: its type, whether it may be left out, its range.
+
+    ``kind`` is ``player`` (a name or seat), ``name`` (text naming a card or an id), ``int``,
+    ``bool``, ``list`` (of names) or ``counts`` (``{name: number}``).  A number's range is
+    ``lo..hi``; ``hi`` may be a function of the game's data when the rules fix it (El Mapa's
+    treasures: no more than the tiles hold).
+
+    >>> Arg("int", "dice", lo=1, hi=6).read({"action": "x", "n": 7}, "n", None)
+    Traceback (most recent call last):
+    ...
+    companion.engine.errors.BadArgument: 'n' must be between 1 and 6, not 7
+    """
+
+    kind: str
+    doc: str = ""
+    optional: bool = False
+    default: Any = None
+    lo: int = 0
+    hi: Any = PLAUSIBLE
+
+    def describe(self) -> str:
+        """The words ``play --actions`` shows for it (``optional`` when it may be left out)."""
+        what = self.doc or self.kind
+        if self.kind == "int":
+            what = f"{what} {self.lo}..{self.hi if isinstance(self.hi, int) else 'n'}"
+        if self.optional:
+            what += " (optional" + (f": {self.default}" if self.default is not None else "") + ")"
+        return what
+
+    def bound(self, data: Any) -> int:
+        """The largest plausible value with this game's data."""
+        return self.hi(data) if callable(self.hi) else self.hi
+
+    def read(self, action: dict, key: str, data: Any) -> Any:
+        """The argument's value (its default when left out), or a :class:`BadArgument`."""
+        value = action.get(key)
+        if value is None:
+            if self.optional:
+                return self.default
+            raise BadArgument(text(f"a la acción '{action.get('action')}' le falta '{key}'",
+                                   f"action '{action.get('action')}' needs '{key}'"))
+        if self.kind == "int":
+            return self._number(key, value, data)
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise BadArgument(text(f"'{key}' es true o false, no {value!r}",
+                                       f"'{key}' is true or false, not {value!r}"))
+            return value
+        if self.kind == "player":
+            if isinstance(value, bool) or not isinstance(value, (str, int)):
+                raise BadArgument(text(f"'{key}' es un nombre de jugador, no {value!r}",
+                                       f"'{key}' is a player name, not {value!r}"))
+            return value
+        if self.kind == "name":
+            if isinstance(value, bool) or not isinstance(value, (str, int)):
+                raise BadArgument(text(f"'{key}' debe ser un nombre, no {_short(value)}",
+                                       f"'{key}' must be a name, not {_short(value)}"))
+            return value
+        if self.kind == "list":
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise BadArgument(text(f"'{key}' es una lista de nombres, no {_short(value)}",
+                                       f"'{key}' is a list of names, not {_short(value)}"))
+            if len(value) > LONGEST_LIST:
+                raise BadArgument(text(f"'{key}' tiene {len(value)} nombres (como mucho {LONGEST_LIST})",
+                                       f"'{key}' has {len(value)} names (at most {LONGEST_LIST})"))
+            return value
+        if self.kind == "counts":
+            if not isinstance(value, dict) or len(value) > LONGEST_LIST:
+                raise BadArgument(text(f"'{key}' es un objeto {{nombre: número}}",
+                                       f"'{key}' is an object {{name: number}}"))
+            for name, n in value.items():
+                self._number(f"{key}.{name}", n, data)
+            return value
+        raise ValueError(f"unknown argument kind {self.kind!r}")
+
+    def _number(self, key: str, value: Any, data: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise BadArgument(text(f"'{key}' debe ser un número entero, no {_short(value)}",
+                                   f"'{key}' must be a whole number, not {_short(value)}"))
+        hi = self.bound(data)
+        if not self.lo <= value <= hi:
+            shown = value if abs(value) < 10 ** 12 else f"{str(value)[:6]}... ({len(str(value))} digits)"
+            raise BadArgument(text(f"'{key}' debe estar entre {self.lo} y {hi}, no {shown}",
+                                   f"'{key}' must be between {self.lo} and {hi}, not {shown}"))
+        return value
+
+
+def _short(value: Any) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
+#: The ``player`` argument of a move the active player takes: it may be left out, and when given it
+#: must name the active player (:func:`require_active`).
+ACTIVE_PLAYER = Arg("player", "name (must be the active player)", optional=True)
+
+Precondition = Callable[[dict, dict, Any], None]
+Effect = Callable[[dict, dict, Any, Any], None]
+Candidates = Callable[[dict, Any], Iterable[dict]]
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move, declared once: its arguments, the phases it belongs to, its one precondition and
+    its effect.  ``apply`` and ``legal_actions`` both go through :meth:`refusal`.
+
+    - ``phases``: the values of ``state["phase"]`` it may be taken in (empty: any phase);
+    - ``active``: taken by the active player (an optional ``player`` argument must name them);
+    - ``precondition(state, values, data)``: raises the :class:`IllegalAction` that says why the
+      move is refused now, in Spanish and English; ``values`` are the arguments read by type;
+    - ``effect(state, values, rng, data)``: changes the state; it refuses nothing;
+    - ``candidates(state, data)``: the argument sets ``legal_actions`` tries (every district, every
+      character...); each is offered only when :meth:`refusal` finds nothing against it.
+    """
+
+    name: str
+    help: Text
+    args: dict[str, Arg]
+    precondition: Precondition
+    effect: Effect
+    phases: tuple[str, ...] = ()
+    active: bool = True
+    candidates: Candidates | None = None
+    wrong_phase: Text | None = None
+
+    @property
+    def declared(self) -> dict[str, Arg]:
+        """Every argument, with the active player's optional ``player`` when the move is theirs."""
+        return {"player": ACTIVE_PLAYER, **self.args} if self.active and "player" not in self.args else self.args
+
+    def read(self, action: dict, data: Any) -> dict:
+        """The action's arguments read by type and range (defaults filled in), or a BadArgument."""
+        declared = self.declared
+        check_args(action, {k: a.describe() for k, a in declared.items()})
+        values = {"action": self.name}
+        for key, spec in declared.items():
+            values[key] = spec.read(action, key, data)
+        return values
+
+    def check(self, state: dict, action: dict, data: Any) -> dict:
+        """Raise why the move is refused now; return its arguments read by type when it is not."""
+        if state.get("finished"):
+            raise GameOver(text("la partida ha terminado", "the game is over"))
+        if self.phases and state.get("phase") not in self.phases:
+            raise WrongPhase(self.wrong_phase or text(
+                f"'{self.name}' no se hace ahora (fase: {state.get('phase')})",
+                f"'{self.name}' does not belong to this phase ({state.get('phase')})"))
+        values = self.read(action, data)
+        if self.active:
+            require_active(state, values)
+        self.precondition(state, values, data)
+        return values
+
+    def refusal(self, state: dict, action: dict, data: Any) -> IllegalAction | None:
+        """Why the move is refused now (its ``text`` says it in Spanish and English), or None."""
+        try:
+            self.check(state, action, data)
+        except IllegalAction as exc:
+            return exc
+        return None
+
+
+def declare(*moves: Move) -> dict[str, Move]:
+    """A game's moves by name."""
+    return {m.name: m for m in moves}
+
+
+def adjust_move(resources: Any, describe: str) -> Move:
+    """The ``adjust`` move every game has (the table is the truth): allowed in every phase until the
+    end, by anyone.  ``resources(data)`` gives what may be corrected."""
+    return Move("adjust", text("Corrige a mano un recurso de un jugador.", "Correct a player's resource by hand."),
+                {"player": Arg("player", "name"), "resource": Arg("name", describe),
+                 "delta": Arg("int", "int", lo=-CORRECTION, hi=CORRECTION)},
+                precondition=lambda state, a, data: _adjust_check(state, a, resources(data)),
+                effect=lambda state, a, rng, data: _adjust_effect(state, a, resources(data)),
+                active=False)
+
+
+def actions_table(moves: dict[str, Move]) -> dict[str, dict[str, Any]]:
+    """``ACTIONS``: what ``play --actions`` lists and the session checks keys against:
+    ``{name: {"args": {arg: description}, "help": {es, en}}}``, with ``undo`` and ``redo``."""
+    table = {name: {"args": {k: a.describe() for k, a in m.declared.items()}, "help": m.help}
+             for name, m in moves.items()}
+    table["undo"] = {"args": {}, "help": text("Deshace la última acción.", "Undo the last action.")}
+    table["redo"] = {"args": {}, "help": text("Rehace la acción deshecha.", "Redo the undone action.")}
+    return table
+
+
+def apply_move(moves: dict[str, Move], state: dict, action: dict, rng: Any, data: Any,
+               before: Callable[[dict, Move], None] | None = None) -> dict:
+    """A game module's ``apply``: the move's precondition, then (``before`` it, for a rule that
+    comes with every move) its effect."""
+    move = moves.get(action.get("action"))
+    if move is None:
+        raise UnknownAction(text(f"acción desconocida '{action.get('action')}'",
+                                 f"unknown action '{action.get('action')}'"))
+    values = move.check(state, action, data)
+    if before is not None:
+        before(state, move)
+    move.effect(state, values, rng, data)
+    return state
+
+
+def legal_moves(moves: dict[str, Move], state: dict, data: Any) -> list[dict]:
+    """A game module's ``legal_actions``: every candidate of every move that :meth:`Move.refusal`
+    lets through (no rule of its own)."""
+    if state.get("finished"):
+        return []
+    out: list[dict] = []
+    for move in moves.values():
+        if move.candidates is None or (move.phases and state.get("phase") not in move.phases):
+            continue
+        for args in move.candidates(state, data):
+            action = {"action": move.name, **args}
+            if move.refusal(state, action, data) is None:
+                out.append(action)
+    return out
+
+
+def move_refusal(moves: dict[str, Move], state: dict, data: Any, name: str) -> Text | None:
+    """Why no form of move ``name`` is open now (``{es, en}``), or None when one is: the reason most of
+    its candidates are refused for (a screen's disabled Build button says "take gold or cards first")."""
+    move = moves[name]
+    if move.candidates is None:
+        reason = move.refusal(state, {"action": name}, data)
+        return None if reason is None or isinstance(reason, BadArgument) else reason.text
+    reasons: dict[str, Text] = {}
+    tally: dict[str, int] = {}
+    if state.get("finished") or (move.phases and state.get("phase") not in move.phases):
+        reason = move.refusal(state, {"action": name}, data)
+        return reason.text if reason is not None else None
+    for args in move.candidates(state, data):
+        reason = move.refusal(state, {"action": name, **args}, data)
+        if reason is None:
+            return None
+        reasons[reason.text["en"]] = reason.text
+        tally[reason.text["en"]] = tally.get(reason.text["en"], 0) + 1
+    if not tally:
+        return text("no hay ninguna opción ahora", "there is nothing to choose from now")
+    return reasons[max(tally, key=lambda k: tally[k])]
+
+
+def refusals(moves: dict[str, Move], state: dict, data: Any, actions: Iterable[dict]) -> list[Text | None]:
+    """For each action, why it is refused now (``{es, en}``) or None: what a screen shows on a
+    disabled button."""
+    out: list[Text | None] = []
+    for action in actions:
+        move = moves.get(action.get("action"))
+        if move is None:
+            out.append(text(f"acción desconocida '{action.get('action')}'", f"unknown action '{action.get('action')}'"))
+            continue
+        reason = move.refusal(state, action, data)
+        out.append(reason.text if reason is not None else None)
+    return out
 
 
 def require_active(state: dict, action: dict) -> int:
@@ -160,33 +391,36 @@ def require_active(state: dict, action: dict) -> int:
     return active
 
 
-def spend(player: dict, resource: str, amount: int, es_name: str, en_name: str) -> None:
-    """Take ``amount`` of a resource from a player, or raise :class:`NotEnough` (nothing spent)."""
+def need(player: dict, resource: str, amount: int, es_name: str, en_name: str) -> None:
+    """Raise :class:`NotEnough` when a player has less than ``amount`` of a resource."""
     have = player.get(resource, 0)
     if amount > have:
         raise NotEnough(text(f"{player['name']} tiene {have} de {es_name} y necesita {amount}",
                              f"{player['name']} has {have} {en_name} and needs {amount}"))
-    player[resource] = have - amount
 
 
-def adjust(state: dict, action: dict, resources: dict[str, Text]) -> int:
-    """Correct a player's resource by hand: the table is the truth. Returns the seat."""
-    if state.get("finished"):
-        raise GameOver(text("la partida ha terminado", "the game is over"))
+def _adjust_check(state: dict, action: dict, resources: dict[str, Text]) -> None:
+    """``adjust`` is refused for a player not at the table, an unknown resource or a count below 0."""
     who = player_index(state, action.get("player"))
-    resource = arg(action, "resource", str)
-    delta = arg(action, "delta", int)
-    key = resource_key(resource, resources)
+    key = resource_key(action["resource"], resources)
     player = state["players"][who]
-    new = player.get(key, 0) + delta
+    new = player.get(key, 0) + action["delta"]
     if new < 0:
         raise NotEnough(text(f"{player['name']} quedaría con {new} de {resources[key]['es']}",
                              f"{player['name']} would be left with {new} {resources[key]['en']}"))
+
+
+def _adjust_effect(state: dict, action: dict, resources: dict[str, Text]) -> None:
+    """Correct a player's resource by hand: the table is the truth."""
+    who = player_index(state, action.get("player"))
+    key = resource_key(action["resource"], resources)
+    player = state["players"][who]
+    delta = action["delta"]
+    new = player.get(key, 0) + delta
     player[key] = new
     sign = "+" if delta >= 0 else ""
     log(state, f"Ajuste: {player['name']} {sign}{delta} {resources[key]['es']} (= {new})",
         f"Adjusted: {player['name']} {sign}{delta} {resources[key]['en']} (= {new})")
-    return who
 
 
 def resource_key(resource: str, resources: dict[str, Text]) -> str:
@@ -211,22 +445,3 @@ def pass_turn(state: dict, seat: int) -> int:
     if nxt == state["first_player"]:
         state["round"] += 1
     return nxt
-
-
-Handler = Callable[[dict, dict, Any, Any], None]
-
-
-def dispatch(state: dict, action: dict, rng: Any, data: Any, handlers: dict[str, Handler],
-             resources: dict[str, Text]) -> dict:
-    """A game module's ``apply``: ``adjust`` (allowed until the end), else the action's handler."""
-    name = action["action"]
-    if name == "adjust":
-        adjust(state, action, resources)
-        return state
-    if state.get("finished"):
-        raise GameOver(text("la partida ha terminado", "the game is over"))
-    handler = handlers.get(name)
-    if handler is None:
-        raise UnknownAction(text(f"acción desconocida '{name}'", f"unknown action '{name}'"))
-    handler(state, action, rng, data)
-    return state

@@ -14,51 +14,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..common import (ACTIVE_PLAYER, Text, arg, count_arg, declare_active_player, dispatch, find_entry, log, name_of, next_seat,
-                      player_index, require_active, spend, text)
-from ..errors import (BadArgument, Duplicate, IllegalAction, LimitReached, NotAllowed, NotEnough,
-                      NotYourTurn, WrongPhase)
+from ..common import (Arg, Move, Text, actions_table, adjust_move, apply_move, declare, find_entry, legal_moves, log,
+                      name_of, need, next_seat, player_index, text)
+from ..errors import BadArgument, Duplicate, LimitReached, NotAllowed, NotEnough, NotYourTurn, WrongPhase
 from ..final import finish
+from ..setup import setup_options
 
 GAME = "ciudadelas"
 RESOURCES = {"gold": text("oro", "gold"), "hand": text("cartas en mano", "cards in hand")}
-
-ACTIONS: dict[str, dict[str, Any]] = {
-    "adjust": {"args": {"player": "name", "resource": "gold|hand", "delta": "int"},
-               "help": text("Corrige a mano un recurso de un jugador.", "Correct a player's resource by hand.")},
-    "undo": {"args": {}, "help": text("Deshace la última acción.", "Undo the last action.")},
-    "redo": {"args": {}, "help": text("Rehace la acción deshecha.", "Redo the undone action.")},
-    "choose": {"args": {"player": ACTIVE_PLAYER, "character": "character",
-                         "discard": "character (optional: needed by the picks that also discard, 2 players)"},
-               "help": text("Elige en secreto un personaje.", "Pick a character in secret.")},
-    "call": {"args": {}, "help": text("La corona llama al siguiente personaje.", "The crown calls the next character.")},
-    "take_gold": {"args": {"player": ACTIVE_PLAYER},
-                  "help": text("Coge oro de la banca.", "Take gold from the bank.")},
-    "draw_cards": {"args": {"player": ACTIVE_PLAYER},
-                   "help": text("Roba cartas de distrito y quédate las que toque.", "Draw district cards and keep as many as allowed.")},
-    "income": {"args": {"player": ACTIVE_PLAYER},
-               "help": text("Cobra por los distritos del color de tu personaje.", "Collect gold for your character's colour.")},
-    "build": {"args": {"player": ACTIVE_PLAYER, "district": "district"},
-              "help": text("Construye un distrito pagando su coste.", "Build a district, paying its cost.")},
-    "murder": {"args": {"character": "character"},
-               "help": text("Asesina a un personaje.", "Murder a character.")},
-    "steal": {"args": {"character": "character"},
-              "help": text("Roba el oro de un personaje.", "Steal a character's gold.")},
-    "exchange_hand": {"args": {"target": "name"},
-                      "help": text("Cambia tu mano por la de otro jugador.", "Swap hands with another player.")},
-    "discard_and_draw": {"args": {"count": "int"},
-                         "help": text("Descarta cartas y roba otras tantas.", "Discard cards and draw as many.")},
-    "destroy": {"args": {"target": "name", "district": "district"},
-                "help": text("Destruye un distrito de otra ciudad.", "Destroy a district in another city.")},
-    "use_district": {"args": {"district": "district"},
-                     "help": text("Usa un distrito púrpura (Laboratorio, Herrería).", "Use a purple district (Laboratory, Smithy).")},
-    "reclaim": {"args": {"player": "name"},
-                "help": text("Recupera en la mano el distrito destruido (Cementerio).", "Take the destroyed district into your hand (Graveyard).")},
-    "end_turn": {"args": {}, "help": text("Termina el turno.", "End the turn.")},
-}
-declare_active_player(ACTIONS, ("murder", "steal", "exchange_hand", "discard_and_draw", "destroy", "use_district",
-                                "end_turn"))
-
 
 # -- data access ---------------------------------------------------------------------------------
 
@@ -139,24 +102,16 @@ def _city_has(state: dict, data, seat: int, ability: str) -> dict | None:
 def setup(players: list[str], options: dict, rng: random.Random, data) -> dict:
     """Deal gold and cards, hand the crown (``options["crown"]`` or at random), start round 1."""
     meta = _meta(data)
-    lo, hi = meta["players"]["min"], meta["players"]["max"]
-    if not lo <= len(players) <= hi:
-        raise BadArgument(text(f"Ciudadelas se juega con {lo} a {hi} jugadores, no {len(players)}",
-                               f"Ciudadelas takes {lo} to {hi} players, not {len(players)}"))
-    known = {"crown", "dark_city"}
-    unknown = set(options) - known
-    if unknown:
-        raise BadArgument(text(f"opciones desconocidas: {', '.join(sorted(unknown))}",
-                               f"unknown options: {', '.join(sorted(unknown))}"))
+    options = setup_options(data, players, options)
     state: dict[str, Any] = {
         "game": GAME,
-        "options": {"dark_city": bool(options.get("dark_city", meta.get("dark_city", {}).get("enabled", False)))},
+        "options": {"dark_city": bool(options["dark_city"])},
         "players": [{"name": n, "gold": meta["starting_gold"], "hand": meta["starting_cards"],
                      "city": [], "built_round": {}} for n in players],
         "round": 0, "phase": "choose", "active": None, "finished": False, "final": None,
         "first_complete": None, "last_round": False, "log": [],
     }
-    if options.get("crown") is not None:
+    if options["crown"] is not None:
         state["crown"] = player_index(state, options["crown"], "crown")
     else:
         state["crown"] = rng.randrange(len(players))
@@ -251,36 +206,116 @@ def _finish(state: dict, data) -> None:
     log(state, f"Fin de la partida. Gana: {winners}", f"Game over. Winner: {winners}")
 
 
-# -- actions -------------------------------------------------------------------------------------
+def destroy_price(state: dict, data, owner: int, district: dict, char: dict) -> int:
+    """What the Warlord pays to destroy ``district`` in ``owner``'s city: its cost minus the
+    character's discount, plus the surcharge of a Great Wall standing in that city (not itself)."""
+    price = max(0, district["cost"] - char.get("destroy_discount", 0))
+    wall = _city_has(state, data, owner, "destroy_surcharge")
+    if wall and wall["id"] != district["id"]:
+        price += wall["params"].get("surcharge", 0)
+    return price
 
-def apply(state: dict, action: dict, rng: random.Random, data) -> dict:
-    """Apply one action (see ``ACTIONS``); raise ``IllegalAction`` before changing anything."""
-    if action["action"] not in ("reclaim", "adjust"):
-        state["pending_reclaim"] = None  # the Graveyard's chance passes with the next action
-    return dispatch(state, action, rng, data, _HANDLERS, RESOURCES)
+
+def destroy_targets(state: dict, data) -> list[dict]:
+    """Every district the active Warlord may destroy now, with its price and whether it is affordable:
+    ``[{"target": name, "seat": i, "district": id, "price": n, "affordable": bool}]``; derived from
+    the ``destroy`` move's precondition (what it refuses only for want of gold is listed unaffordable)."""
+    if state["phase"] != "turn" or state.get("active") is None:
+        return []
+    char = data.get("character", state["turn"]["character"])
+    out = []
+    for candidate in _destroy_candidates(state, data):
+        reason = MOVES["destroy"].refusal(state, {"action": "destroy", **candidate}, data)
+        if reason is None or isinstance(reason, NotEnough):  # listed, disabled, when only gold is short
+            other = player_index(state, candidate["target"])
+            price = destroy_price(state, data, other, _district_by_id(data, candidate["district"]), char)
+            out.append({**candidate, "seat": other, "price": price, "affordable": reason is None})
+    return out
 
 
-def _choose(state: dict, action: dict, rng: random.Random, data) -> None:
-    if state["phase"] != "choose":
-        raise WrongPhase(text("ahora no se eligen personajes", "characters are not being picked now"))
-    seat = require_active(state, action)
-    draft = state["draft"]
+def build_cost(state: dict, data, seat: int, district: dict) -> int:
+    """What ``seat`` pays to build ``district`` (a purple discount from their city applies)."""
+    cost = district["cost"]
+    discount = _city_has(state, data, seat, "purple_discount")
+    if discount and district["colour"] == "purple" and discount["id"] != district["id"]:
+        cost = max(0, cost - discount["params"].get("discount", 0))
+    return cost
+
+
+def _usable(district: dict) -> bool:
+    return bool({"discard_for_gold", "pay_for_cards"} & set(_abilities(district)))
+
+
+def derive(state: dict, data) -> None:
+    """Numbers the table shows, worked out here so the screens do no rules: each city's points and
+    colours, each player's ``usable`` districts, and whether the next draft pick also discards."""
+    for p in state["players"]:
+        city = [_district_by_id(data, d) for d in p["city"]]
+        p["city_points"] = sum(d.get("points", d["cost"]) for d in city)
+        p["city_colours"] = sorted({d["colour"] for d in city})
+        p["usable"] = [d["id"] for d in city if _usable(d)]
+    draft = state.get("draft")
+    if draft is not None:
+        rule = _draft_rule(data, len(state["players"]))
+        draft["needs_discard"] = (state["phase"] == "choose"
+                                  and draft["picks_made"] + 1 in (rule.get("discards_after_picks") or []))
+        draft["face_down_choices"] = face_down_choices(state, data)
+
+
+def face_down_choices(state: dict, data) -> list[str]:
+    """The face-down characters the player picking now may take instead (the draft table's
+    ``last_may_take_face_down``: the last pick, 7 players); none otherwise."""
+    draft = state.get("draft")
+    if state["phase"] != "choose" or not draft or draft["picks_made"] + 1 != draft["picks_total"]:
+        return []
+    return list(draft["face_down"]) if _draft_rule(data, len(state["players"])).get("last_may_take_face_down") else []
+
+
+def may_add_duplicate(state: dict, data, seat: int) -> bool:
+    """Whether ``seat`` may build a district their city already holds (``duplicate_districts``, or a
+    Quarry with a repeat left): the one rule the build move and the scoring share."""
+    from ..scoring.ciudadelas import repeats_allowed  # the scoring package loads when first needed
+
+    city = state["players"][seat]["city"]
+    allowed = repeats_allowed(data, city)
+    return allowed is None or len(city) - len(set(city)) < allowed
+
+
+# -- moves: each declared once (arguments, phase, one precondition, effect) --------------------------
+
+def _seat(state: dict) -> tuple[int, dict]:
+    seat = state["active"]
+    return seat, state["players"][seat]
+
+
+def _needs_discard(state: dict, data) -> bool:
     rule = _draft_rule(data, len(state["players"]))
-    char = _character(data, arg(action, "character", (str, int)))
-    cid = char["id"]
-    pool = draft["available"] + face_down_choices(state, data)
-    if cid not in pool:
-        where = "boca arriba" if cid in draft["face_up"] else "ya elegido o boca abajo"
-        where_en = "face up" if cid in draft["face_up"] else "already taken or face down"
+    return state["draft"]["picks_made"] + 1 in (rule.get("discards_after_picks") or [])
+
+
+def _choose_check(state: dict, a: dict, data) -> None:
+    draft = state["draft"]
+    char = _character(data, a["character"])
+    if char["id"] not in draft["available"] + face_down_choices(state, data):
+        where = "boca arriba" if char["id"] in draft["face_up"] else "ya elegido o boca abajo"
+        where_en = "face up" if char["id"] in draft["face_up"] else "already taken or face down"
         raise NotAllowed(text(f"{name_of(char)} no se puede elegir ({where})",
                               f"{name_of(char, 'en')} cannot be picked ({where_en})"))
-    pick_no = draft["picks_made"] + 1
-    discard = None
-    if pick_no in (rule.get("discards_after_picks") or []):
-        discard = _character(data, arg(action, "discard", (str, int)))
-        if discard["id"] == cid or discard["id"] not in draft["available"]:
+    if _needs_discard(state, data):
+        if a["discard"] is None:
+            raise BadArgument(text("a la acción 'choose' le falta 'discard' (esta elección también descarta)",
+                                   "action 'choose' needs 'discard' (this pick also discards)"))
+        discard = _character(data, a["discard"])
+        if discard["id"] == char["id"] or discard["id"] not in draft["available"]:
             raise NotAllowed(text(f"{name_of(discard)} no se puede descartar",
                                   f"{name_of(discard, 'en')} cannot be discarded"))
+
+
+def _choose(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, _ = _seat(state)
+    draft = state["draft"]
+    cid = _character(data, a["character"])["id"]
+    discard = _character(data, a["discard"])["id"] if _needs_discard(state, data) else None
     if cid in draft["available"]:
         draft["available"].remove(cid)
     else:
@@ -288,13 +323,13 @@ def _choose(state: dict, action: dict, rng: random.Random, data) -> None:
         draft["face_down"].extend(draft["available"])
         draft["available"] = []
     if discard is not None:
-        draft["available"].remove(discard["id"])
-        draft["discarded_during"].append(discard["id"])
+        draft["available"].remove(discard)
+        draft["discarded_during"].append(discard)
     state["picks"][seat].append(cid)
-    draft["picks_made"] = pick_no
+    draft["picks_made"] += 1
     player = state["players"][seat]["name"]
     log(state, f"{player} elige personaje", f"{player} picks a character")
-    if pick_no == draft["picks_total"]:
+    if draft["picks_made"] == draft["picks_total"]:
         draft["face_down"].extend(draft["available"])
         draft["available"] = []
         state["phase"] = "call"
@@ -303,9 +338,19 @@ def _choose(state: dict, action: dict, rng: random.Random, data) -> None:
         state["active"] = next_seat(state, seat)
 
 
-def _call(state: dict, action: dict, rng: random.Random, data) -> None:
-    if state["phase"] != "call":
-        raise WrongPhase(text("ahora no se llama a personajes", "characters are not being called now"))
+def _choose_candidates(state: dict, data) -> list[dict]:
+    name = state["players"][state["active"]]["name"]
+    ids = [c["id"] for c in _characters(data)]
+    if _needs_discard(state, data):
+        return [{"player": name, "character": c, "discard": d} for c in ids for d in ids if d != c]
+    return [{"player": name, "character": c} for c in ids]
+
+
+def _nothing(state: dict, a: dict, data) -> None:
+    """A move with no precondition beyond its phase and whose turn it is."""
+
+
+def _call(state: dict, a: dict, rng: random.Random, data) -> None:
     number = state["called"] + 1
     char = next(c for c in _characters(data) if c["number"] == number)
     cid = char["id"]
@@ -350,27 +395,21 @@ def _call(state: dict, action: dict, rng: random.Random, data) -> None:
             f"{player['name']} draws {char['extra_cards']} more cards")
 
 
-def _turn(state: dict, action: dict) -> tuple[int, dict, dict]:
-    if state["phase"] != "turn":
-        raise WrongPhase(text("no es el turno de ningún personaje", "no character's turn is under way"))
-    seat = require_active(state, action)
-    return seat, state["players"][seat], state["turn"]
-
-
-def _take_gold(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player, turn = _turn(state, action)
-    if turn["resource"]:
+def _resource_check(state: dict, a: dict, data) -> None:
+    if state["turn"]["resource"]:
         raise LimitReached(text("ya cogiste oro o cartas este turno", "you already took gold or cards this turn"))
+
+
+def _take_gold(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _seat(state)
     amount = _meta(data)["take_gold"]
     player["gold"] += amount
-    turn["resource"] = True
+    state["turn"]["resource"] = True
     log(state, f"{player['name']} coge {amount} de oro", f"{player['name']} takes {amount} gold")
 
 
-def _draw_cards(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player, turn = _turn(state, action)
-    if turn["resource"]:
-        raise LimitReached(text("ya cogiste oro o cartas este turno", "you already took gold or cards this turn"))
+def _draw_cards(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _seat(state)
     meta = _meta(data)
     draw, keep = meta["draw_cards"], meta["keep_cards"]
     extra = _city_has(state, data, seat, "extra_draw")
@@ -379,19 +418,23 @@ def _draw_cards(state: dict, action: dict, rng: random.Random, data) -> None:
     if _city_has(state, data, seat, "keep_all_drawn"):
         keep = draw
     player["hand"] += keep
-    turn["resource"] = True
+    state["turn"]["resource"] = True
     log(state, f"{player['name']} roba {draw} cartas y se queda {keep}",
         f"{player['name']} draws {draw} cards and keeps {keep}")
 
 
-def _income(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player, turn = _turn(state, action)
-    if turn["income"]:
+def _income_check(state: dict, a: dict, data) -> None:
+    if state["turn"]["income"]:
         raise LimitReached(text("ya cobraste este turno", "you already collected income this turn"))
-    char = data.get("character", turn["character"])
-    colour = char.get("income_colour")
-    if not colour and not char.get("bonus_gold"):
+    char = data.get("character", state["turn"]["character"])
+    if not char.get("income_colour") and not char.get("bonus_gold"):
         raise NotAllowed(text(f"{name_of(char)} no cobra por color", f"{name_of(char, 'en')} has no income"))
+
+
+def _income(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _seat(state)
+    char = data.get("character", state["turn"]["character"])
+    colour = char.get("income_colour")
     amount = char.get("bonus_gold", 0)
     if colour:
         for did in player["city"]:
@@ -399,32 +442,36 @@ def _income(state: dict, action: dict, rng: random.Random, data) -> None:
             if d["colour"] == colour or "income_any_colour" in _abilities(d):
                 amount += 1
     player["gold"] += amount
-    turn["income"] = True
+    state["turn"]["income"] = True
     log(state, f"{player['name']} cobra {amount} de oro", f"{player['name']} collects {amount} gold")
 
 
-def _build(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player, turn = _turn(state, action)
-    district = _district(state, data, arg(action, "district"))
+def _build_check(state: dict, a: dict, data) -> None:
+    seat, player = _seat(state)
+    turn = state["turn"]
+    district = _district(state, data, a["district"])
     if not turn["resource"]:
         raise WrongPhase(text("primero coge oro o cartas", "take gold or cards first"))
     if turn["builds"] >= turn["max_builds"]:
         raise LimitReached(text(f"ya construiste {turn['builds']} distrito(s) este turno",
                                 f"you already built {turn['builds']} district(s) this turn"))
-    if not _meta(data)["duplicate_districts"] and district["id"] in player["city"]:
-        if not (_city_has(state, data, seat, "allow_duplicate")
-                and len(player["city"]) - len(set(player["city"])) <
-                _city_has(state, data, seat, "allow_duplicate")["params"].get("max_duplicates", 1)):
-            raise Duplicate(text(f"{player['name']} ya tiene {name_of(district)}",
-                                 f"{player['name']} already has {name_of(district, 'en')}"))
+    if district["id"] in player["city"] and not may_add_duplicate(state, data, seat):
+        raise Duplicate(text(f"{player['name']} ya tiene {name_of(district)}",
+                             f"{player['name']} already has {name_of(district, 'en')}"))
     if player["hand"] < 1:
         raise NotEnough(text(f"{player['name']} no tiene cartas en la mano", f"{player['name']} has no cards in hand"))
+    need(player, "gold", build_cost(state, data, seat, district), "oro", "gold")
+
+
+def _build(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _seat(state)
+    district = _district(state, data, a["district"])
     cost = build_cost(state, data, seat, district)
-    spend(player, "gold", cost, "oro", "gold")
+    player["gold"] -= cost
     player["hand"] -= 1
     player["city"].append(district["id"])
     player["built_round"][district["id"]] = state["round"]
-    turn["builds"] += 1
+    state["turn"]["builds"] += 1
     log(state, f"{player['name']} construye {name_of(district)} ({cost})",
         f"{player['name']} builds {name_of(district, 'en')} ({cost})")
     if len(player["city"]) >= _meta(data)["complete_city"] and state["first_complete"] is None:
@@ -434,18 +481,18 @@ def _build(state: dict, action: dict, rng: random.Random, data) -> None:
             f"{player['name']} completes their city! This is the last round")
 
 
-def _power(state: dict, action: dict, data, power: str) -> tuple[int, dict, dict, dict]:
-    seat, player, turn = _turn(state, action)
+def _power(state: dict, data, power: str) -> dict:
+    turn = state["turn"]
     char = data.get("character", turn["character"])
     if power not in (char.get("powers") or []):
         raise NotAllowed(text(f"{name_of(char)} no puede hacer eso", f"{name_of(char, 'en')} cannot do that"))
     if turn["power_used"]:
         raise LimitReached(text("ya usaste la habilidad de tu personaje", "you already used your character's ability"))
-    return seat, player, turn, char
+    return char
 
 
-def _target_character(state: dict, action: dict, data, char: dict) -> dict:
-    target = _character(data, arg(action, "character", (str, int)))
+def _target_character(state: dict, a: dict, data, char: dict) -> dict:
+    target = _character(data, a["character"])
     banned = set(char.get("cannot_target") or []) | {char["id"]}
     if char.get("cannot_target_murdered") and state["murdered"]:
         banned.add(state["murdered"])
@@ -457,57 +504,85 @@ def _target_character(state: dict, action: dict, data, char: dict) -> dict:
     return target
 
 
-def _other_player(state: dict, action: dict, seat: int, refusal: Text) -> int:
-    """The seat the action's ``target`` names, which must not be ``seat`` (else ``refusal``)."""
-    other = player_index(state, action.get("target"), "target")
-    if other == seat:
+def _other_player(state: dict, a: dict, refusal: Text) -> int:
+    """The seat the action's ``target`` names, which must not be the active player's (else ``refusal``)."""
+    other = player_index(state, a["target"], "target")
+    if other == state["active"]:
         raise NotAllowed(refusal)
     return other
 
 
-def _murder(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player, turn, char = _power(state, action, data, "murder")
-    target = _target_character(state, action, data, char)
+def _murder_check(state: dict, a: dict, data) -> None:
+    _target_character(state, a, data, _power(state, data, "murder"))
+
+
+def _murder(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _seat(state)
+    target = _character(data, a["character"])
     state["murdered"] = target["id"]
-    turn["power_used"] = True
+    state["turn"]["power_used"] = True
     log(state, f"{player['name']} asesina a {name_of(target)}", f"{player['name']} murders the {name_of(target, 'en')}")
 
 
-def _steal(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player, turn, char = _power(state, action, data, "steal_gold")
-    target = _target_character(state, action, data, char)
+def _steal_check(state: dict, a: dict, data) -> None:
+    _target_character(state, a, data, _power(state, data, "steal_gold"))
+
+
+def _steal(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _seat(state)
+    target = _character(data, a["character"])
     state["robbed"] = target["id"]
-    state["robbed_by"] = char["id"]
-    turn["power_used"] = True
+    state["robbed_by"] = state["turn"]["character"]
+    state["turn"]["power_used"] = True
     log(state, f"{player['name']} roba a {name_of(target)}", f"{player['name']} robs the {name_of(target, 'en')}")
 
 
-def _exchange_hand(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player, turn, char = _power(state, action, data, "exchange_hand")
-    other = _other_player(state, action, seat, text("elige a otro jugador", "pick another player"))
-    them = state["players"][other]
+def _character_candidates(state: dict, data) -> list[dict]:
+    return [{"character": c["id"]} for c in _characters(data)]
+
+
+def _exchange_check(state: dict, a: dict, data) -> None:
+    _power(state, data, "exchange_hand")
+    _other_player(state, a, text("elige a otro jugador", "pick another player"))
+
+
+def _exchange_hand(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _seat(state)
+    them = state["players"][player_index(state, a["target"], "target")]
     player["hand"], them["hand"] = them["hand"], player["hand"]
-    turn["power_used"] = True
+    state["turn"]["power_used"] = True
     log(state, f"{player['name']} cambia su mano con {them['name']}", f"{player['name']} swaps hands with {them['name']}")
 
 
-def _discard_and_draw(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player, turn, char = _power(state, action, data, "discard_and_draw")
-    count = count_arg(action, "count", minimum=1)
-    if count > player["hand"]:
+def _player_candidates(state: dict, data) -> list[dict]:
+    return [{"target": p["name"]} for p in state["players"]]
+
+
+def _discard_check(state: dict, a: dict, data) -> None:
+    _power(state, data, "discard_and_draw")
+    seat, player = _seat(state)
+    if a["count"] > player["hand"]:
         raise NotEnough(text(f"{player['name']} solo tiene {player['hand']} cartas",
                              f"{player['name']} only has {player['hand']} cards"))
-    turn["power_used"] = True
-    log(state, f"{player['name']} cambia {count} cartas", f"{player['name']} exchanges {count} cards")
 
 
-def _destroy(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player, turn, char = _power(state, action, data, "destroy_district")
-    other = _other_player(state, action, seat,
-                          text("el Condotiero destruye distritos de otra ciudad, no de la suya",
-                               "the Warlord destroys districts in another city, not his own"))
+def _discard_and_draw(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _seat(state)
+    state["turn"]["power_used"] = True
+    log(state, f"{player['name']} cambia {a['count']} cartas", f"{player['name']} exchanges {a['count']} cards")
+
+
+def _count_candidates(state: dict, data) -> list[dict]:
+    return [{"count": k} for k in range(1, state["players"][state["active"]]["hand"] + 1)]
+
+
+def _destroy_check(state: dict, a: dict, data) -> None:
+    char = _power(state, data, "destroy_district")
+    seat, player = _seat(state)
+    other = _other_player(state, a, text("el Condotiero destruye distritos de otra ciudad, no de la suya",
+                                         "the Warlord destroys districts in another city, not his own"))
     victim = state["players"][other]
-    district = _district(state, data, arg(action, "district"))
+    district = _district(state, data, a["district"])
     if district["id"] not in victim["city"]:
         raise BadArgument(text(f"{victim['name']} no tiene {name_of(district)}",
                                f"{victim['name']} has no {name_of(district, 'en')}"))
@@ -518,11 +593,20 @@ def _destroy(state: dict, action: dict, rng: random.Random, data) -> None:
         raise NotAllowed(text(f"la ciudad de {victim['name']} está completa", f"{victim['name']}'s city is complete"))
     if "indestructible" in _abilities(district):
         raise NotAllowed(text(f"{name_of(district)} no se puede destruir", f"{name_of(district, 'en')} cannot be destroyed"))
+    need(player, "gold", destroy_price(state, data, other, district, char), "oro", "gold")
+
+
+def _destroy(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _seat(state)
+    char = data.get("character", state["turn"]["character"])
+    other = player_index(state, a["target"], "target")
+    victim = state["players"][other]
+    district = _district(state, data, a["district"])
     price = destroy_price(state, data, other, district, char)
-    spend(player, "gold", price, "oro", "gold")
+    player["gold"] -= price
     victim["city"].remove(district["id"])
     victim["built_round"].pop(district["id"], None)
-    turn["power_used"] = True
+    state["turn"]["power_used"] = True
     log(state, f"{player['name']} destruye {name_of(district)} de {victim['name']} por {price}",
         f"{player['name']} destroys {victim['name']}'s {name_of(district, 'en')} for {price}")
     yard = _city_has(state, data, other, "reclaim_destroyed")
@@ -531,110 +615,71 @@ def _destroy(state: dict, action: dict, rng: random.Random, data) -> None:
                                     "pay": yard["params"].get("pay", 1)}
 
 
-def destroy_price(state: dict, data, owner: int, district: dict, char: dict) -> int:
-    """What the Warlord pays to destroy ``district`` in ``owner``'s city: its cost minus the
-    character's discount, plus the surcharge of a Great Wall standing in that city (not itself)."""
-    price = max(0, district["cost"] - char.get("destroy_discount", 0))
-    wall = _city_has(state, data, owner, "destroy_surcharge")
-    if wall and wall["id"] != district["id"]:
-        price += wall["params"].get("surcharge", 0)
-    return price
+def _destroy_candidates(state: dict, data) -> list[dict]:
+    return [{"target": p["name"], "district": did} for p in state["players"] for did in dict.fromkeys(p["city"])]
 
 
-def destroy_targets(state: dict, data) -> list[dict]:
-    """Every district the active Warlord may destroy now, with its price and whether it is affordable:
-    ``[{"target": name, "seat": i, "district": id, "price": n, "affordable": bool}]``."""
-    if state["phase"] != "turn" or state.get("active") is None or state["turn"]["power_used"]:
-        return []
-    seat = state["active"]
-    char = data.get("character", state["turn"]["character"])
-    if "destroy_district" not in (char.get("powers") or []):
-        return []
-    out = []
-    for other, victim in enumerate(state["players"]):
-        if other == seat or state["protected"] == other:
-            continue
-        if char.get("spares_complete_cities") and len(victim["city"]) >= _meta(data)["complete_city"]:
-            continue
-        for did in dict.fromkeys(victim["city"]):
-            district = _district_by_id(data, did)
-            if "indestructible" in _abilities(district):
-                continue
-            price = destroy_price(state, data, other, district, char)
-            out.append({"target": victim["name"], "seat": other, "district": did, "price": price,
-                        "affordable": price <= state["players"][seat]["gold"]})
-    return out
-
-
-def build_cost(state: dict, data, seat: int, district: dict) -> int:
-    """What ``seat`` pays to build ``district`` (a purple discount from their city applies)."""
-    cost = district["cost"]
-    discount = _city_has(state, data, seat, "purple_discount")
-    if discount and district["colour"] == "purple" and discount["id"] != district["id"]:
-        cost = max(0, cost - discount["params"].get("discount", 0))
-    return cost
-
-
-def _usable(district: dict) -> bool:
-    return bool({"discard_for_gold", "pay_for_cards"} & set(_abilities(district)))
-
-
-def derive(state: dict, data) -> None:
-    """Numbers the table shows, worked out here so the screens do no rules: each city's points and
-    colours, each player's ``usable`` districts, and whether the next draft pick also discards."""
-    for p in state["players"]:
-        city = [_district_by_id(data, d) for d in p["city"]]
-        p["city_points"] = sum(d.get("points", d["cost"]) for d in city)
-        p["city_colours"] = sorted({d["colour"] for d in city})
-        p["usable"] = [d["id"] for d in city if _usable(d)]
-    draft = state.get("draft")
-    if draft is not None:
-        rule = _draft_rule(data, len(state["players"]))
-        draft["needs_discard"] = (state["phase"] == "choose"
-                                  and draft["picks_made"] + 1 in (rule.get("discards_after_picks") or []))
-        draft["face_down_choices"] = face_down_choices(state, data)
-
-
-def _reclaim(state: dict, action: dict, rng: random.Random, data) -> None:
+def _reclaim_check(state: dict, a: dict, data) -> None:
     pending = state.get("pending_reclaim")
     if not pending:
         raise WrongPhase(text("no hay ningún distrito recién destruido que recuperar", "no district was just destroyed"))
-    who = player_index(state, action.get("player"))
+    who = player_index(state, a["player"])
     if who != pending["player"]:
         raise NotYourTurn(text("solo el dueño del Cementerio puede recuperarlo", "only the Graveyard's owner may reclaim it"))
-    player = state["players"][who]
-    spend(player, "gold", pending["pay"], "oro", "gold")
+    need(state["players"][who], "gold", pending["pay"], "oro", "gold")
+
+
+def _reclaim(state: dict, a: dict, rng: random.Random, data) -> None:
+    pending = state["pending_reclaim"]
+    player = state["players"][pending["player"]]
+    player["gold"] -= pending["pay"]
     player["hand"] += 1
     state["pending_reclaim"] = None
     log(state, f"{player['name']} recupera el distrito en su mano", f"{player['name']} takes the district into their hand")
 
 
-def _use_district(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player, turn = _turn(state, action)
-    district = _district(state, data, arg(action, "district"))
+def _reclaim_candidates(state: dict, data) -> list[dict]:
+    return [{"player": p["name"]} for p in state["players"]] if state.get("pending_reclaim") else []
+
+
+def _use_check(state: dict, a: dict, data) -> None:
+    seat, player = _seat(state)
+    district = _district(state, data, a["district"])
     if district["id"] not in player["city"]:
         raise BadArgument(text(f"{player['name']} no tiene {name_of(district)}",
                                f"{player['name']} has no {name_of(district, 'en')}"))
-    if district["id"] in turn["districts_used"]:
+    if district["id"] in state["turn"]["districts_used"]:
         raise LimitReached(text(f"{name_of(district)} ya se usó este turno", f"{name_of(district, 'en')} was used this turn"))
-    params = district.get("params") or {}
     abilities = _abilities(district)
     if "discard_for_gold" in abilities:
         if player["hand"] < 1:
             raise NotEnough(text(f"{player['name']} no tiene cartas", f"{player['name']} has no cards"))
-        player["hand"] -= 1
-        player["gold"] += params.get("gold", 1)
     elif "pay_for_cards" in abilities:
-        spend(player, "gold", params.get("pay", 0), "oro", "gold")
-        player["hand"] += params.get("draw", 1)
+        need(player, "gold", (district.get("params") or {}).get("pay", 0), "oro", "gold")
     else:
         raise NotAllowed(text(f"{name_of(district)} no se usa así", f"{name_of(district, 'en')} has no use like that"))
-    turn["districts_used"].append(district["id"])
+
+
+def _use_district(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _seat(state)
+    district = _district(state, data, a["district"])
+    params = district.get("params") or {}
+    if "discard_for_gold" in _abilities(district):
+        player["hand"] -= 1
+        player["gold"] += params.get("gold", 1)
+    else:
+        player["gold"] -= params.get("pay", 0)
+        player["hand"] += params.get("draw", 1)
+    state["turn"]["districts_used"].append(district["id"])
     log(state, f"{player['name']} usa {name_of(district)}", f"{player['name']} uses {name_of(district, 'en')}")
 
 
-def _end_turn(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player, turn = _turn(state, action)
+def _own_district_candidates(state: dict, data) -> list[dict]:
+    return [{"district": did} for did in dict.fromkeys(state["players"][state["active"]]["city"])]
+
+
+def _end_turn(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _seat(state)
     state["phase"] = "call"
     state["active"] = None
     state["turn"] = None
@@ -643,64 +688,78 @@ def _end_turn(state: dict, action: dict, rng: random.Random, data) -> None:
         _end_round(state, rng, data)
 
 
-_HANDLERS = {"choose": _choose, "call": _call, "take_gold": _take_gold, "draw_cards": _draw_cards,
-             "income": _income, "build": _build, "murder": _murder, "steal": _steal,
-             "exchange_hand": _exchange_hand, "discard_and_draw": _discard_and_draw,
-             "destroy": _destroy, "reclaim": _reclaim, "use_district": _use_district,
-             "end_turn": _end_turn}
+def _one(state: dict, data) -> list[dict]:
+    return [{}]
 
 
-def face_down_choices(state: dict, data) -> list[str]:
-    """The face-down characters the player picking now may take instead (the draft table's
-    ``last_may_take_face_down``: the last pick, 7 players); none otherwise."""
-    draft = state.get("draft")
-    if state["phase"] != "choose" or not draft or draft["picks_made"] + 1 != draft["picks_total"]:
-        return []
-    return list(draft["face_down"]) if _draft_rule(data, len(state["players"])).get("last_may_take_face_down") else []
+def _districts(state: dict, data) -> list[dict]:
+    return [{"district": d["id"]} for d in districts_in_play(state, data)]
+
+
+NOT_A_TURN = text("no es el turno de ningún personaje", "no character's turn is under way")
+CHARACTER = Arg("name", "character (name or number)")
+TURN = ("turn",)
+
+MOVES: dict[str, Move] = declare(
+    adjust_move(lambda data: RESOURCES, "gold|hand"),
+    Move("choose", text("Elige en secreto un personaje.", "Pick a character in secret."),
+         {"character": CHARACTER,
+          "discard": Arg("name", "character (optional: needed by the picks that also discard, 2 players)", optional=True)},
+         _choose_check, _choose, phases=("choose",), candidates=_choose_candidates,
+         wrong_phase=text("ahora no se eligen personajes", "characters are not being picked now")),
+    Move("call", text("La corona llama al siguiente personaje.", "The crown calls the next character."), {},
+         _nothing, _call, phases=("call",), active=False, candidates=_one,
+         wrong_phase=text("ahora no se llama a personajes", "characters are not being called now")),
+    Move("take_gold", text("Coge oro de la banca.", "Take gold from the bank."), {},
+         _resource_check, _take_gold, phases=TURN, candidates=_one, wrong_phase=NOT_A_TURN),
+    Move("draw_cards", text("Roba cartas de distrito y quédate las que toque.", "Draw district cards and keep as many as allowed."),
+         {}, _resource_check, _draw_cards, phases=TURN, candidates=_one, wrong_phase=NOT_A_TURN),
+    Move("income", text("Cobra por los distritos del color de tu personaje.", "Collect gold for your character's colour."),
+         {}, _income_check, _income, phases=TURN, candidates=_one, wrong_phase=NOT_A_TURN),
+    Move("build", text("Construye un distrito pagando su coste.", "Build a district, paying its cost."),
+         {"district": Arg("name", "district")}, _build_check, _build, phases=TURN, candidates=_districts,
+         wrong_phase=NOT_A_TURN),
+    Move("murder", text("Asesina a un personaje.", "Murder a character."), {"character": CHARACTER},
+         _murder_check, _murder, phases=TURN, candidates=_character_candidates, wrong_phase=NOT_A_TURN),
+    Move("steal", text("Roba el oro de un personaje.", "Steal a character's gold."), {"character": CHARACTER},
+         _steal_check, _steal, phases=TURN, candidates=_character_candidates, wrong_phase=NOT_A_TURN),
+    Move("exchange_hand", text("Cambia tu mano por la de otro jugador.", "Swap hands with another player."),
+         {"target": Arg("player", "name")}, _exchange_check, _exchange_hand, phases=TURN,
+         candidates=_player_candidates, wrong_phase=NOT_A_TURN),
+    Move("discard_and_draw", text("Descarta cartas y roba otras tantas.", "Discard cards and draw as many."),
+         {"count": Arg("int", "int", lo=1, hi=lambda data: len(districts_of_deck(data)))},
+         _discard_check, _discard_and_draw, phases=TURN, candidates=_count_candidates, wrong_phase=NOT_A_TURN),
+    Move("destroy", text("Destruye un distrito de otra ciudad.", "Destroy a district in another city."),
+         {"target": Arg("player", "name"), "district": Arg("name", "district")}, _destroy_check, _destroy,
+         phases=TURN, candidates=_destroy_candidates, wrong_phase=NOT_A_TURN),
+    Move("use_district", text("Usa un distrito púrpura (Laboratorio, Herrería).", "Use a purple district (Laboratory, Smithy)."),
+         {"district": Arg("name", "district")}, _use_check, _use_district, phases=TURN,
+         candidates=_own_district_candidates, wrong_phase=NOT_A_TURN),
+    Move("reclaim", text("Recupera en la mano el distrito destruido (Cementerio).", "Take the destroyed district into your hand (Graveyard)."),
+         {"player": Arg("player", "name")}, _reclaim_check, _reclaim, active=False, candidates=_reclaim_candidates),
+    Move("end_turn", text("Termina el turno.", "End the turn."), {}, _nothing, _end_turn, phases=TURN,
+         candidates=_one, wrong_phase=NOT_A_TURN),
+)
+ACTIONS = actions_table(MOVES)
+
+
+def districts_of_deck(data) -> list[dict]:
+    """Every district card of the base deck and the Dark City, each copy counted."""
+    return [d for kind in ("district", "dark_district") if kind in data.kinds
+            for d in data.entries(kind) for _ in range(d.get("copies", 1))]
+
+
+def apply(state: dict, action: dict, rng: random.Random, data) -> dict:
+    """Apply one action (see ``MOVES``); raise ``IllegalAction`` before changing anything."""
+    return apply_move(MOVES, state, action, rng, data, before=_graveyard_passes)
+
+
+def _graveyard_passes(state: dict, move: Move) -> None:
+    """The Graveyard's chance passes with the next action (other than reclaiming or a correction)."""
+    if move.name not in ("reclaim", "adjust"):
+        state["pending_reclaim"] = None
 
 
 def legal_actions(state: dict, data) -> list[dict]:
-    """The moves open now (a district to build is listed as any affordable one not yet built)."""
-    phase = state["phase"]
-    out: list[dict] = []
-    if phase == "choose":
-        seat = state["active"]
-        for cid in state["draft"]["available"] + face_down_choices(state, data):
-            out.append({"action": "choose", "player": state["players"][seat]["name"], "character": cid})
-    elif phase == "call":
-        out.append({"action": "call"})
-    elif phase == "turn":
-        seat, turn = state["active"], state["turn"]
-        player = state["players"][seat]
-        char = data.get("character", turn["character"])
-        if not turn["resource"]:
-            out += [{"action": "take_gold"}, {"action": "draw_cards"}]
-        if not turn["income"] and (char.get("income_colour") or char.get("bonus_gold")):
-            out.append({"action": "income"})
-        if turn["resource"] and turn["builds"] < turn["max_builds"] and player["hand"] > 0:
-            for d in districts_in_play(state, data):
-                if build_cost(state, data, seat, d) <= player["gold"] and d["id"] not in player["city"]:
-                    out.append({"action": "build", "district": d["id"]})
-        powers = [] if turn["power_used"] else (char.get("powers") or [])
-        for power, name in (("murder", "murder"), ("steal_gold", "steal")):
-            if power in powers:
-                for c in _characters(data):
-                    try:
-                        _target_character(state, {"character": c["id"]}, data, char)
-                    except IllegalAction:
-                        continue
-                    out.append({"action": name, "character": c["id"]})
-        if "exchange_hand" in powers:
-            out += [{"action": "exchange_hand", "target": p["name"]}
-                    for i, p in enumerate(state["players"]) if i != seat]
-        if "discard_and_draw" in powers:
-            out += [{"action": "discard_and_draw", "count": k} for k in range(1, player["hand"] + 1)]
-        out += [{"action": "destroy", "target": t["target"], "district": t["district"]}
-                for t in destroy_targets(state, data) if t["affordable"]]
-        for did in dict.fromkeys(player["city"]):
-            if did not in turn["districts_used"] and _usable(_district_by_id(data, did)):
-                out.append({"action": "use_district", "district": did})
-        out.append({"action": "end_turn"})
-    if state.get("pending_reclaim"):
-        out.append({"action": "reclaim", "player": state["players"][state["pending_reclaim"]["player"]]["name"]})
-    return out
+    """The moves open now, derived from ``MOVES`` (a district to build is any its precondition allows)."""
+    return legal_moves(MOVES, state, data)

@@ -16,10 +16,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..common import (arg, count_arg, declare_active_player, dispatch, find_entry, log, name_of, pass_turn, player_index,
-                      require_active, text)
+from ..common import (Arg, Move, actions_table, adjust_move, apply_move, declare, find_entry, legal_moves, log, name_of,
+                      pass_turn, player_index, text)
 from ..errors import BadArgument, Duplicate, LimitReached, NotAllowed, NotEnough
 from ..final import finish
+from ..setup import setup_options
 
 GAME = "el_mapa"
 #: Beside the data's resources, ``adjust`` corrects the revealed-tile count (a tally, not a resource).
@@ -28,35 +29,6 @@ TALLIES = {"tiles_revealed": text("losetas reveladas", "revealed tiles")}
 #: Why the last turn came (``state["last_turn_reason"]``), as words.
 REASONS = {"maravilla": text("se construyó una maravilla", "a wonder was built"),
            "ultima_ficha": text("se reveló la última loseta", "the last tile was revealed")}
-
-ACTIONS: dict[str, dict[str, Any]] = {
-    "adjust": {"args": {"player": "name", "resource": "a resource (cards/el_mapa resources: id or name)|tiles_revealed",
-                        "delta": "int"},
-               "help": text("Corrige a mano un recurso de un jugador.", "Correct a player's resource by hand.")},
-    "undo": {"args": {}, "help": text("Deshace la última acción.", "Undo the last action.")},
-    "redo": {"args": {}, "help": text("Rehace la acción deshecha.", "Redo the undone action.")},
-    "hire": {"args": {"troop": "troop", "count": "int (optional: 1)", "army": "army id (optional: a new army)"},
-             "help": text("Contrata tropas entrenadas.", "Hire trained troops.")},
-    "trade": {"args": {"give": "resource", "get": "resource", "times": "int (optional)"},
-              "help": text("Cambia con la banca según la tabla.", "Trade with the bank at the table's rates.")},
-    "build": {"args": {"building": "building", "castle": "int (optional)", "slot": "slot id (optional)"},
-              "help": text("Construye un edificio en un castillo.", "Build in a castle.")},
-    "reveal": {"args": {"count": "int"},
-               "help": text("Losetas del mapa reveladas por tus ejércitos.", "Map tiles your armies revealed.")},
-    "claim": {"args": {"what": "village|mine|spell_mine", "resource": "mine resource (optional: for a mine)",
-                       "level": "spell level (optional: for a spell_mine)", "from": "name (optional)"},
-              "help": text("Te apropias de un pueblo, una mina o un hechizo del mapa.", "Take a village, mine or spell tile.")},
-    "treasure": {"args": {"count": "int (optional: 1)"},
-                 "help": text("Abre tesoros: se tira el dado por cada uno.", "Open treasures: one die roll each.")},
-    "battle": {"args": {"winner": "name", "loser": "name or 'neutral'", "defeated": "{troop: n} (optional)",
-                        "winner_army": "army id (optional)", "winner_losses": "{troop: n} (optional)",
-                        "loser_army": "army id (optional)",
-                        "fled": "bool (optional: the loser fled, survivors scatter)"},
-               "help": text("Anota el resultado de una batalla.", "Record a battle's result.")},
-    "end_turn": {"args": {}, "help": text("Termina el turno.", "End the turn.")},
-}
-declare_active_player(ACTIONS, ("hire", "trade", "build", "reveal", "claim", "treasure", "end_turn"))
-
 
 # -- data ----------------------------------------------------------------------------------------
 
@@ -179,20 +151,8 @@ def _trade_limit(state: dict, seat: int, data) -> int:
 def setup(players: list[str], options: dict, rng: random.Random, data) -> dict:
     """Starting resources, a village with its castle, two mines and a levy; a random first player."""
     meta = data.meta
-    unknown = set(options) - {"variants", "first"}
-    if unknown:
-        raise BadArgument(text(f"opciones desconocidas: {', '.join(sorted(unknown))}",
-                               f"unknown options: {', '.join(sorted(unknown))}"))
-    if not meta["players"]["min"] <= len(players) <= meta["players"]["max"]:
-        raise BadArgument(text(f"El Mapa se juega con {meta['players']['min']} a {meta['players']['max']} jugadores, no {len(players)}",
-                               f"El Mapa takes {meta['players']['min']} to {meta['players']['max']} players, not {len(players)}"))
-    known_variants = {v["id"] for v in data.entries("variant")}
-    variants = options.get("variants")
-    if variants is None:
-        variants = [v["id"] for v in data.entries("variant") if v.get("enabled_by_default")]
-    if not isinstance(variants, list) or not set(variants) <= known_variants:
-        raise BadArgument(text(f"variantes: una lista de {', '.join(sorted(known_variants))}",
-                               f"variants: a list of {', '.join(sorted(known_variants))}"))
+    options = setup_options(data, players, options)
+    variants = options["variants"]
     the_map = next(m for m in data.entries("map") if m["players"] == len(players))
     cells = [c for row in the_map["grid"] for c in row]
     face_down = {str(t["level"]) for t in data.entries("tile")}  # a cell coded by a level: a face-down tile
@@ -219,7 +179,7 @@ def setup(players: list[str], options: dict, rng: random.Random, data) -> dict:
         troops = dict(start["troops"])
         p["armies"].append({"id": f"a{state['next_army']}", "troops": troops, "storehouse": False})
         state["next_army"] += 1
-    first = options.get("first")
+    first = options["first"]
     seat = player_index(state, first, "first") if first is not None else rng.randrange(len(players))
     state["first_player"] = seat
     _start_turn(state, seat, rng, data)
@@ -306,278 +266,6 @@ def record(state: dict, data) -> dict:
          "trained_troops": p["trained_troops"]} for p in state["players"]]}
 
 
-# -- actions -------------------------------------------------------------------------------------
-
-def apply(state: dict, action: dict, rng: random.Random, data) -> dict:
-    """Apply one action (see ``ACTIONS``); raise ``IllegalAction`` before changing anything."""
-    return dispatch(state, action, rng, data, _HANDLERS, adjustable(data))
-
-
-def _me(state: dict, action: dict) -> tuple[int, dict]:
-    seat = require_active(state, action)
-    return seat, state["players"][seat]
-
-
-def _pay(p: dict, cost: dict[str, int], data, times: int = 1) -> None:
-    for res, n in cost.items():
-        if p[res] < n * times:
-            name = resources(data)[res]["name"]
-            raise NotEnough(text(f"{p['name']} tiene {p[res]} de {name['es']} y necesita {n * times}",
-                                 f"{p['name']} has {p[res]} {name['en']} and needs {n * times}"))
-    for res, n in cost.items():
-        p[res] -= n * times
-
-
-def _hire(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, p = _me(state, action)
-    troop = _troop(data, arg(action, "troop"))
-    count = count_arg(action, "count", 1, minimum=1)
-    if p["reserve"][troop["id"]] < count:
-        raise NotEnough(text(f"solo hay {p['reserve'][troop['id']]} {name_of(troop)} entrenados",
-                             f"only {p['reserve'][troop['id']]} {name_of(troop, 'en')} are trained"))
-    army_id = action.get("army")
-    if army_id is None:
-        if len(p["armies"]) >= _army_limit(state, seat, data):
-            raise LimitReached(text(f"ya tienes {len(p['armies'])} ejércitos (límite {_army_limit(state, seat, data)})",
-                                    f"you already have {len(p['armies'])} armies (limit {_army_limit(state, seat, data)})"))
-        army = None
-    else:
-        army = next((a for a in p["armies"] if a["id"] == army_id), None)
-        if army is None:
-            raise BadArgument(text(f"{p['name']} no tiene el ejército '{army_id}'", f"{p['name']} has no army '{army_id}'"))
-    _pay(p, troop["cost"], data, count)
-    p["reserve"][troop["id"]] -= count
-    p["trained_troops"] += count
-    if army is None:
-        storehouse = len(p["armies"]) >= p["villages"] * data.meta["army_limit"]["per_village"]
-        army = {"id": f"a{state['next_army']}", "troops": {}, "storehouse": storehouse, "tired": False}
-        state["next_army"] += 1
-        p["armies"].append(army)
-    army["troops"][troop["id"]] = army["troops"].get(troop["id"], 0) + count
-    log(state, f"{p['name']} contrata {count} {name_of(troop)}", f"{p['name']} hires {count} {name_of(troop, 'en')}")
-
-
-def _trade(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, p = _me(state, action)
-    rules = data.meta["trade"]
-    give = arg(action, "give", str).strip().lower()
-    get = arg(action, "get", str).strip().lower()
-    times = count_arg(action, "times", 1, minimum=1)
-    names = {r["id"]: r["id"] for r in data.entries("resource")}
-    for r in data.entries("resource"):
-        for label in r["name"].values():
-            names[label.lower()] = r["id"]
-    give, get = names.get(give, give), names.get(get, get)
-    line = next((t for t in data.meta["bank_trades"] if list(t["give"]) == [give] and list(t["get"]) == [get]), None)
-    if line is None:
-        rates = "; ".join(f"{list(t['give'].values())[0]} {list(t['give'])[0]} -> {list(t['get'].values())[0]} {list(t['get'])[0]}"
-                          for t in data.meta["bank_trades"])
-        raise BadArgument(text(f"la banca no cambia {give} por {get} (tabla: {rates})",
-                               f"the bank does not trade {give} for {get} (table: {rates})"))
-    if not may_trade(p, data):
-        needs = trade_building(data)
-        raise NotAllowed(text(f"necesitas {name_of(needs)} para comerciar", f"you need {name_of(needs, 'en')} to trade"))
-    limit = _trade_limit(state, seat, data)
-    if p["trades_used"] + times > limit:
-        raise LimitReached(text(f"puedes comerciar {limit} vez/veces por turno y llevas {p['trades_used']}",
-                                f"you may trade {limit} time(s) per turn and have used {p['trades_used']}"))
-    _pay(p, line["give"], data, times)
-    for res, n in line["get"].items():
-        p[res] += n * times
-    p["trades_used"] += times
-    log(state, f"{p['name']} cambia {amounts_text(_times(line['give'], times), data, 'es')} por "
-        f"{amounts_text(_times(line['get'], times), data, 'es')}",
-        f"{p['name']} trades {amounts_text(_times(line['give'], times), data, 'en')} for "
-        f"{amounts_text(_times(line['get'], times), data, 'en')}")
-
-
-def _times(amounts: dict[str, int], times: int) -> dict[str, int]:
-    return {k: n * times for k, n in amounts.items()}
-
-
-def _build(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, p = _me(state, action)
-    building = _bld(data, arg(action, "building"), state)
-    index = count_arg(action, "castle", 0)
-    if index >= len(p["castles"]):
-        raise BadArgument(text(f"{p['name']} tiene {len(p['castles'])} castillo(s)", f"{p['name']} has {len(p['castles'])} castle(s)"))
-    castle = p["castles"][index]
-    if castle["built_this_turn"]:
-        raise LimitReached(text("ya construiste en este castillo este turno", "you already built in this castle this turn"))
-    if building.get("scope") == "shared":
-        if building["id"] in state["wonders"]:
-            owner = state["players"][state["wonders"][building["id"]]]["name"]
-            raise Duplicate(text(f"{name_of(building)} ya es de {owner}", f"{name_of(building, 'en')} already belongs to {owner}"))
-    elif building["id"] in castle["slots"].values():
-        raise Duplicate(text(f"este castillo ya tiene {name_of(building)}", f"this castle already has {name_of(building, 'en')}"))
-    slots = {s["id"]: s for s in _slots(data)}
-    open_slots = [s for s in _slots(data) if s["id"] not in castle["slots"] and s["level"] >= building["level"]
-                  and all(r in castle["slots"] for r in s.get("rests_on") or [])]
-    wanted = arg(action, "slot", str, None)
-    if wanted is not None:
-        if wanted not in slots:
-            raise BadArgument(text(f"casilla desconocida '{wanted}' (hay {', '.join(slots)})", f"unknown slot '{wanted}' (known: {', '.join(slots)})"))
-        slot = slots[wanted]
-        if slot not in open_slots:
-            why = ("ocupada" if wanted in castle["slots"] else "de nivel menor" if slot["level"] < building["level"]
-                   else "sin las dos de debajo")
-            why_en = ("taken" if wanted in castle["slots"] else "of a lower level" if slot["level"] < building["level"]
-                      else "without the two below it")
-            raise NotAllowed(text(f"la casilla {wanted} está {why}", f"slot {wanted} is {why_en}"))
-    elif not open_slots:
-        raise NotAllowed(text(f"no hay casilla libre de nivel {building['level']} o más con sus dos de debajo",
-                              f"no free slot of level {building['level']} or more with its two below filled"))
-    else:
-        slot = min(open_slots, key=lambda s: (s["level"], s["id"]))
-    _pay(p, building["cost"], data)
-    castle["slots"][slot["id"]] = building["id"]
-    castle["built_this_turn"] = True
-    produces = building.get("produces")
-    if produces:
-        castle["timers"].setdefault(produces, 0)
-    if building.get("wonder"):
-        state["wonders"][building["id"]] = seat
-        state["last_turn_reason"] = "maravilla"
-    log(state, f"{p['name']} construye {name_of(building)} (castillo {index + 1}, nivel {slot['level']})",
-        f"{p['name']} builds {name_of(building, 'en')} (castle {index + 1}, level {slot['level']})")
-
-
-def _reveal(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, p = _me(state, action)
-    count = count_arg(action, "count", minimum=1)
-    if count > state["map"]["hidden"]:
-        raise NotAllowed(text(f"solo quedan {state['map']['hidden']} losetas boca abajo",
-                              f"only {state['map']['hidden']} tiles are still face down"))
-    state["map"]["hidden"] -= count
-    p["tiles_revealed"] += count
-    if state["map"]["hidden"] == 0:
-        state["last_turn_reason"] = state["last_turn_reason"] or "ultima_ficha"
-    log(state, f"{p['name']} revela {count} loseta(s)", f"{p['name']} reveals {count} tile(s)")
-
-
-def _claim(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, p = _me(state, action)
-    what = arg(action, "what", str)
-    if what == "village":
-        tile = {"contents": [{"type": "village"}], "level": 1}
-    elif what == "mine":
-        res = arg(action, "resource", str)
-        if res not in counter_ids(data):
-            known = ", ".join(counter_ids(data))
-            raise BadArgument(text(f"mina de '{res}'? (hay: {known})", f"a '{res}' mine? (known: {known})"))
-        tile = {"contents": [{"type": "mine", "resource": res}], "level": 1}
-    elif what == "spell_mine":
-        level = count_arg(action, "level", minimum=1)
-        levels = spell_levels(data)
-        if level not in levels:
-            raise BadArgument(text(f"los hechizos son de nivel {levels[0]} a {levels[-1]}",
-                                   f"spell levels are {levels[0]} to {levels[-1]}"))
-        tile = {"contents": [{"type": "spell_mine", "level": level}], "level": level}
-    else:
-        raise BadArgument(text("'what' es village, mine o spell_mine", "'what' is village, mine or spell_mine"))
-    if action.get("from") is not None:
-        other = player_index(state, action["from"], "from")
-        victim = state["players"][other]
-        if other == seat:
-            raise BadArgument(text("ya es tuyo", "it is already yours"))
-        c = tile["contents"][0]
-        have = (victim["villages"] if c["type"] == "village" else victim["mines"][c["resource"]] if c["type"] == "mine"
-                else victim["spell_tiles"][str(c["level"])])
-        if have < 1:
-            raise NotAllowed(text(f"{victim['name']} no tiene eso", f"{victim['name']} does not own that"))
-        _take_tile(victim, tile, data, -1)
-        if c["type"] == "village" and victim["castles"]:
-            victim["castles"].pop()
-    _take_tile(p, tile, data)
-    c = tile["contents"][0]
-    if c["type"] == "village":
-        es, en = "un pueblo", "a village"
-    elif c["type"] == "mine":
-        mined = resources(data)[c["resource"]]["name"]
-        es, en = f"una mina de {mined['es']}", f"a {mined['en']} mine"
-    else:
-        es, en = f"un hechizo de nivel {c['level']}", f"a level {c['level']} spell tile"
-    if action.get("from") is not None:
-        es, en = f"{es} de {victim['name']}", f"{en} from {victim['name']}"
-    log(state, f"{p['name']} se queda {es}", f"{p['name']} takes {en}")
-
-
-def _treasure(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, p = _me(state, action)
-    count = count_arg(action, "count", 1, minimum=1)
-    table = data.meta["treasure_table"]
-    rolls = []
-    gained: dict[str, int] = {}
-    for _ in range(count):
-        roll = rng.randint(1, table["die"])
-        outcome = next(o for o in table["outcomes"] if o["roll"] == roll)
-        for res, n in outcome["gain"].items():
-            p[res] += n
-            gained[res] = gained.get(res, 0) + n
-        rolls.append(roll)
-    state["last_rolls"] = rolls
-    dice = ", ".join(str(r) for r in rolls)
-    _log_amounts(state, f"{p['name']} abre {count} tesoro(s) (dado: {dice}) y gana {{}}",
-                 f"{p['name']} opens {count} treasure(s) (die: {dice}) and gains {{}}", gained, data)
-
-
-def _battle(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat = require_active(state, {})
-    win = player_index(state, action.get("winner"), "winner")
-    loser_name = arg(action, "loser", str)
-    lose = None if loser_name.strip().lower() == "neutral" else player_index(state, loser_name, "loser")
-    if lose == win:
-        raise BadArgument(text("el vencedor y el vencido son el mismo", "winner and loser are the same player"))
-    if seat not in (win, lose):
-        raise NotAllowed(text("las batallas se libran en el turno de quien ataca", "battles are fought in the attacker's turn"))
-    defeated = _counts(data, action.get("defeated"), "defeated")
-    winner = state["players"][win]
-    plans = []
-    for who, army_key, loss_key in ((win, "winner_army", "winner_losses"), (lose, "loser_army", None)):
-        if who is None or action.get(army_key) is None:
-            continue
-        army = next((a for a in state["players"][who]["armies"] if a["id"] == action[army_key]), None)
-        if army is None:
-            raise BadArgument(text(f"{state['players'][who]['name']} no tiene el ejército '{action[army_key]}'",
-                                   f"{state['players'][who]['name']} has no army '{action[army_key]}'"))
-        losses = _counts(data, action.get(loss_key), loss_key) if loss_key else defeated
-        for tid, n in losses.items():
-            if army["troops"].get(tid, 0) < n:
-                raise NotAllowed(text(f"el ejército {army['id']} no tiene {n} {tid}", f"army {army['id']} has no {n} {tid}"))
-        plans.append((who, army, losses))
-    for who, army, _ in plans:
-        if who == seat and army.get("storehouse") and not _storehouse_may_fight(state["players"][who], data):
-            raise NotAllowed(text(f"el ejército {army['id']} es del Almacén y no puede combatir",
-                                  f"army {army['id']} comes from a Storehouse and may not fight"))
-        if who == seat and army.get("tired"):
-            raise LimitReached(text(f"el ejército {army['id']} ya combatió este turno",
-                                    f"army {army['id']} has already fought this turn"))
-    for who, army, losses in plans:
-        for tid, n in losses.items():
-            army["troops"][tid] -= n
-            if not army["troops"][tid]:
-                del army["troops"][tid]
-    for tid, n in defeated.items():
-        winner["defeated"][tid] = winner["defeated"].get(tid, 0) + n
-    if action.get("fled") and lose is not None:
-        army = next((a for who, a, _ in plans if who == lose), None)
-        if army is not None and army["troops"]:
-            span = data.meta["scatter_turns"]
-            turns = rng.randint(span["min"], span["max"])
-            loser = state["players"][lose]
-            state["scattered"].append({"player": lose, "troops": dict(army["troops"]),
-                                       "returns_on": loser["turns_played"] + turns, "turns": turns})
-            army["troops"] = {}
-            log(state, f"Las tropas de {loser['name']} se dispersan {turns} turno(s)",
-                f"{loser['name']}'s troops scatter for {turns} turn(s)")
-    for who, army, _ in plans:
-        army["tired"] = army.get("tired") or who == seat
-        if not army["troops"]:
-            state["players"][who]["armies"].remove(army)
-    points = battle_points({"defeated": defeated}, data)
-    log(state, f"{winner['name']} gana la batalla (+{points})", f"{winner['name']} wins the battle (+{points})")
-
-
 def battle_points(player: dict, data) -> int:
     """Points a player's won battles are worth: each defeated troop's points."""
     return sum(data.get("troop", t)["points"] * n for t, n in player["defeated"].items())
@@ -603,8 +291,384 @@ def _storehouse_may_fight(player: dict, data) -> bool:
                if data.get("building", b).get("extra_army"))
 
 
-def _end_turn(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, p = _me(state, action)
+# -- moves: each declared once (arguments, phase, one precondition, effect) --------------------------
+
+def apply(state: dict, action: dict, rng: random.Random, data) -> dict:
+    """Apply one action (see ``MOVES``); raise ``IllegalAction`` before changing anything."""
+    return apply_move(MOVES, state, action, rng, data)
+
+
+def legal_actions(state: dict, data) -> list[dict]:
+    """The moves open now, derived from ``MOVES`` (affordable hires, builds and bank trades; reveal;
+    end of turn)."""
+    return legal_moves(MOVES, state, data)
+
+
+def _me(state: dict) -> tuple[int, dict]:
+    seat = state["active"]
+    return seat, state["players"][seat]
+
+
+def _afford(p: dict, cost: dict[str, int], data, times: int = 1) -> None:
+    """Raise :class:`NotEnough` unless the player can pay ``cost`` ``times`` over."""
+    for res, n in cost.items():
+        if p[res] < n * times:
+            name = resources(data)[res]["name"]
+            raise NotEnough(text(f"{p['name']} tiene {p[res]} de {name['es']} y necesita {n * times}",
+                                 f"{p['name']} has {p[res]} {name['en']} and needs {n * times}"))
+
+
+def _pay(p: dict, cost: dict[str, int], times: int = 1) -> None:
+    for res, n in cost.items():
+        p[res] -= n * times
+
+
+def _army(p: dict, army_id: Any) -> dict | None:
+    return next((a for a in p["armies"] if a["id"] == army_id), None)
+
+
+def _hire_check(state: dict, a: dict, data) -> None:
+    seat, p = _me(state)
+    troop = _troop(data, a["troop"])
+    count = a["count"]
+    if p["reserve"][troop["id"]] < count:
+        raise NotEnough(text(f"solo hay {p['reserve'][troop['id']]} {name_of(troop)} entrenados",
+                             f"only {p['reserve'][troop['id']]} {name_of(troop, 'en')} are trained"))
+    if a["army"] is None:
+        limit = _army_limit(state, seat, data)
+        if len(p["armies"]) >= limit:
+            raise LimitReached(text(f"ya tienes {len(p['armies'])} ejércitos (límite {limit})",
+                                    f"you already have {len(p['armies'])} armies (limit {limit})"))
+    elif _army(p, a["army"]) is None:
+        raise BadArgument(text(f"{p['name']} no tiene el ejército '{a['army']}'", f"{p['name']} has no army '{a['army']}'"))
+    _afford(p, troop["cost"], data, count)
+
+
+def _hire(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, p = _me(state)
+    troop = _troop(data, a["troop"])
+    count = a["count"]
+    _pay(p, troop["cost"], count)
+    p["reserve"][troop["id"]] -= count
+    p["trained_troops"] += count
+    army = None if a["army"] is None else _army(p, a["army"])
+    if army is None:
+        storehouse = len(p["armies"]) >= p["villages"] * data.meta["army_limit"]["per_village"]
+        army = {"id": f"a{state['next_army']}", "troops": {}, "storehouse": storehouse, "tired": False}
+        state["next_army"] += 1
+        p["armies"].append(army)
+    army["troops"][troop["id"]] = army["troops"].get(troop["id"], 0) + count
+    log(state, f"{p['name']} contrata {count} {name_of(troop)}", f"{p['name']} hires {count} {name_of(troop, 'en')}")
+
+
+def _hire_candidates(state: dict, data) -> list[dict]:
+    """One of each troop: into a new army when there is room, else into the first army."""
+    seat, p = _me(state)
+    room = len(p["armies"]) < _army_limit(state, seat, data)
+    out = []
+    for t in _troops(data):
+        if room:
+            out.append({"troop": t["id"], "count": 1})
+        elif p["armies"]:
+            out.append({"troop": t["id"], "count": 1, "army": p["armies"][0]["id"]})
+    return out
+
+
+def _trade_line(a: dict, data) -> dict:
+    """The bank's table line for ``give`` -> ``get`` (ids or names), or a BadArgument."""
+    names = {r["id"]: r["id"] for r in data.entries("resource")}
+    for r in data.entries("resource"):
+        for label in r["name"].values():
+            names[label.lower()] = r["id"]
+    give, get = str(a["give"]).strip().lower(), str(a["get"]).strip().lower()
+    give, get = names.get(give, give), names.get(get, get)
+    line = next((t for t in data.meta["bank_trades"] if list(t["give"]) == [give] and list(t["get"]) == [get]), None)
+    if line is None:
+        rates = "; ".join(f"{list(t['give'].values())[0]} {list(t['give'])[0]} -> {list(t['get'].values())[0]} {list(t['get'])[0]}"
+                          for t in data.meta["bank_trades"])
+        raise BadArgument(text(f"la banca no cambia {give} por {get} (tabla: {rates})",
+                               f"the bank does not trade {give} for {get} (table: {rates})"))
+    return line
+
+
+def _trade_check(state: dict, a: dict, data) -> None:
+    seat, p = _me(state)
+    line = _trade_line(a, data)
+    if not may_trade(p, data):
+        needs = trade_building(data)
+        raise NotAllowed(text(f"necesitas {name_of(needs)} para comerciar", f"you need {name_of(needs, 'en')} to trade"))
+    limit = _trade_limit(state, seat, data)
+    if p["trades_used"] + a["times"] > limit:
+        raise LimitReached(text(f"puedes comerciar {limit} vez/veces por turno y llevas {p['trades_used']}",
+                                f"you may trade {limit} time(s) per turn and have used {p['trades_used']}"))
+    _afford(p, line["give"], data, a["times"])
+
+
+def _trade(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, p = _me(state)
+    line, times = _trade_line(a, data), a["times"]
+    _pay(p, line["give"], times)
+    for res, n in line["get"].items():
+        p[res] += n * times
+    p["trades_used"] += times
+    log(state, f"{p['name']} cambia {amounts_text(_times(line['give'], times), data, 'es')} por "
+        f"{amounts_text(_times(line['get'], times), data, 'es')}",
+        f"{p['name']} trades {amounts_text(_times(line['give'], times), data, 'en')} for "
+        f"{amounts_text(_times(line['get'], times), data, 'en')}")
+
+
+def _trade_candidates(state: dict, data) -> list[dict]:
+    return [{"give": list(t["give"])[0], "get": list(t["get"])[0]} for t in data.meta["bank_trades"]]
+
+
+def _times(amounts: dict[str, int], times: int) -> dict[str, int]:
+    return {k: n * times for k, n in amounts.items()}
+
+
+def _slot(state: dict, p: dict, a: dict, data) -> tuple[dict, dict, dict]:
+    """The building, the castle and the slot a ``build`` names (the lowest open slot when it names
+    none), or the refusal: a castle that built this turn, a duplicate, no slot with its two below."""
+    building = _bld(data, a["building"], state)
+    index = a["castle"]
+    if index >= len(p["castles"]):
+        raise BadArgument(text(f"{p['name']} tiene {len(p['castles'])} castillo(s)", f"{p['name']} has {len(p['castles'])} castle(s)"))
+    castle = p["castles"][index]
+    if castle["built_this_turn"]:
+        raise LimitReached(text("ya construiste en este castillo este turno", "you already built in this castle this turn"))
+    if building.get("scope") == "shared":
+        if building["id"] in state["wonders"]:
+            owner = state["players"][state["wonders"][building["id"]]]["name"]
+            raise Duplicate(text(f"{name_of(building)} ya es de {owner}", f"{name_of(building, 'en')} already belongs to {owner}"))
+    elif building["id"] in castle["slots"].values():
+        raise Duplicate(text(f"este castillo ya tiene {name_of(building)}", f"this castle already has {name_of(building, 'en')}"))
+    slots = {s["id"]: s for s in _slots(data)}
+    open_slots = [s for s in _slots(data) if s["id"] not in castle["slots"] and s["level"] >= building["level"]
+                  and all(r in castle["slots"] for r in s.get("rests_on") or [])]
+    wanted = a["slot"]
+    if wanted is not None:
+        if wanted not in slots:
+            raise BadArgument(text(f"casilla desconocida '{wanted}' (hay {', '.join(slots)})", f"unknown slot '{wanted}' (known: {', '.join(slots)})"))
+        slot = slots[wanted]
+        if slot not in open_slots:
+            why = ("ocupada" if wanted in castle["slots"] else "de nivel menor" if slot["level"] < building["level"]
+                   else "sin las dos de debajo")
+            why_en = ("taken" if wanted in castle["slots"] else "of a lower level" if slot["level"] < building["level"]
+                      else "without the two below it")
+            raise NotAllowed(text(f"la casilla {wanted} está {why}", f"slot {wanted} is {why_en}"))
+        return building, castle, slot
+    if not open_slots:
+        raise NotAllowed(text(f"no hay casilla libre de nivel {building['level']} o más con sus dos de debajo",
+                              f"no free slot of level {building['level']} or more with its two below filled"))
+    return building, castle, min(open_slots, key=lambda s: (s["level"], s["id"]))
+
+
+def _build_check(state: dict, a: dict, data) -> None:
+    seat, p = _me(state)
+    building, castle, slot = _slot(state, p, a, data)
+    _afford(p, building["cost"], data)
+
+
+def _build(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, p = _me(state)
+    building, castle, slot = _slot(state, p, a, data)
+    _pay(p, building["cost"])
+    castle["slots"][slot["id"]] = building["id"]
+    castle["built_this_turn"] = True
+    produces = building.get("produces")
+    if produces:
+        castle["timers"].setdefault(produces, 0)
+    if building.get("wonder"):
+        state["wonders"][building["id"]] = seat
+        state["last_turn_reason"] = "maravilla"
+    log(state, f"{p['name']} construye {name_of(building)} (castillo {a['castle'] + 1}, nivel {slot['level']})",
+        f"{p['name']} builds {name_of(building, 'en')} (castle {a['castle'] + 1}, level {slot['level']})")
+
+
+def _build_candidates(state: dict, data) -> list[dict]:
+    castles = range(len(state["players"][state["active"]]["castles"]))
+    return [{"building": b["id"], "castle": i} for i in castles for b in data.entries("building")]
+
+
+def _reveal_check(state: dict, a: dict, data) -> None:
+    if a["count"] > state["map"]["hidden"]:
+        raise NotAllowed(text(f"solo quedan {state['map']['hidden']} losetas boca abajo",
+                              f"only {state['map']['hidden']} tiles are still face down"))
+
+
+def _reveal(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, p = _me(state)
+    count = a["count"]
+    state["map"]["hidden"] -= count
+    p["tiles_revealed"] += count
+    if state["map"]["hidden"] == 0:
+        state["last_turn_reason"] = state["last_turn_reason"] or "ultima_ficha"
+    log(state, f"{p['name']} revela {count} loseta(s)", f"{p['name']} reveals {count} tile(s)")
+
+
+def _claimed(state: dict, a: dict, data) -> tuple[dict, int | None]:
+    """The tile a ``claim`` takes and the seat it is taken from (None: from the map), or the refusal."""
+    seat, p = _me(state)
+    what = a["what"]
+    if what == "village":
+        tile = {"contents": [{"type": "village"}], "level": 1}
+    elif what == "mine":
+        res = a["resource"]
+        if res not in counter_ids(data):
+            known = ", ".join(counter_ids(data))
+            raise BadArgument(text(f"mina de '{res}'? (hay: {known})", f"a '{res}' mine? (known: {known})"))
+        tile = {"contents": [{"type": "mine", "resource": res}], "level": 1}
+    elif what == "spell_mine":
+        level = a["level"]
+        levels = spell_levels(data)
+        if level not in levels:
+            raise BadArgument(text(f"los hechizos son de nivel {levels[0]} a {levels[-1]}",
+                                   f"spell levels are {levels[0]} to {levels[-1]}"))
+        tile = {"contents": [{"type": "spell_mine", "level": level}], "level": level}
+    else:
+        raise BadArgument(text("'what' es village, mine o spell_mine", "'what' is village, mine or spell_mine"))
+    if a["from"] is None:
+        return tile, None
+    other = player_index(state, a["from"], "from")
+    victim = state["players"][other]
+    if other == seat:
+        raise BadArgument(text("ya es tuyo", "it is already yours"))
+    c = tile["contents"][0]
+    have = (victim["villages"] if c["type"] == "village" else victim["mines"][c["resource"]] if c["type"] == "mine"
+            else victim["spell_tiles"][str(c["level"])])
+    if have < 1:
+        raise NotAllowed(text(f"{victim['name']} no tiene eso", f"{victim['name']} does not own that"))
+    return tile, other
+
+
+def _claim_check(state: dict, a: dict, data) -> None:
+    _claimed(state, a, data)
+
+
+def _claim(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, p = _me(state)
+    tile, other = _claimed(state, a, data)
+    c = tile["contents"][0]
+    if other is not None:
+        victim = state["players"][other]
+        _take_tile(victim, tile, data, -1)
+        if c["type"] == "village" and victim["castles"]:
+            victim["castles"].pop()
+    _take_tile(p, tile, data)
+    if c["type"] == "village":
+        es, en = "un pueblo", "a village"
+    elif c["type"] == "mine":
+        mined = resources(data)[c["resource"]]["name"]
+        es, en = f"una mina de {mined['es']}", f"a {mined['en']} mine"
+    else:
+        es, en = f"un hechizo de nivel {c['level']}", f"a level {c['level']} spell tile"
+    if other is not None:
+        es, en = f"{es} de {state['players'][other]['name']}", f"{en} from {state['players'][other]['name']}"
+    log(state, f"{p['name']} se queda {es}", f"{p['name']} takes {en}")
+
+
+def _treasure(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, p = _me(state)
+    count = a["count"]
+    table = data.meta["treasure_table"]
+    rolls = []
+    gained: dict[str, int] = {}
+    for _ in range(count):
+        roll = rng.randint(1, table["die"])
+        outcome = next(o for o in table["outcomes"] if o["roll"] == roll)
+        for res, n in outcome["gain"].items():
+            p[res] += n
+            gained[res] = gained.get(res, 0) + n
+        rolls.append(roll)
+    state["last_rolls"] = rolls
+    dice = ", ".join(str(r) for r in rolls)
+    _log_amounts(state, f"{p['name']} abre {count} tesoro(s) (dado: {dice}) y gana {{}}",
+                 f"{p['name']} opens {count} treasure(s) (die: {dice}) and gains {{}}", gained, data)
+
+
+def treasures_in_game(data) -> int:
+    """How many treasures the tiles hold in all: no turn opens more (the ``treasure`` count's range)."""
+    return sum(c.get("count", 1) * t.get("copies", 1) for t in data.entries("tile")
+               for c in t.get("contents") or [] if c["type"] == "treasure")
+
+
+def _battle_plans(state: dict, a: dict, data) -> tuple[int, int | None, dict[str, int], list]:
+    """Who won and lost, the troops defeated and each named army's losses, or the refusal."""
+    seat = state["active"]
+    win = player_index(state, a["winner"], "winner")
+    neutral = isinstance(a["loser"], str) and a["loser"].strip().lower() == "neutral"
+    lose = None if neutral else player_index(state, a["loser"], "loser")
+    if lose == win:
+        raise BadArgument(text("el vencedor y el vencido son el mismo", "winner and loser are the same player"))
+    if seat not in (win, lose):
+        raise NotAllowed(text("las batallas se libran en el turno de quien ataca", "battles are fought in the attacker's turn"))
+    defeated = _counts(data, a["defeated"], "defeated")
+    plans = []
+    for who, army_key, loss_key in ((win, "winner_army", "winner_losses"), (lose, "loser_army", None)):
+        if who is None or a[army_key] is None:
+            continue
+        army = _army(state["players"][who], a[army_key])
+        if army is None:
+            raise BadArgument(text(f"{state['players'][who]['name']} no tiene el ejército '{a[army_key]}'",
+                                   f"{state['players'][who]['name']} has no army '{a[army_key]}'"))
+        losses = _counts(data, a[loss_key], loss_key) if loss_key else defeated
+        for tid, n in losses.items():
+            if army["troops"].get(tid, 0) < n:
+                raise NotAllowed(text(f"el ejército {army['id']} no tiene {n} {tid}", f"army {army['id']} has no {n} {tid}"))
+        plans.append((who, army, losses))
+    for who, army, _ in plans:
+        if who == seat and army.get("storehouse") and not _storehouse_may_fight(state["players"][who], data):
+            raise NotAllowed(text(f"el ejército {army['id']} es del Almacén y no puede combatir",
+                                  f"army {army['id']} comes from a Storehouse and may not fight"))
+        if who == seat and army.get("tired"):
+            raise LimitReached(text(f"el ejército {army['id']} ya combatió este turno",
+                                    f"army {army['id']} has already fought this turn"))
+    return win, lose, defeated, plans
+
+
+def _battle_check(state: dict, a: dict, data) -> None:
+    _battle_plans(state, a, data)
+
+
+def _battle(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat = state["active"]
+    win, lose, defeated, plans = _battle_plans(state, a, data)
+    winner = state["players"][win]
+    for who, army, losses in plans:
+        for tid, n in losses.items():
+            army["troops"][tid] -= n
+            if not army["troops"][tid]:
+                del army["troops"][tid]
+    for tid, n in defeated.items():
+        winner["defeated"][tid] = winner["defeated"].get(tid, 0) + n
+    if a["fled"] and lose is not None:
+        army = next((army for who, army, _ in plans if who == lose), None)
+        if army is not None and army["troops"]:
+            span = data.meta["scatter_turns"]
+            turns = rng.randint(span["min"], span["max"])
+            loser = state["players"][lose]
+            state["scattered"].append({"player": lose, "troops": dict(army["troops"]),
+                                       "returns_on": loser["turns_played"] + turns, "turns": turns})
+            army["troops"] = {}
+            log(state, f"Las tropas de {loser['name']} se dispersan {turns} turno(s)",
+                f"{loser['name']}'s troops scatter for {turns} turn(s)")
+    for who, army, _ in plans:
+        army["tired"] = army.get("tired") or who == seat
+        if not army["troops"]:
+            state["players"][who]["armies"].remove(army)
+    points = battle_points({"defeated": defeated}, data)
+    log(state, f"{winner['name']} gana la batalla (+{points})", f"{winner['name']} wins the battle (+{points})")
+
+
+def _nothing(state: dict, a: dict, data) -> None:
+    """A move with no precondition beyond whose turn it is."""
+
+
+def _one(state: dict, data) -> list[dict]:
+    return [{}]
+
+
+def _end_turn(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, p = _me(state)
     if state["last_turn_reason"]:
         finish(state, record(state, data), data)
         why = REASONS.get(state["last_turn_reason"], text(state["last_turn_reason"], state["last_turn_reason"]))
@@ -614,43 +678,44 @@ def _end_turn(state: dict, action: dict, rng: random.Random, data) -> None:
     _start_turn(state, pass_turn(state, seat), rng, data)
 
 
-_HANDLERS = {"hire": _hire, "trade": _trade, "build": _build, "reveal": _reveal, "claim": _claim,
-             "treasure": _treasure, "battle": _battle, "end_turn": _end_turn}
+def _tiles_in_game(data) -> int:
+    return sum(t.get("copies", 1) for t in data.entries("tile"))
 
 
-def legal_actions(state: dict, data) -> list[dict]:
-    """The moves open now (affordable hires, builds and bank trades; reveal; end of turn)."""
-    seat = state["active"]
-    p = state["players"][seat]
-    out: list[dict] = []
-    troops = {t["id"]: t for t in _troops(data)}
-    room = len(p["armies"]) < _army_limit(state, seat, data)
-    for tid, n in p["reserve"].items():
-        if n and all(p[r] >= c for r, c in troops[tid]["cost"].items()):
-            if room:
-                out.append({"action": "hire", "troop": tid, "count": 1})
-            elif p["armies"]:
-                out.append({"action": "hire", "troop": tid, "count": 1, "army": p["armies"][0]["id"]})
-    for index, castle in enumerate(p["castles"]):
-        if castle["built_this_turn"]:
-            continue
-        for b in data.entries("building"):
-            if b.get("variant") and b["variant"] not in state["variants"]:
-                continue
-            if b.get("scope") == "shared" and b["id"] in state["wonders"]:
-                continue
-            if b.get("scope") != "shared" and b["id"] in castle["slots"].values():
-                continue
-            if not all(p[r] >= c for r, c in b["cost"].items()):
-                continue
-            if any(s["id"] not in castle["slots"] and s["level"] >= b["level"]
-                   and all(r in castle["slots"] for r in s.get("rests_on") or []) for s in _slots(data)):
-                out.append({"action": "build", "building": b["id"], "castle": index})
-    if may_trade(p, data) and p["trades_used"] < _trade_limit(state, seat, data):
-        for t in data.meta["bank_trades"]:
-            if all(p[r] >= n for r, n in t["give"].items()):
-                out.append({"action": "trade", "give": list(t["give"])[0], "get": list(t["get"])[0]})
-    if state["map"]["hidden"]:
-        out.append({"action": "reveal", "count": 1})
-    out.append({"action": "end_turn"})
-    return out
+#: A count of troops in one action: no more than the game's troop counters would make plausible.
+TROOPS = Arg("counts", "{troop: n} (optional)", optional=True, lo=0, hi=1000)
+
+MOVES: dict[str, Move] = declare(
+    adjust_move(adjustable, "a resource (cards/el_mapa resources: id or name)|tiles_revealed"),
+    Move("hire", text("Contrata tropas entrenadas.", "Hire trained troops."),
+         {"troop": Arg("name", "troop"), "count": Arg("int", "int", optional=True, default=1, lo=1, hi=1000),
+          "army": Arg("name", "army id (optional: a new army)", optional=True)},
+         _hire_check, _hire, candidates=_hire_candidates),
+    Move("trade", text("Cambia con la banca según la tabla.", "Trade with the bank at the table's rates."),
+         {"give": Arg("name", "resource"), "get": Arg("name", "resource"),
+          "times": Arg("int", "int", optional=True, default=1, lo=1, hi=1000)},
+         _trade_check, _trade, candidates=_trade_candidates),
+    Move("build", text("Construye un edificio en un castillo.", "Build in a castle."),
+         {"building": Arg("name", "building"), "castle": Arg("int", "int", optional=True, default=0, lo=0, hi=_tiles_in_game),
+          "slot": Arg("name", "slot id (optional)", optional=True)},
+         _build_check, _build, candidates=_build_candidates),
+    Move("reveal", text("Losetas del mapa reveladas por tus ejércitos.", "Map tiles your armies revealed."),
+         {"count": Arg("int", "int", lo=1, hi=_tiles_in_game)}, _reveal_check, _reveal,
+         candidates=lambda state, data: [{"count": 1}]),
+    Move("claim", text("Te apropias de un pueblo, una mina o un hechizo del mapa.", "Take a village, mine or spell tile."),
+         {"what": Arg("name", "village|mine|spell_mine"),
+          "resource": Arg("name", "mine resource (optional: for a mine)", optional=True),
+          "level": Arg("int", "spell level (optional: for a spell_mine)", optional=True, lo=1, hi=100),
+          "from": Arg("player", "name (optional)", optional=True)},
+         _claim_check, _claim),
+    Move("treasure", text("Abre tesoros: se tira el dado por cada uno.", "Open treasures: one die roll each."),
+         {"count": Arg("int", "int", optional=True, default=1, lo=1, hi=treasures_in_game)}, _nothing, _treasure),
+    Move("battle", text("Anota el resultado de una batalla.", "Record a battle's result."),
+         {"winner": Arg("player", "name"), "loser": Arg("player", "name or 'neutral'"), "defeated": TROOPS,
+          "winner_army": Arg("name", "army id (optional)", optional=True),
+          "winner_losses": TROOPS, "loser_army": Arg("name", "army id (optional)", optional=True),
+          "fled": Arg("bool", "bool (optional: the loser fled, survivors scatter)", optional=True, default=False)},
+         _battle_check, _battle),
+    Move("end_turn", text("Termina el turno.", "End the turn."), {}, _nothing, _end_turn, candidates=_one),
+)
+ACTIONS = actions_table(MOVES)

@@ -17,49 +17,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..common import (arg, declare_active_player, dispatch, find_entry, log, name_of, next_seat, pass_turn, player_index, require_active, spend,
-                      text)
-from ..errors import (BadArgument, Duplicate, GameOver, LimitReached, NotAllowed, NotEnough,
-                      NotYourTurn, WrongPhase)
+from ..common import (CORRECTION, Arg, Move, actions_table, adjust_move, apply_move, declare, find_entry, legal_moves, log, name_of,
+                      need, next_seat, pass_turn, player_index, text)
+from ..errors import BadArgument, Duplicate, LimitReached, NotAllowed, NotEnough, NotYourTurn, WrongPhase
 from ..final import finish
+from ..setup import setup_options
 
 GAME = "gladiadores"
 RESOURCES = {"coins": text("monedas", "coins"), "points": text("puntos de combate", "combat points")}
-
-ACTIONS: dict[str, dict[str, Any]] = {
-    "adjust": {"args": {"player": "name", "resource": "coins|points|a building", "delta": "int (+1/-1 for a building)"},
-               "help": text("Corrige a mano un recurso de un jugador, o qué edificios tiene (+1 lo toma del centro "
-                            "o de otro jugador, -1 lo devuelve al centro).",
-                            "Correct a player's resource by hand, or which buildings they own (+1 takes it from "
-                            "the centre or another player, -1 returns it to the centre).")},
-    "undo": {"args": {}, "help": text("Deshace la última acción.", "Undo the last action.")},
-    "redo": {"args": {}, "help": text("Rehace la acción deshecha.", "Redo the undone action.")},
-    "fight": {"args": {"gladiator": "uid", "target": "name", "defender": "uid (the defender's choice)",
-                       "card": "combat card id (optional: else the engine draws)", "redraw": "bool (optional)"},
-              "help": text("Combate: paga y desafía a un rival.", "Fight: pay and challenge a rival.")},
-    "work": {"args": {"gladiator": "uid"}, "help": text("Trabaja: gana monedas.", "Work: earn coins.")},
-    "build": {"args": {"building": "building", "gladiators": "[uid, ...]"},
-              "help": text("Construye un edificio del centro.", "Build a building from the centre.")},
-    "demolish": {"args": {"building": "building", "gladiators": "[uid, ...]"},
-                 "help": text("Derriba uno de tus edificios.", "Demolish one of your buildings.")},
-    "destroy": {"args": {"target": "name", "building": "building", "gladiators": "[uid, ...]"},
-                "help": text("Destruye un edificio rival (Aries).", "Destroy a rival's building (Aries).")},
-    "chain": {"args": {"gladiator": "uid", "target": "name", "targets": "[uid, ...]"},
-              "help": text("Encadena gladiadores rivales (Officina).", "Chain rival gladiators (Officina).")},
-    "end_main": {"args": {}, "help": text("Termina la fase principal.", "End the main phase.")},
-    "discard_gladiator": {"args": {"gladiator": "uid"},
-                          "help": text("Descarta un gladiador que no cabe.", "Discard a gladiator you cannot house.")},
-    "start_auction": {"args": {}, "help": text("Revela veteranos para subastar.", "Reveal veterans to auction.")},
-    "pick": {"args": {"gladiator": "veteran id"},
-             "help": text("Elige el veterano que se subasta.", "Pick the veteran to auction.")},
-    "bid": {"args": {"player": "name", "amount": "int"},
-            "help": text("Puja en la subasta.", "Bid in the auction.")},
-    "pass": {"args": {"player": "name"}, "help": text("No pujes.", "Do not bid.")},
-    "end_turn": {"args": {}, "help": text("Termina el turno.", "End the turn.")},
-}
-declare_active_player(ACTIONS, ("fight", "work", "build", "demolish", "destroy", "chain", "end_main",
-                                "discard_gladiator", "start_auction", "pick", "end_turn"))
-
 
 # -- data ----------------------------------------------------------------------------------------
 
@@ -148,8 +113,7 @@ def derive(state: dict, data) -> None:
                                 and not state["turn_flags"].get("destroy"))
     auc = state.get("auction")
     if auc and auc.get("gladiator"):
-        auc["min_bid"] = max(_glad(data, auc["gladiator"]).get("min_bid", 0) or 0,
-                             auc["high"]["amount"] if auc["high"] else 0)
+        auc["min_bid"] = min_bid(state, data)
 
 
 # -- setup and turns -----------------------------------------------------------------------------
@@ -157,17 +121,8 @@ def derive(state: dict, data) -> None:
 def setup(players: list[str], options: dict, rng: random.Random, data) -> dict:
     """Deal buildings (the Casula's holder starts), Tiros and coins; shuffle veterans and combat cards."""
     meta = data.meta
-    unknown = set(options) - {"target", "quick", "expansion"}
-    if unknown:
-        raise BadArgument(text(f"opciones desconocidas: {', '.join(sorted(unknown))}",
-                               f"unknown options: {', '.join(sorted(unknown))}"))
-    top = meta["players"]["expansion_max"] if options.get("expansion") else meta["players"]["max"]
-    if not meta["players"]["min"] <= len(players) <= top:
-        raise BadArgument(text(f"Gladiadores se juega con {meta['players']['min']} a {top} jugadores, no {len(players)}",
-                               f"Gladiadores takes {meta['players']['min']} to {top} players, not {len(players)}"))
-    target = options.get("target") or meta["target_points"]["quick_start" if options.get("quick") else "standard"]
-    if not isinstance(target, int) or isinstance(target, bool) or target < 1:
-        raise BadArgument(text("el objetivo debe ser un número de puntos", "target must be a number of points"))
+    options = setup_options(data, players, options)
+    target = options["target"] or meta["target_points"]["quick_start" if options["quick"] else "standard"]
     row = next(r for r in meta["player_counts"] if r["players"] == len(players))
     pool = [b for b in data.entries("building") if b["symbol"] in row["symbols"] for _ in range(b.get("copies", 1))]
     first_id = meta["setup"]["first_player_building"]
@@ -183,7 +138,7 @@ def setup(players: list[str], options: dict, rng: random.Random, data) -> dict:
     combat = [c["id"] for c in data.entries("combat_card") for _ in range(c.get("copies", 1))]
     rng.shuffle(combat)
     state: dict[str, Any] = {
-        "game": GAME, "target": target, "expansion": bool(options.get("expansion")),
+        "game": GAME, "target": target, "expansion": options["expansion"],
         "players": [], "next_uid": 1, "phase": "start", "active": None, "turn": 0, "round": 1,
         "finished": False, "final": None, "log": [],
         "centre": {"tiros": [], "buildings": [], "veterans": veterans, "veteran_discard": [],
@@ -251,63 +206,79 @@ def record(state: dict) -> dict:
          "coins": p["coins"], "gladiators": len(p["gladiators"])} for p in state["players"]]}
 
 
-# -- actions -------------------------------------------------------------------------------------
+# -- moves: each declared once (arguments, phase, one precondition, effect) --------------------------
 
 def apply(state: dict, action: dict, rng: random.Random, data) -> dict:
-    """Apply one action (see ``ACTIONS``); raise ``IllegalAction`` before changing anything."""
-    if action["action"] == "adjust" and isinstance(action.get("resource"), str) \
-            and action["resource"].strip().casefold() not in {k for k in RESOURCES} | {
-                n.casefold() for t in RESOURCES.values() for n in t.values()}:
-        _adjust_building(state, action, data)
-        return state
-    return dispatch(state, action, rng, data, _HANDLERS, RESOURCES)
+    """Apply one action (see ``MOVES``); raise ``IllegalAction`` before changing anything."""
+    return apply_move(MOVES, state, action, rng, data)
 
 
-def _adjust_building(state: dict, action: dict, data) -> None:
-    """The table is the truth: give a player a building (from the centre or from whoever has it) or
-    send one of theirs back to the centre."""
-    if state.get("finished"):
-        raise GameOver(text("la partida ha terminado", "the game is over"))
-    seat = player_index(state, action.get("player"))
+def legal_actions(state: dict, data) -> list[dict]:
+    """The moves open now, with their arguments filled in, derived from ``MOVES``."""
+    return legal_moves(MOVES, state, data)
+
+
+def _me(state: dict) -> tuple[int, dict]:
+    seat = state["active"]
+    return seat, state["players"][seat]
+
+
+def _is_resource(name: Any) -> bool:
+    return isinstance(name, str) and name.strip().casefold() in {k for k in RESOURCES} | {
+        n.casefold() for t in RESOURCES.values() for n in t.values()}
+
+
+def _adjusted_building(state: dict, a: dict, data) -> tuple[int, dict]:
+    """The player and the building an ``adjust`` of a building names, or the refusal."""
+    seat = player_index(state, a["player"])
     player = state["players"][seat]
     try:
-        building = data.find("building", action["resource"])
+        building = data.find("building", a["resource"])
     except LookupError as exc:
         raise BadArgument(text(f"recurso desconocido: se puede ajustar coins, points o un edificio ({exc})",
                                f"unknown resource: adjust coins, points or a building ({exc})")) from None
-    delta = arg(action, "delta", int)
     bid = building["id"]
-    if delta == 1:
+    if a["delta"] == 1:
         if bid in player["buildings"]:
             raise Duplicate(text(f"{player['name']} ya tiene {name_of(building)}",
                                  f"{player['name']} already has {name_of(building, 'en')}"))
-        owner = next((p for p in state["players"] if bid in p["buildings"]), None)
-        if owner is not None:
-            owner["buildings"].remove(bid)
-        elif bid in state["centre"]["buildings"]:
-            state["centre"]["buildings"].remove(bid)
-        else:
+        if not any(bid in p["buildings"] for p in state["players"]) and bid not in state["centre"]["buildings"]:
             raise NotAllowed(text(f"{name_of(building)} no está en juego", f"{name_of(building, 'en')} is not in play"))
-        player["buildings"].append(bid)
-        es, en = f"recibe {name_of(building)}", f"gets {name_of(building, 'en')}"
-    elif delta == -1:
+    elif a["delta"] == -1:
         if bid not in player["buildings"]:
             raise BadArgument(text(f"{player['name']} no tiene {name_of(building)}",
                                    f"{player['name']} has no {name_of(building, 'en')}"))
+    else:
+        raise BadArgument(text("un edificio se ajusta con delta +1 o -1", "a building is adjusted by delta +1 or -1"))
+    return seat, building
+
+
+def _adjust_check(state: dict, a: dict, data) -> None:
+    if _is_resource(a["resource"]):
+        _BASE_ADJUST.precondition(state, a, data)
+    else:
+        _adjusted_building(state, a, data)
+
+
+def _adjust(state: dict, a: dict, rng: random.Random, data) -> None:
+    """The table is the truth: correct coins or points, give a player a building (from the centre or
+    from whoever has it) or send one of theirs back to the centre."""
+    if _is_resource(a["resource"]):
+        _BASE_ADJUST.effect(state, a, rng, data)
+        return
+    seat, building = _adjusted_building(state, a, data)
+    player, bid = state["players"][seat], building["id"]
+    if a["delta"] == 1:
+        owner = next((p for p in state["players"] if bid in p["buildings"]), None)
+        (owner["buildings"] if owner is not None else state["centre"]["buildings"]).remove(bid)
+        player["buildings"].append(bid)
+        es, en = f"recibe {name_of(building)}", f"gets {name_of(building, 'en')}"
+    else:
         player["buildings"].remove(bid)
         state["centre"]["buildings"].append(bid)
         state["centre"]["buildings"].sort()
         es, en = f"devuelve {name_of(building)} al centro", f"returns {name_of(building, 'en')} to the centre"
-    else:
-        raise BadArgument(text("un edificio se ajusta con delta +1 o -1", "a building is adjusted by delta +1 or -1"))
     log(state, f"Ajuste: {player['name']} {es}", f"Adjusted: {player['name']} {en}")
-
-
-def _main(state: dict, action: dict) -> tuple[int, dict]:
-    seat = require_active(state, action)
-    if state["phase"] != "main":
-        raise WrongPhase(text("eso se hace en la fase principal", "that belongs to the main phase"))
-    return seat, state["players"][seat]
 
 
 def _own_glad(player: dict, uid: Any, ready: bool = True) -> dict:
@@ -319,9 +290,11 @@ def _own_glad(player: dict, uid: Any, ready: bool = True) -> dict:
     raise BadArgument(text(f"{player['name']} no tiene el gladiador '{uid}'", f"{player['name']} has no gladiator '{uid}'"))
 
 
-def _pool(state: dict, player: dict, action: dict, seat: int, data) -> tuple[list[dict], int]:
-    uids = arg(action, "gladiators", list)
-    if not uids or len(set(map(str, uids))) != len(uids):
+def _pool(state: dict, a: dict, data) -> tuple[list[dict], int]:
+    """The ready gladiators ``gladiators`` names and the construction they pool (with bonuses)."""
+    seat, player = _me(state)
+    uids = a["gladiators"]
+    if not uids or len(set(uids)) != len(uids):
         raise BadArgument(text("'gladiators' es una lista de gladiadores distintos", "'gladiators' is a list of different gladiators"))
     glads = [_own_glad(player, u) for u in uids]
     total = sum(stat(state, seat, g, "construction", data) for g in glads)
@@ -329,11 +302,25 @@ def _pool(state: dict, player: dict, action: dict, seat: int, data) -> tuple[lis
     return glads, total
 
 
-def _fight(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player = _main(state, action)
+def _construction_check(state: dict, a: dict, cost: int, what_es: str, what_en: str, data) -> None:
+    glads, total = _pool(state, a, data)
+    if total < cost:
+        raise NotEnough(text(f"construcción {total}, {what_es} cuesta {cost}",
+                             f"construction {total}, {what_en} costs {cost}"))
+
+
+def _use_up(state: dict, a: dict, data) -> None:
+    """The named gladiators have pooled their construction: they are used up."""
+    for g in _pool(state, a, data)[0]:
+        g["ready"] = False
+
+
+def _fighters(state: dict, a: dict, data) -> tuple[dict, int, dict]:
+    """The attacker, the rival's seat and the defender a ``fight`` names, or the refusal."""
+    seat, player = _me(state)
     rules = data.meta["combat"]
-    att = _own_glad(player, action.get("gladiator"))
-    other = player_index(state, action.get("target"), "target")
+    att = _own_glad(player, a["gladiator"])
+    other = player_index(state, a["target"], "target")
     if other == seat:
         raise NotAllowed(text("no puedes combatir contigo", "you cannot fight yourself"))
     rival = state["players"][other]
@@ -341,39 +328,62 @@ def _fight(state: dict, action: dict, rng: random.Random, data) -> None:
     if not free:
         raise NotAllowed(text(f"{rival['name']} no tiene gladiadores libres para defenderse",
                               f"{rival['name']} has no free gladiator to defend"))
-    dfd = _own_glad(rival, action.get("defender"), ready=not rules["defender_may_be_exhausted"])
+    dfd = _own_glad(rival, a["defender"], ready=not rules["defender_may_be_exhausted"])
     if dfd not in free:
         raise NotAllowed(text(f"{dfd['uid']} está encadenado", f"{dfd['uid']} is chained"))
+    return att, other, dfd
+
+
+def fight_cost(state: dict, seat: int, att: dict, data) -> int:
+    """What the attacker's owner pays to fight with it (its card's cost less building discounts)."""
     att_card = _glad(data, att["card"])
-    cost = att_card[rules["cost_field"]]
+    cost = att_card[data.meta["combat"]["cost_field"]]
     for e in _building_effects(state, seat, data, "fight_discount"):
         if _applies(e, att_card):
             cost = max(0, cost - e.get("amount", 0))
-    card_id = action.get("card")
-    if card_id is not None:
-        try:
-            card = data.get("combat_card", card_id)
-        except KeyError:
-            raise BadArgument(text(f"carta de combate desconocida '{card_id}'", f"unknown combat card '{card_id}'")) from None
-    spend(player, "coins", cost, "monedas", "coins")
-    if card_id is None:
+    return cost
+
+
+def _fight_check(state: dict, a: dict, data) -> None:
+    seat, player = _me(state)
+    att, other, dfd = _fighters(state, a, data)
+    if a["card"] is not None and a["card"] not in {c["id"] for c in data.entries("combat_card")}:
+        raise BadArgument(text(f"carta de combate desconocida '{a['card']}'", f"unknown combat card '{a['card']}'"))
+    need(player, "coins", fight_cost(state, seat, att, data), "monedas", "coins")
+
+
+def attacker_wins(attack: int, defence: int, rules: dict) -> bool:
+    """Whether the attack beats the defence: higher wins; a tie goes to whom ``combat.ties`` says."""
+    return attack > defence or (attack == defence and rules["ties"] == "attacker")
+
+
+def _fight(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _me(state)
+    rules = data.meta["combat"]
+    att, other, dfd = _fighters(state, a, data)
+    rival = state["players"][other]
+    att_card = _glad(data, att["card"])
+    player["coins"] -= fight_cost(state, seat, att, data)
+    if a["card"] is not None:
+        card = data.get("combat_card", a["card"])
+    else:
         card = data.get("combat_card", _draw_combat(state, rng))
-        if action.get("redraw") and _may_redraw(state, seat, att, data):
+        if a["redraw"] and _may_redraw(state, seat, att, data):
             state["centre"]["combat_discard"].append(card["id"])
             card = data.get("combat_card", _draw_combat(state, rng))
     state["centre"]["combat_discard"].append(card["id"])
     attack = stat(state, seat, att, rules["attack"]["stat"], data, "attack") + card[rules["attack"]["card"]]
     defence = stat(state, other, dfd, rules["defence"]["stat"], data, "defence") + card[rules["defence"]["card"]]
-    attacker_wins = attack > defence or (attack == defence and rules["ties"] == "attacker")
+    won = attacker_wins(attack, defence, rules)
     if rules["attacker_exhausts"]:
         att["ready"] = False
     if rules["defender_exhausts"]:
         dfd["ready"] = False
-    win_seat, win_g, lose_seat, lose_g = (seat, att, other, dfd) if attacker_wins else (other, dfd, seat, att)
+    win_seat, win_g, lose_seat, lose_g = (seat, att, other, dfd) if won else (other, dfd, seat, att)
     who, whom = state["players"][win_seat]["name"], state["players"][lose_seat]["name"]
     log(state, f"Combate {attack} contra {defence} ({name_of(card)}): gana {who}",
         f"Fight {attack} against {defence} ({name_of(card, 'en')}): {who} wins")
-    if attacker_wins:
+    if won:
         player["points"] += rules["points"]["attacker_wins"]
         for e in _building_effects(state, seat, data, "fight_reward") + [
                 e for e in _effects(att_card) if e["kind"] == "fight_reward"]:
@@ -405,6 +415,20 @@ def _fight(state: dict, action: dict, rng: random.Random, data) -> None:
             log(state, f"Muere el gladiador de {whom}", f"{whom}'s gladiator dies")
 
 
+def _fight_candidates(state: dict, data) -> list[dict]:
+    """Each ready gladiator against each rival, facing the rival's weakest free gladiator (the
+    defender is the rival's choice; the screen asks them)."""
+    seat, p = _me(state)
+    out = []
+    for g in p["gladiators"]:
+        for other, rival in enumerate(state["players"]):
+            free = [d for d in rival["gladiators"] if d["uid"] not in state["chained"]]
+            if other != seat and free:
+                weakest = min(free, key=lambda d: stat(state, other, d, "combat", data))
+                out.append({"gladiator": g["uid"], "target": rival["name"], "defender": weakest["uid"]})
+    return out
+
+
 def _may_redraw(state: dict, seat: int, att: dict, data) -> bool:
     flags = state["turn_flags"]
     own = [e for e in _effects(_glad(data, att["card"])) if e["kind"] == "redraw"]
@@ -423,9 +447,13 @@ def _draw_combat(state: dict, rng: random.Random) -> str:
     return centre["combat"].pop(0)
 
 
-def _work(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player = _main(state, action)
-    g = _own_glad(player, action.get("gladiator"))
+def _work_check(state: dict, a: dict, data) -> None:
+    _own_glad(_me(state)[1], a["gladiator"])
+
+
+def _work(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _me(state)
+    g = _own_glad(player, a["gladiator"])
     amount = stat(state, seat, g, "work", data)
     if not state["turn_flags"].get("work_bonus"):
         bonus = [e for e in _building_effects(state, seat, data, "coins") if e["timing"] == "on_work"]
@@ -437,9 +465,13 @@ def _work(state: dict, action: dict, rng: random.Random, data) -> None:
     log(state, f"{player['name']} trabaja: +{amount} monedas", f"{player['name']} works: +{amount} coins")
 
 
-def _build(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player = _main(state, action)
-    building = _building(data, arg(action, "building"))
+def _my_gladiators(state: dict, data) -> list[dict]:
+    return [{"gladiator": g["uid"]} for g in _me(state)[1]["gladiators"]]
+
+
+def _build_check(state: dict, a: dict, data) -> None:
+    seat, player = _me(state)
+    building = _building(data, a["building"])
     limits = data.meta["limits"]
     if limits["unique_building_names"] and building["id"] in player["buildings"]:
         raise Duplicate(text(f"{player['name']} ya tiene {name_of(building)}",
@@ -448,77 +480,98 @@ def _build(state: dict, action: dict, rng: random.Random, data) -> None:
         raise NotAllowed(text(f"{name_of(building)} no está en el centro", f"{name_of(building, 'en')} is not in the centre"))
     if len(player["buildings"]) >= limits["max_buildings"]:
         raise LimitReached(text(f"ya tienes {limits['max_buildings']} edificios", f"you already have {limits['max_buildings']} buildings"))
-    _pay_construction(state, seat, action, building["cost"], name_of(building), name_of(building, "en"), data)
+    _construction_check(state, a, building["cost"], name_of(building), name_of(building, "en"), data)
+
+
+def _build(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _me(state)
+    building = _building(data, a["building"])
+    _use_up(state, a, data)
     state["centre"]["buildings"].remove(building["id"])
     player["buildings"].append(building["id"])
     log(state, f"{player['name']} construye {name_of(building)}", f"{player['name']} builds {name_of(building, 'en')}")
 
 
-def _demolish(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player = _main(state, action)
-    building = _building(data, arg(action, "building"))
-    if building["id"] not in player["buildings"]:
-        raise BadArgument(text(f"{player['name']} no tiene {name_of(building)}", f"{player['name']} has no {name_of(building, 'en')}"))
-    _remove_building(state, seat, seat, building, action, data)
+def _build_candidates(state: dict, data) -> list[dict]:
+    """Each building in the centre, paid by the strongest ready builders."""
+    seat, p = _me(state)
+    ready = [g for g in p["gladiators"] if g["ready"]]
+    return [{"building": b, "gladiators": _cheapest(state, seat, ready, data.get("building", b)["cost"], data)}
+            for b in dict.fromkeys(state["centre"]["buildings"])]
 
 
-def _destroy(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player = _main(state, action)
-    if not _building_effects(state, seat, data, "destroy"):
-        raise NotAllowed(text("necesitas el Aries para destruir", "you need the Aries to destroy"))
-    if state["turn_flags"].get("destroy"):
-        raise LimitReached(text("ya destruiste un edificio este turno", "you already destroyed a building this turn"))
-    other = player_index(state, action.get("target"), "target")
-    if other == seat:
-        raise NotAllowed(text("para tus edificios, derriba", "to remove your own building, demolish it"))
-    building = _building(data, arg(action, "building"))
-    if building["id"] not in state["players"][other]["buildings"]:
-        raise BadArgument(text(f"{state['players'][other]['name']} no tiene {name_of(building)}",
-                               f"{state['players'][other]['name']} has no {name_of(building, 'en')}"))
-    _remove_building(state, seat, other, building, action, data)
-    state["turn_flags"]["destroy"] = True
-
-
-def _pay_construction(state: dict, seat: int, action: dict, cost: int, what_es: str, what_en: str, data) -> None:
-    """The named gladiators pool their construction to pay ``cost``; they are used up."""
-    glads, total = _pool(state, state["players"][seat], action, seat, data)
-    if total < cost:
-        raise NotEnough(text(f"construcción {total}, {what_es} cuesta {cost}",
-                             f"construction {total}, {what_en} costs {cost}"))
-    for g in glads:
-        g["ready"] = False
-
-
-def _remove_building(state: dict, seat: int, owner: int, building: dict, action: dict, data) -> None:
-    player = state["players"][seat]
+def _removal_check(state: dict, a: dict, owner: int, data) -> dict:
+    building = _building(data, a["building"])
+    victim = state["players"][owner]
+    if building["id"] not in victim["buildings"]:
+        raise BadArgument(text(f"{victim['name']} no tiene {name_of(building)}", f"{victim['name']} has no {name_of(building, 'en')}"))
     if not removable(building, data):
         raise NotAllowed(text(f"{name_of(building)} da puntos: no se puede derribar",
                               f"{name_of(building, 'en')} gives points: it cannot be demolished"))
-    _pay_construction(state, seat, action, building["cost"], f"derribar {name_of(building)}",
-                      f"demolishing {name_of(building, 'en')}", data)
+    _construction_check(state, a, building["cost"], f"derribar {name_of(building)}",
+                        f"demolishing {name_of(building, 'en')}", data)
+    return building
+
+
+def _remove_building(state: dict, a: dict, owner: int, data) -> None:
+    player = state["players"][state["active"]]
+    building = _building(data, a["building"])
+    _use_up(state, a, data)
     state["players"][owner]["buildings"].remove(building["id"])
     state["centre"]["buildings"].append(building["id"])
     state["centre"]["buildings"].sort()
     log(state, f"{player['name']} derriba {name_of(building)}", f"{player['name']} pulls down {name_of(building, 'en')}")
 
 
-def _chain(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player = _main(state, action)
+def _demolish_check(state: dict, a: dict, data) -> None:
+    _removal_check(state, a, state["active"], data)
+
+
+def _demolish(state: dict, a: dict, rng: random.Random, data) -> None:
+    _remove_building(state, a, state["active"], data)
+
+
+def _destroy_check(state: dict, a: dict, data) -> None:
+    seat, player = _me(state)
+    if not _building_effects(state, seat, data, "destroy"):
+        raise NotAllowed(text("necesitas el Aries para destruir", "you need the Aries to destroy"))
+    if state["turn_flags"].get("destroy"):
+        raise LimitReached(text("ya destruiste un edificio este turno", "you already destroyed a building this turn"))
+    other = player_index(state, a["target"], "target")
+    if other == seat:
+        raise NotAllowed(text("para tus edificios, derriba", "to remove your own building, demolish it"))
+    _removal_check(state, a, other, data)
+
+
+def _destroy(state: dict, a: dict, rng: random.Random, data) -> None:
+    _remove_building(state, a, player_index(state, a["target"], "target"), data)
+    state["turn_flags"]["destroy"] = True
+
+
+def _chain_targets(state: dict, a: dict, data) -> tuple[dict, int, list[dict]]:
+    """The chaining gladiator, the rival and the rival's gladiators a ``chain`` names, or the refusal."""
+    seat, player = _me(state)
     rules = data.meta["chain"]
-    g = _own_glad(player, action.get("gladiator"))
+    g = _own_glad(player, a["gladiator"])
     own = any(e["kind"] == "chain" for e in _effects(_glad(data, g["card"])))
     if not own and not _building_effects(state, seat, data, "chain"):
         raise NotAllowed(text("necesitas la Officina para encadenar", "you need the Officina to chain"))
     if state["turn_flags"].get("chain", 0) >= rules["per_turn"]:
         raise LimitReached(text("ya encadenaste este turno", "you already chained this turn"))
-    other = player_index(state, action.get("target"), "target")
+    other = player_index(state, a["target"], "target")
     if other == seat:
         raise NotAllowed(text("encadena a un rival", "chain a rival"))
-    uids = arg(action, "targets", list)
     rival = state["players"][other]
-    targets = [_own_glad(rival, u, ready=False) for u in uids]
+    targets = [_own_glad(rival, u, ready=False) for u in a["targets"]]
     if not targets or len({t["uid"] for t in targets}) != len(targets):
         raise BadArgument(text("'targets' es una lista de gladiadores distintos", "'targets' is a list of different gladiators"))
+    return g, other, targets
+
+
+def _chain_check(state: dict, a: dict, data) -> None:
+    seat, player = _me(state)
+    rules = data.meta["chain"]
+    g, other, targets = _chain_targets(state, a, data)
     for t in targets:
         if any(e["kind"] == "unchainable" for e in _effects(_glad(data, t["card"]))):
             raise NotAllowed(text(f"{name_of(_glad(data, t['card']))} no se puede encadenar",
@@ -528,43 +581,67 @@ def _chain(state: dict, action: dict, rng: random.Random, data) -> None:
     if weight > power:
         raise NotEnough(text(f"encadenar cuesta {weight} y el gladiador tiene {power}",
                              f"chaining needs {weight} and the gladiator has {power}"))
+
+
+def _chain(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _me(state)
+    g, other, targets = _chain_targets(state, a, data)
     g["ready"] = False
     state["chained"].extend(t["uid"] for t in targets)
     state["turn_flags"]["chain"] = state["turn_flags"].get("chain", 0) + 1
-    log(state, f"{player['name']} encadena {len(targets)} gladiador(es) de {rival['name']}",
-        f"{player['name']} chains {len(targets)} of {rival['name']}'s gladiators")
+    log(state, f"{player['name']} encadena {len(targets)} gladiador(es) de {state['players'][other]['name']}",
+        f"{player['name']} chains {len(targets)} of {state['players'][other]['name']}'s gladiators")
 
 
-def _end_main(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player = _main(state, action)
+def _nothing(state: dict, a: dict, data) -> None:
+    """A move with no precondition beyond its phase and whose turn it is."""
+
+
+def _one(state: dict, data) -> list[dict]:
+    return [{}]
+
+
+def _end_main(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _me(state)
     state["phase"] = "auction"
     log(state, f"{player['name']}: subasta", f"{player['name']}: auction")
 
 
-def _auction_phase(state: dict, action: dict) -> tuple[int, dict]:
-    seat = require_active(state, action)
-    if state["phase"] != "auction" or state["auction"] is not None:
+def _opening_check(state: dict) -> None:
+    if state["auction"] is not None:
         raise WrongPhase(text("eso se hace al empezar la fase de subasta", "that belongs to the start of the auction phase"))
-    return seat, state["players"][seat]
 
 
-def _discard_gladiator(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player = _auction_phase(state, action)
+def _discard_check(state: dict, a: dict, data) -> None:
+    _opening_check(state)
+    seat, player = _me(state)
     if len(player["gladiators"]) <= capacity(state, seat, data):
         raise NotAllowed(text("tienes sitio para todos tus gladiadores", "you have room for all your gladiators"))
-    g = _own_glad(player, action.get("gladiator"), ready=False)
+    _own_glad(player, a["gladiator"], ready=False)
+
+
+def _discard_gladiator(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _me(state)
+    g = _own_glad(player, a["gladiator"], ready=False)
     player["gladiators"].remove(g)
     kind = _glad(data, g["card"])["kind"]
     (state["centre"]["tiros"] if kind == "tiro" else state["centre"]["veteran_discard"]).append(g["card"])
     log(state, f"{player['name']} descarta un gladiador", f"{player['name']} discards a gladiator")
 
 
-def _start_auction(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, player = _auction_phase(state, action)
+def _start_auction_check(state: dict, a: dict, data) -> None:
+    _opening_check(state)
+    seat, player = _me(state)
     if len(player["gladiators"]) >= capacity(state, seat, data):
         raise NotAllowed(text("no tienes sitio para otro gladiador", "you have no room for another gladiator"))
-    rules = data.meta["auction"]
-    count = rules["reveal"] + sum(e.get("amount", 0) for e in _building_effects(state, seat, data, "auction_reveal"))
+    if not state["centre"]["veterans"] and not state["centre"]["veteran_discard"]:
+        raise NotAllowed(text("no quedan veteranos", "no veterans are left"))
+
+
+def _start_auction(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _me(state)
+    count = data.meta["auction"]["reveal"] + sum(
+        e.get("amount", 0) for e in _building_effects(state, seat, data, "auction_reveal"))
     centre = state["centre"]
     shown = []
     for _ in range(count):
@@ -574,24 +651,31 @@ def _start_auction(state: dict, action: dict, rng: random.Random, data) -> None:
         if not centre["veterans"]:
             break
         shown.append(centre["veterans"].pop(0))
-    if not shown:
-        raise NotAllowed(text("no quedan veteranos", "no veterans are left"))
     state["auction"] = {"shown": shown, "gladiator": None, "order": [], "next": 0, "high": None, "bids": []}
     log(state, f"Se revelan {len(shown)} veteranos", f"{len(shown)} veterans are revealed")
 
 
-def _pick(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat = require_active(state, action)
+def _picked(state: dict, a: dict, data) -> str:
     auc = state["auction"]
-    if state["phase"] != "auction" or not auc or auc["gladiator"] is not None:
+    if not auc or auc["gladiator"] is not None:
         raise WrongPhase(text("no hay veteranos por elegir", "there are no veterans to pick from"))
-    wanted = arg(action, "gladiator", str)
     try:
-        card = data.find("gladiator", wanted)["id"]
+        card = data.find("gladiator", a["gladiator"])["id"]
     except LookupError as exc:
         raise BadArgument(text(f"gladiador desconocido: {exc}", f"unknown gladiator: {exc}")) from None
     if card not in auc["shown"]:
-        raise NotAllowed(text(f"{wanted} no está entre los revelados", f"{wanted} is not among the revealed"))
+        raise NotAllowed(text(f"{a['gladiator']} no está entre los revelados", f"{a['gladiator']} is not among the revealed"))
+    return card
+
+
+def _pick_check(state: dict, a: dict, data) -> None:
+    _picked(state, a, data)
+
+
+def _pick(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat = state["active"]
+    auc = state["auction"]
+    card = _picked(state, a, data)
     auc["shown"].remove(card)
     state["centre"]["veteran_discard"].extend(auc["shown"])
     auc["shown"] = []
@@ -604,35 +688,56 @@ def _pick(state: dict, action: dict, rng: random.Random, data) -> None:
     log(state, f"Se subasta {name_of(_glad(data, card))}", f"{name_of(_glad(data, card), 'en')} is up for auction")
 
 
-def _bidder(state: dict, action: dict) -> tuple[int, dict]:
-    if state.get("finished"):
-        raise GameOver(text("la partida ha terminado", "the game is over"))
+def _pick_candidates(state: dict, data) -> list[dict]:
     auc = state["auction"]
-    if state["phase"] != "auction" or not auc or auc["gladiator"] is None:
+    return [{"gladiator": c} for c in dict.fromkeys(auc["shown"])] if auc else []
+
+
+def _bidder(state: dict, a: dict) -> tuple[int, dict]:
+    """The seat whose bid it is now, which the action's ``player`` (when given) must name."""
+    auc = state["auction"]
+    if not auc or auc["gladiator"] is None:
         raise WrongPhase(text("no hay ninguna puja abierta", "no bidding is open"))
     seat = auc["order"][auc["next"]]
-    if action.get("player") is not None and player_index(state, action["player"]) != seat:
+    if a["player"] is not None and player_index(state, a["player"]) != seat:
         raise NotYourTurn(text(f"puja ahora {state['players'][seat]['name']}", f"{state['players'][seat]['name']} bids now"))
     return seat, auc
 
 
-def _bid(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, auc = _bidder(state, action)
-    amount = arg(action, "amount", int)
-    player = state["players"][seat]
+def min_bid(state: dict, data) -> int:
+    """The lowest bid the auction takes now: the veteran's minimum, or the high bid to equal."""
+    auc = state["auction"]
     minimum = _glad(data, auc["gladiator"]).get("min_bid", 0) or 0
-    if auc["high"] is not None:
-        minimum = max(minimum, auc["high"]["amount"])
-    if amount < minimum:
+    return max(minimum, auc["high"]["amount"]) if auc["high"] is not None else minimum
+
+
+def _bid_check(state: dict, a: dict, data) -> None:
+    seat, auc = _bidder(state, a)
+    player = state["players"][seat]
+    minimum = min_bid(state, data)
+    if a["amount"] < minimum:
         raise NotEnough(text(f"la puja mínima es {minimum}", f"the minimum bid is {minimum}"))
-    if amount > player["coins"]:
+    if a["amount"] > player["coins"]:
         raise NotEnough(text(f"{player['name']} tiene {player['coins']} monedas", f"{player['name']} has {player['coins']} coins"))
+
+
+def _bid(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, auc = _bidder(state, a)
+    amount = a["amount"]
+    player = state["players"][seat]
     high = auc["high"]
     if high is None or amount > high["amount"] or _wins_tie(state, seat, high["player"], data):
         auc["high"] = {"player": seat, "amount": amount}
     auc["bids"].append({"player": seat, "amount": amount})
     log(state, f"{player['name']} puja {amount}", f"{player['name']} bids {amount}")
     _next_bidder(state, rng, data)
+
+
+def _bid_candidates(state: dict, data) -> list[dict]:
+    auc = state["auction"]
+    if not auc or auc["gladiator"] is None:
+        return []
+    return [{"player": state["players"][auc["order"][auc["next"]]]["name"], "amount": min_bid(state, data)}]
 
 
 def _wins_tie(state: dict, seat: int, holder: int, data) -> bool:
@@ -644,10 +749,21 @@ def _wins_tie(state: dict, seat: int, holder: int, data) -> bool:
     return data.meta["auction"]["tie"] == "last_bidder"
 
 
-def _pass(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat, auc = _bidder(state, action)
+def _pass_check(state: dict, a: dict, data) -> None:
+    _bidder(state, a)
+
+
+def _pass(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, auc = _bidder(state, a)
     log(state, f"{state['players'][seat]['name']} pasa", f"{state['players'][seat]['name']} passes")
     _next_bidder(state, rng, data)
+
+
+def _pass_candidates(state: dict, data) -> list[dict]:
+    auc = state["auction"]
+    if not auc or auc["gladiator"] is None:
+        return []
+    return [{"player": state["players"][auc["order"][auc["next"]]]["name"]}]
 
 
 def _next_bidder(state: dict, rng: random.Random, data) -> None:
@@ -673,76 +789,22 @@ def _next_bidder(state: dict, rng: random.Random, data) -> None:
     state["phase"] = "end"
 
 
-def _end_turn(state: dict, action: dict, rng: random.Random, data) -> None:
-    seat = require_active(state, action)
-    player = state["players"][seat]
-    if state["phase"] == "main":
-        raise WrongPhase(text("termina antes la fase principal", "end the main phase first"))
+def _end_turn_check(state: dict, a: dict, data) -> None:
+    seat, player = _me(state)
     if state["auction"] is not None:
         raise WrongPhase(text("la subasta no ha terminado", "the auction is not over"))
     if len(player["gladiators"]) > capacity(state, seat, data):
         raise NotAllowed(text("descarta antes los gladiadores que no caben", "first discard the gladiators you cannot house"))
+
+
+def _end_turn(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _me(state)
     if points(state, seat, data) >= state["target"]:
         finish(state, record(state), data)
         log(state, f"¡{player['name']} alcanza {state['target']} puntos y gana!",
             f"{player['name']} reaches {state['target']} points and wins!")
         return
     _start_turn(state, pass_turn(state, seat), rng, data)
-
-
-_HANDLERS = {"fight": _fight, "work": _work, "build": _build, "demolish": _demolish, "destroy": _destroy,
-             "chain": _chain, "end_main": _end_main, "discard_gladiator": _discard_gladiator,
-             "start_auction": _start_auction, "pick": _pick, "bid": _bid, "pass": _pass,
-             "end_turn": _end_turn}
-
-
-def legal_actions(state: dict, data) -> list[dict]:
-    """The moves open now, with their arguments filled in."""
-    seat = state["active"]
-    p = state["players"][seat]
-    out: list[dict] = []
-    phase = state["phase"]
-    if phase == "main":
-        ready = [g for g in p["gladiators"] if g["ready"]]
-        for g in ready:
-            out.append({"action": "work", "gladiator": g["uid"]})
-            cost = _glad(data, g["card"])["fight_cost"]
-            if cost <= p["coins"]:
-                for other, rival in enumerate(state["players"]):
-                    free = [d for d in rival["gladiators"] if d["uid"] not in state["chained"]]
-                    if other != seat and free:
-                        weakest = min(free, key=lambda d: stat(state, other, d, "combat", data))
-                        out.append({"action": "fight", "gladiator": g["uid"], "target": rival["name"],
-                                    "defender": weakest["uid"]})
-        power = sum(stat(state, seat, g, "construction", data) for g in ready)
-        if len(p["buildings"]) < data.meta["limits"]["max_buildings"]:
-            for b in state["centre"]["buildings"]:
-                entry = data.get("building", b)
-                if entry["cost"] <= power and b not in p["buildings"]:
-                    out.append({"action": "build", "building": b, "gladiators": _cheapest(state, seat, ready, entry["cost"], data)})
-        out.append({"action": "end_main"})
-    elif phase == "auction" and state["auction"] is None:
-        room = capacity(state, seat, data)
-        if len(p["gladiators"]) > room:
-            out += [{"action": "discard_gladiator", "gladiator": g["uid"]} for g in p["gladiators"]]
-        else:
-            if len(p["gladiators"]) < room and (state["centre"]["veterans"] or state["centre"]["veteran_discard"]):
-                out.append({"action": "start_auction"})
-            out.append({"action": "end_turn"})
-    elif phase == "auction" and state["auction"]["gladiator"] is None:
-        out += [{"action": "pick", "gladiator": c} for c in state["auction"]["shown"]]
-    elif phase == "auction":
-        auc = state["auction"]
-        bidder = auc["order"][auc["next"]]
-        b = state["players"][bidder]
-        minimum = max(_glad(data, auc["gladiator"]).get("min_bid", 0) or 0,
-                      auc["high"]["amount"] if auc["high"] else 0)
-        if minimum <= b["coins"]:
-            out.append({"action": "bid", "player": b["name"], "amount": minimum})
-        out.append({"action": "pass", "player": b["name"]})
-    elif phase == "end":
-        out.append({"action": "end_turn"})
-    return out
 
 
 def _cheapest(state: dict, seat: int, ready: list[dict], cost: int, data) -> list[str]:
@@ -754,3 +816,61 @@ def _cheapest(state: dict, seat: int, ready: list[dict], cost: int, data) -> lis
         chosen.append(g["uid"])
         total += stat(state, seat, g, "construction", data)
     return chosen
+
+
+MAIN = ("main",)
+IN_MAIN = text("eso se hace en la fase principal", "that belongs to the main phase")
+GLADIATOR = Arg("name", "uid")
+GLADIATORS = Arg("list", "[uid, ...]")
+BUILDING = Arg("name", "building")
+_BASE_ADJUST = adjust_move(lambda data: RESOURCES, "coins|points|a building")
+
+MOVES: dict[str, Move] = declare(
+    Move("adjust", text("Corrige a mano un recurso de un jugador, o qué edificios tiene (+1 lo toma del centro "
+                        "o de otro jugador, -1 lo devuelve al centro).",
+                        "Correct a player's resource by hand, or which buildings they own (+1 takes it from "
+                        "the centre or another player, -1 returns it to the centre)."),
+         {**_BASE_ADJUST.args, "delta": Arg("int", "int (+1/-1 for a building)", lo=-CORRECTION, hi=CORRECTION)},
+         _adjust_check, _adjust, active=False),
+    Move("fight", text("Combate: paga y desafía a un rival.", "Fight: pay and challenge a rival."),
+         {"gladiator": GLADIATOR, "target": Arg("player", "name"), "defender": Arg("name", "uid (the defender's choice)"),
+          "card": Arg("name", "combat card id (optional: else the engine draws)", optional=True),
+          "redraw": Arg("bool", "bool (optional)", optional=True, default=False)},
+         _fight_check, _fight, phases=MAIN, candidates=_fight_candidates, wrong_phase=IN_MAIN),
+    Move("work", text("Trabaja: gana monedas.", "Work: earn coins."), {"gladiator": GLADIATOR},
+         _work_check, _work, phases=MAIN, candidates=_my_gladiators, wrong_phase=IN_MAIN),
+    Move("build", text("Construye un edificio del centro.", "Build a building from the centre."),
+         {"building": BUILDING, "gladiators": GLADIATORS}, _build_check, _build, phases=MAIN,
+         candidates=_build_candidates, wrong_phase=IN_MAIN),
+    Move("demolish", text("Derriba uno de tus edificios.", "Demolish one of your buildings."),
+         {"building": BUILDING, "gladiators": GLADIATORS}, _demolish_check, _demolish, phases=MAIN, wrong_phase=IN_MAIN),
+    Move("destroy", text("Destruye un edificio rival (Aries).", "Destroy a rival's building (Aries)."),
+         {"target": Arg("player", "name"), "building": BUILDING, "gladiators": GLADIATORS},
+         _destroy_check, _destroy, phases=MAIN, wrong_phase=IN_MAIN),
+    Move("chain", text("Encadena gladiadores rivales (Officina).", "Chain rival gladiators (Officina)."),
+         {"gladiator": GLADIATOR, "target": Arg("player", "name"), "targets": GLADIATORS},
+         _chain_check, _chain, phases=MAIN, wrong_phase=IN_MAIN),
+    Move("end_main", text("Termina la fase principal.", "End the main phase."), {}, _nothing, _end_main,
+         phases=MAIN, candidates=_one, wrong_phase=IN_MAIN),
+    Move("discard_gladiator", text("Descarta un gladiador que no cabe.", "Discard a gladiator you cannot house."),
+         {"gladiator": GLADIATOR}, _discard_check, _discard_gladiator, phases=("auction",),
+         candidates=_my_gladiators,
+         wrong_phase=text("eso se hace al empezar la fase de subasta", "that belongs to the start of the auction phase")),
+    Move("start_auction", text("Revela veteranos para subastar.", "Reveal veterans to auction."), {},
+         _start_auction_check, _start_auction, phases=("auction",), candidates=_one,
+         wrong_phase=text("eso se hace al empezar la fase de subasta", "that belongs to the start of the auction phase")),
+    Move("pick", text("Elige el veterano que se subasta.", "Pick the veteran to auction."),
+         {"gladiator": Arg("name", "veteran id")}, _pick_check, _pick, phases=("auction",),
+         candidates=_pick_candidates, wrong_phase=text("no hay veteranos por elegir", "there are no veterans to pick from")),
+    Move("bid", text("Puja en la subasta.", "Bid in the auction."),
+         {"player": Arg("player", "name"), "amount": Arg("int", "int", lo=0, hi=10_000)}, _bid_check, _bid,
+         phases=("auction",), active=False, candidates=_bid_candidates,
+         wrong_phase=text("no hay ninguna puja abierta", "no bidding is open")),
+    Move("pass", text("No pujes.", "Do not bid."), {"player": Arg("player", "name")}, _pass_check, _pass,
+         phases=("auction",), active=False, candidates=_pass_candidates,
+         wrong_phase=text("no hay ninguna puja abierta", "no bidding is open")),
+    Move("end_turn", text("Termina el turno.", "End the turn."), {}, _end_turn_check, _end_turn,
+         phases=("auction", "end"), candidates=_one,
+         wrong_phase=text("termina antes la fase principal", "end the main phase first")),
+)
+ACTIONS = actions_table(MOVES)

@@ -209,10 +209,9 @@ def _city(reader: Reader, game: Game, kinds: tuple[str, ...], player: dict, pref
             ok = False
         ids.append(entry["id"])
         positions.append(j)
-    if not game.meta.get("duplicate_districts", False):
+    allowed = repeats_allowed(game, ids)
+    if allowed is not None:
         cards = district_index(game)
-        allowed = sum(_params(cards[i]).get("max_duplicates", 1) for i in set(ids)
-                      if DUPLICATE in cards[i].get("abilities", []))
         seen: dict[str, int] = {}
         repeats = 0
         for k, district_id in enumerate(ids):
@@ -226,6 +225,17 @@ def _city(reader: Reader, game: Game, kinds: tuple[str, ...], player: dict, pref
                     ok = False
             seen.setdefault(district_id, positions[k])
     return ids, ok
+
+
+def repeats_allowed(game: Game, city: Sequence[str]) -> int | None:
+    """How many repeated districts a city may hold (None: any, when ``duplicate_districts``): each
+    ``allow_duplicate`` district in it (the Quarry) allows ``params.max_duplicates``.  The engine's
+    build move asks this too, so the rule is written once."""
+    if game.meta.get("duplicate_districts", False):
+        return None
+    cards = district_index(game)
+    return sum(_params(cards[i]).get("max_duplicates", 1) for i in set(city)
+               if i in cards and DUPLICATE in cards[i].get("abilities", []))
 
 
 def _built_last(reader: Reader, game: Game, kinds: tuple[str, ...], player: dict, prefix: str,
