@@ -219,6 +219,7 @@ def test_ciudadelas_dark_city_districts_can_be_built_and_shown(drv):
 def test_ciudadelas_without_dark_city_offers_only_the_base_deck(drv):
     open_game(drv, "ciudadelas", ["Ana", "Luis", "Eva"], seed=3, crown="Ana")
     to_turn_of(drv)
+    act(drv, {"action": "take_gold"})
     drv.press("build")
     drv.type("search", "")
     offered = {w.removeprefix("district_") for w in drv.wids("district_")}

@@ -3,6 +3,8 @@ the app's own widgets in a real window; plus undo/redo from the screen."""
 
 from __future__ import annotations
 
+import pytest
+
 from appdriver import AppDriver, drv, new_game  # noqa: F401  (drv is a fixture)
 
 NAMES = ["Ana", "Luis", "Eva"]
@@ -47,7 +49,8 @@ def test_short_game_to_final_scoring(drv):
             seat = state["active"]
             if drv.find("take_gold", missing_ok=True):
                 drv.press("take_gold")
-            if seat == 0 and drv.find("build", missing_ok=True):
+            button = drv.find("build", missing_ok=True)
+            if seat == 0 and button is not None and not button.disabled:
                 drv.press("build")
                 if "build" not in shots:
                     drv.type("search", "templo")
@@ -100,11 +103,30 @@ def test_building_a_duplicate_shows_the_engines_error(drv):
     drv.press("take_gold")
     seq, gold = drv.app.session.seq, drv.state["players"][0]["gold"]
     drv.press("build")
-    drv.press("district_temple")
+    temple = drv.find("district_temple")
+    assert temple.disabled and temple.text.endswith("\nAna ya tiene Templo")  # the engine's reason
+    with pytest.raises(AssertionError, match="disabled"):
+        drv.press("district_temple")
     assert drv.app.session.seq == seq  # refused: nothing saved
     assert drv.state["players"][0]["gold"] == gold
-    assert drv.app.message and drv.find("message").text == drv.app.message
     drv.shot("duplicate_refused")
+
+
+def test_build_is_disabled_with_the_engines_reason_until_gold_or_cards_are_taken(drv):
+    new_game(drv, "ciudadelas", NAMES)
+    play_until_anas_turn(drv)
+    build = drv.find("build")
+    assert build.disabled and build.text.endswith("\nprimero coge oro o cartas")
+    drv.shot("build_needs_resource")
+    drv.press("adjust_0")
+    for _ in range(drv.state["players"][0]["hand"]):
+        drv.press("adjust_0_hand_minus", frames=1)
+    drv.press("take_gold")
+    build = drv.find("build")
+    assert build.disabled and build.text.endswith("\nAna no tiene cartas en la mano")
+    drv.press("adjust_0")
+    drv.press("adjust_0_hand_plus", frames=1)
+    assert not drv.find("build").disabled
 
 
 def test_undo_and_redo_from_the_screen(drv):

@@ -15,6 +15,7 @@ from kivy.utils import get_color_from_hex
 from ludoteca.companion.engine.games import ciudadelas as rules
 
 from .gamescreen import GameScreen
+from . import theme
 
 #: The character's actions: engine action -> UI string key.
 POWER_ACTIONS = (("murder", "murder"), ("steal", "steal"), ("exchange_hand", "swap"),
@@ -42,7 +43,7 @@ class CiudadelasScreen(GameScreen):
         if state.get("first_complete") is not None:
             body.add_widget(self.heading(app.t("complete_banner", name=players[state["first_complete"]]["name"],
                                                n=data.meta["complete_city"]),
-                                         colour=(1, 0.85, 0.3, 1), font=sp(20), wid="banner"))
+                                         colour=theme.HIGHLIGHT, font=sp(20), wid="banner"))
         if phase == "choose":
             self.fill_draft(app, state, body)
         elif phase == "call":
@@ -85,13 +86,13 @@ class CiudadelasScreen(GameScreen):
             else:
                 self.send({"action": "choose", "player": who, "character": cid})
         body.add_widget(self.grid(2, *[self.button(self.char_name(app, c), f"choose_{c}",
-                                                   lambda c=c: pick(c), bg=(0.30, 0.25, 0.45, 1))
+                                                   lambda c=c: pick(c), bg=theme.CHARACTER)
                                        for c in draft.get("available", [])]))
         hidden = draft.get("face_down_choices") or []  # the last picker may take the face-down card
         if hidden:
             body.add_widget(self.grid(1, *[self.button(app.t("take_face_down", name=self.char_name(app, c)),
                                                        f"choose_face_down_{c}", lambda c=c: pick(c),
-                                                       bg=(0.22, 0.22, 0.30, 1))
+                                                       bg=theme.FACE_DOWN)
                                            for c in hidden]))
 
     # -- calling the characters -----------------------------------------------------------------
@@ -109,7 +110,7 @@ class CiudadelasScreen(GameScreen):
         nxt = state.get("called", 0) + 1
         label = app.t("call_next") + (f"\n{nxt} / {total}" if nxt <= total else "")
         body.add_widget(self.button(label, "call", lambda: self.send({"action": "call"}),
-                                    bg=(0.55, 0.20, 0.20, 1), height=dp(120), font=sp(28)))
+                                    bg=theme.CALL, height=dp(120), font=sp(28)))
 
     # -- the revealed player's turn ---------------------------------------------------------------
     def fill_turn(self, app, state, body) -> None:
@@ -129,27 +130,27 @@ class CiudadelasScreen(GameScreen):
         buttons = []
         if "take_gold" in names:
             buttons.append(self.button(app.t("take_gold", n=meta["take_gold"]), "take_gold",
-                                       lambda: self.send({"action": "take_gold"}), bg=(0.60, 0.48, 0.10, 1)))
+                                       lambda: self.send({"action": "take_gold"}), bg=theme.GOLD))
         if "draw_cards" in names:
             buttons.append(self.button(app.t("take_card"), "draw_cards",
-                                       lambda: self.send({"action": "draw_cards"}), bg=(0.20, 0.35, 0.55, 1)))
+                                       lambda: self.send({"action": "draw_cards"}), bg=theme.CARDS))
         if "income" in names:
             buttons.append(self.button(app.t("income"), "income", lambda: self.send({"action": "income"})))
-        if turn.get("builds", 0) < turn.get("max_builds", 1):
-            buttons.append(self.button(app.t("build"), "build", lambda: self.set_mode("build"),
-                                       bg=(0.16, 0.45, 0.25, 1)))
+        why = self.move_why_not("build")  # the engine's reason, shown on the disabled button
+        buttons.append(self.button(app.t("build") + (f"\n{why}" if why else ""), "build", lambda: self.set_mode("build"),
+                                   bg=theme.BUILD, disabled=bool(why)))
         for action, key in POWER_ACTIONS:
             if action in names or (action == "destroy" and self.targets):
                 buttons.append(self.button(app.t(key), f"power_{action}",
-                                           lambda a=action: self.set_mode(a), bg=(0.45, 0.18, 0.18, 1)))
+                                           lambda a=action: self.set_mode(a), bg=theme.POWER))
         for a in legal:
             if a["action"] == "use_district":
                 district = rules.district(self.data, a["district"])
                 buttons.append(self.button(app.t("use_district", name=app.n(district["name"])),
                                            f"use_{a['district']}", lambda a=a: self.send(a),
-                                           bg=(0.40, 0.22, 0.50, 1)))
+                                           bg=theme.PURPLE_DISTRICT))
         buttons.append(self.button(app.t("end_turn"), "end_turn", lambda: self.send({"action": "end_turn"}),
-                                   bg=(0.35, 0.35, 0.38, 1)))
+                                   bg=theme.END))
         body.add_widget(self.grid(2, *buttons))
         if state.get("pending_reclaim"):
             who = state["players"][state["pending_reclaim"]["player"]]["name"]
@@ -165,7 +166,7 @@ class CiudadelasScreen(GameScreen):
             self.fill_build(app, state, body, seat)
         elif mode in ("murder", "steal"):
             body.add_widget(self.grid(2, *[self.button(self.char_name(app, a["character"]), f"target_{a['character']}",
-                                                       lambda a=a: self.send(a), bg=(0.45, 0.18, 0.18, 1))
+                                                       lambda a=a: self.send(a), bg=theme.POWER)
                                            for a in self.legal if a["action"] == mode]))
         elif mode == "exchange_hand":
             seats = {p["name"]: i for i, p in enumerate(state["players"])}
@@ -184,7 +185,7 @@ class CiudadelasScreen(GameScreen):
                     f"{t['target']}: {app.n(district['name'])}\n{app.t('price', n=t['price'])}",
                     f"destroy_{t['seat']}_{t['district']}",
                     lambda t=t: self.send({"action": "destroy", "target": t["target"], "district": t["district"]}),
-                    height=dp(72), bg=(0.45, 0.18, 0.18, 1), disabled=not t["affordable"]))
+                    height=dp(72), bg=theme.POWER, disabled=not t["affordable"]))
             body.add_widget(self.grid(2, *options))
 
     def fill_build(self, app, state, body, seat) -> None:
@@ -200,19 +201,15 @@ class CiudadelasScreen(GameScreen):
             self.search = field.text
             results.clear_widgets()
             wanted = fold(field.text)
-            player = state["players"][seat]
             for d in rules.districts_in_play(state, self.data):
                 names = fold(d["name"]["es"]) + " " + fold(d["name"]["en"])
                 if wanted and wanted not in names:
                     continue
-                built = d["id"] in player.get("city", [])
                 colour = self.colour_rgba(d["colour"])
                 cost = rules.build_cost(state, self.data, seat, d)
-                results.add_widget(self.button(
-                    f"{app.n(d['name'])} · {app.t('cost', n=cost)}" + (f" · {app.t('built')}" if built else ""),
-                    f"district_{d['id']}", lambda d=d: self.send({"action": "build", "district": d["id"]}),
-                    bg=(colour[0] * 0.7, colour[1] * 0.7, colour[2] * 0.7, 1) if not built
-                    else (0.3, 0.3, 0.3, 1)))
+                results.add_widget(self.action_button(
+                    f"{app.n(d['name'])} · {app.t('cost', n=cost)}", f"district_{d['id']}",
+                    {"action": "build", "district": d["id"]}, bg=theme.dim(colour, 0.7)))
         field.bind(text=show)
         body.add_widget(field)
         body.add_widget(results)
@@ -224,7 +221,7 @@ class CiudadelasScreen(GameScreen):
         try:
             return get_color_from_hex(self.data.get("colour", colour_id)["hex"])
         except KeyError:
-            return (0.5, 0.5, 0.5, 1)
+            return theme.UNKNOWN
 
     def fill_city(self, app, state, body, seat, player, crown) -> None:
         """A player's band, gold, cards, characters and city, with the correction counters."""

@@ -15,6 +15,7 @@ from ludoteca.companion.engine.games import el_mapa as rules
 
 from .gamescreen import GameScreen
 from .strings import UI
+from . import theme
 
 
 class ElMapaScreen(GameScreen):
@@ -45,7 +46,7 @@ class ElMapaScreen(GameScreen):
             body.add_widget(self.heading(app.t("last_turn", reason=app.t(f"reason_{state['last_turn_reason']}")
                                                 if f"reason_{state['last_turn_reason']}" in UI
                                                 else str(state["last_turn_reason"])),
-                                         colour=(1, 0.85, 0.3, 1)))
+                                         colour=theme.HIGHLIGHT))
         summary = state.get("turn_start")
         if summary and seat is not None and not state.get("finished"):
             body.add_widget(self.heading(f"{app.t('turn_start')}: {players[summary['player']]['name']}"))
@@ -67,15 +68,14 @@ class ElMapaScreen(GameScreen):
             if action["action"] in groups:
                 groups[action["action"]].append(action)
         buttons = [self.button(f"{app.t('hire')} ({len(groups['hire'])})", "hire", lambda: self.set_mode("hire"),
-                               disabled=not groups["hire"], bg=(0.45, 0.18, 0.18, 1)),
+                               disabled=not groups["hire"], bg=theme.POWER),
                    self.button(f"{app.t('build')} ({len(groups['build'])})", "build", lambda: self.set_mode("build"),
-                               disabled=not groups["build"], bg=(0.16, 0.45, 0.25, 1)),
+                               disabled=not groups["build"], bg=theme.BUILD),
                    self.button(f"{app.t('trade')} ({len(groups['trade'])})", "trade", lambda: self.set_mode("trade"),
-                               disabled=not groups["trade"], bg=(0.60, 0.48, 0.10, 1)),
-                   self.button(app.t("reveal"), "reveal", lambda: self.send({"action": "reveal", "count": 1}),
-                               disabled=not state.get("map", {}).get("hidden")),
+                               disabled=not groups["trade"], bg=theme.GOLD),
+                   self.action_button(app.t("reveal"), "reveal", {"action": "reveal", "count": 1}),
                    self.button(app.t("tile_found"), "tile", lambda: self.set_mode("tile")),
-                   self.button(app.t("battle"), "battle", lambda: self.set_mode("battle"), bg=(0.45, 0.18, 0.18, 1))]
+                   self.button(app.t("battle"), "battle", lambda: self.set_mode("battle"), bg=theme.POWER)]
         body.add_widget(self.grid(2, *buttons))
         if self.mode == ("hire",):
             options = []
@@ -119,12 +119,12 @@ class ElMapaScreen(GameScreen):
                                            lambda level=level: self.send({"action": "claim", "what": "spell_mine",
                                                                           "level": level})))
             options.append(self.button(app.t("treasure"), "treasure",
-                                       lambda: self.send({"action": "treasure", "count": 1}), bg=(0.60, 0.48, 0.10, 1)))
+                                       lambda: self.send({"action": "treasure", "count": 1}), bg=theme.GOLD))
             body.add_widget(self.grid(2, *options))
         elif self.mode == ("battle",):
             self.fill_battle(app, state, body, seat)
         body.add_widget(self.button(app.t("end_turn"), "end_turn", lambda: self.send({"action": "end_turn"}),
-                                    bg=(0.35, 0.35, 0.38, 1)))
+                                    bg=theme.END))
 
     def fill_battle(self, app, state, body, seat) -> None:
         """Winner, loser (a player or neutral troops), the troops defeated, and optionally the armies
@@ -134,7 +134,7 @@ class ElMapaScreen(GameScreen):
                                                            "loser_army": None, "fled": False}
         players = state["players"]
         names = [p["name"] for p in players]
-        gold = (0.70, 0.55, 0.10, 1)
+        gold = theme.SELECTED
 
         def pick(key, value):
             form[key] = value
@@ -198,7 +198,7 @@ class ElMapaScreen(GameScreen):
             self.form, self.mode = None, ()
             if not App.get_running_app().act(action):  # refused: keep the form as it was, to fix it
                 self.form, self.mode = form, ("battle",)
-        body.add_widget(self.button(app.t("record_battle"), "record_battle", record, bg=(0.45, 0.18, 0.18, 1)))
+        body.add_widget(self.button(app.t("record_battle"), "record_battle", record, bg=theme.POWER))
 
     # -- players --------------------------------------------------------------------------------
     def fill_player(self, app, state, body, seat, player, active) -> None:

@@ -11,6 +11,7 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from .widgets import GrowLabel, rgba
+from . import theme
 
 
 def label_of(final: dict, key: str, lang: str) -> str:
@@ -60,14 +61,14 @@ class FinalScreen(Screen):
         for player in ranked:
             colour = rgba(app.colour_of(seats.get(player.get("name"), 0)))
             head = GrowLabel(text=f"[b]{player.get('rank')}. {player.get('name')}  ·  {player.get('total')}[/b]",
-                             markup=True, font_size=sp(26), color=(1, 1, 1, 1))
+                             markup=True, font_size=sp(26), color=theme.TEXT)
             head.bind(pos=self._paint(colour), size=self._paint(colour))
             box.add_widget(head)
             for key, value in (player.get("breakdown") or {}).items():
                 box.add_widget(GrowLabel(text=f"    {label_of(final, key, app.lang)}: {value}",
                                          font_size=sp(18)))
         for note in final.get("notes", []) or []:
-            box.add_widget(GrowLabel(text=note_text(note, app.lang), font_size=sp(15), color=(0.8, 0.8, 0.8, 1)))
+            box.add_widget(GrowLabel(text=note_text(note, app.lang), font_size=sp(15), color=theme.NOTE_TEXT))
         winners = ", ".join(final.get("winners", [])) or app.t("nobody")
         self.ids.winner.text = app.t("winner", name=winners)
 

@@ -14,6 +14,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
+from ludoteca.companion.engine.common import move_refusal, refusals
+
+from . import theme
 from .widgets import Counter, FitButton, FitLabel, GrowLabel, rgba
 
 
@@ -91,9 +94,30 @@ class GameScreen(Screen):
             button = FitButton(wid=wid)
             button.bind(on_release=lambda b: b.payload() if b.payload else None)
         button.text, button.height, button.base_font, button.disabled = text, height, font, disabled
-        button.bg = list(bg) if bg is not None else [0.22, 0.24, 0.30, 1]
+        button.bg = list(bg) if bg is not None else list(theme.BUTTON)
         button.payload = on_tap
         return self.keep(wid, button)
+
+    def why_not(self, action: dict) -> str:
+        """Why the engine refuses ``action`` now, in the app's language ('' when it is allowed)."""
+        app = App.get_running_app()
+        session = app.session
+        [reason] = refusals(session.module.MOVES, session.state, session.data, [action])
+        return app.n(reason) if reason else ""
+
+    def move_why_not(self, name: str) -> str:
+        """Why no form of the move ``name`` is open now, in the app's language ('' when one is)."""
+        app = App.get_running_app()
+        session = app.session
+        reason = move_refusal(session.module.MOVES, session.state, session.data, name)
+        return app.n(reason) if reason else ""
+
+    def action_button(self, text: str, wid: str, action: dict, bg=None, **kwargs) -> FitButton:
+        """A button that sends ``action``; when the engine refuses it now, the button is disabled and
+        shows the engine's reason under its text."""
+        reason = self.why_not(action)
+        return self.button(text + (f"\n{reason}" if reason else ""), wid, lambda: self.send(action), bg=bg,
+                           disabled=bool(reason), **kwargs)
 
     def spare(self, cls: type):
         """A plain widget of ``cls`` from the last refresh (detached and emptied), else a new one."""
@@ -112,7 +136,7 @@ class GameScreen(Screen):
         """A label that grows to fit its text."""
         label = self.spare(GrowLabel)
         label.text, label.font_size, label.bold, label.wid = text, font, bold, wid
-        label.color = colour if colour is not None else (1, 1, 1, 1)
+        label.color = colour if colour is not None else theme.TEXT
         return label
 
     def grid(self, cols: int, *children) -> GridLayout:
@@ -148,7 +172,7 @@ class GameScreen(Screen):
         from kivy.graphics import Color, RoundedRectangle
 
         with band.canvas.before:
-            Color(*(colour if active else (colour[0] * 0.55, colour[1] * 0.55, colour[2] * 0.55, 1)))
+            Color(*(colour if active else theme.dim(colour)))
             rect = RoundedRectangle(pos=band.pos, size=band.size, radius=[dp(6)])
         band.bind(pos=lambda w, v: setattr(rect, "pos", v), size=lambda w, v: setattr(rect, "size", v))
         return band

@@ -14,6 +14,7 @@ from ludoteca.companion.engine.games import gladiadores as rules
 
 from .gamescreen import GameScreen
 from .strings import UI
+from . import theme
 
 
 class GladiadoresScreen(GameScreen):
@@ -66,37 +67,35 @@ class GladiadoresScreen(GameScreen):
                 uid = chosen[0]["uid"]
                 buttons.append(self.button(app.t("work"), "work",
                                            lambda: self.send({"action": "work", "gladiator": uid}),
-                                           bg=(0.60, 0.48, 0.10, 1)))
+                                           bg=theme.GOLD))
                 buttons.append(self.button(app.t("fight"), "fight", lambda: self.set_mode("fight"),
-                                           bg=(0.55, 0.18, 0.18, 1)))
+                                           bg=theme.FIGHT))
             buttons.append(self.button(f"{app.t('build')}\n{app.t('construction', n=power)}", "build",
-                                       lambda: self.set_mode("build"), bg=(0.16, 0.45, 0.25, 1)))
+                                       lambda: self.set_mode("build"), bg=theme.BUILD))
             buttons.append(self.button(app.t("demolish"), "demolish", lambda: self.set_mode("demolish")))
             if player.get("may_destroy"):
                 buttons.append(self.button(app.t("destroy"), "destroy", lambda: self.set_mode("destroy"),
-                                           bg=(0.55, 0.18, 0.18, 1)))
+                                           bg=theme.FIGHT))
             if len(chosen) == 1 and chosen[0]["uid"] in (player.get("may_chain") or []):
                 buttons.append(self.button(app.t("chain"), "chain", lambda: self.set_mode("chain")))
             body.add_widget(self.grid(2, *buttons))
         if self.mode == ("fight",) and len(chosen) == 1:
             uid = chosen[0]["uid"]
-            chained = set(state.get("chained") or [])
             for other, rival in enumerate(state["players"]):
                 if other == seat or not rival["gladiators"]:
                     continue
                 body.add_widget(self.note(app.t("pick_defender", name=rival["name"])))
-                body.add_widget(self.grid(2, *[self.card(app, other, g, lambda g=g, rival=rival: self.send(
-                    {"action": "fight", "gladiator": uid, "target": rival["name"], "defender": g["uid"]}),
-                    f"defender_{g['uid']}") for g in rival["gladiators"] if g["uid"] not in chained]))
+                fights = [({"action": "fight", "gladiator": uid, "target": rival["name"], "defender": g["uid"]}, g)
+                          for g in rival["gladiators"]]
+                body.add_widget(self.grid(2, *[self.card(app, other, g, lambda a=a: self.send(a), f"defender_{g['uid']}",
+                                                         why=self.why_not(a)) for a, g in fights]))
         elif self.mode == ("build",) and chosen:
             uids = [g["uid"] for g in chosen]
             options = []
             for b in sorted(set(state.get("centre", {}).get("buildings", []))):
                 entry = self.entry("building", b)
-                options.append(self.button(f"{app.n(entry['name'])} · {app.t('cost', n=entry.get('cost', '?'))}",
-                                           f"building_{b}", lambda b=b: self.send(
-                                               {"action": "build", "building": b, "gladiators": uids}),
-                                           disabled=entry.get("cost", 0) > power))
+                options.append(self.action_button(f"{app.n(entry['name'])} · {app.t('cost', n=entry.get('cost', '?'))}",
+                                                  f"building_{b}", {"action": "build", "building": b, "gladiators": uids}))
             body.add_widget(self.grid(1, *options))
         elif self.mode == ("demolish",) and chosen:
             uids = [g["uid"] for g in chosen]
@@ -110,14 +109,14 @@ class GladiadoresScreen(GameScreen):
                                    f"destroy_{other}_{b}", lambda b=b, rival=rival: self.send(
                                        {"action": "destroy", "target": rival["name"], "building": b,
                                         "gladiators": uids}),
-                                   bg=(0.55, 0.18, 0.18, 1))
+                                   bg=theme.FIGHT)
                        for other, rival in enumerate(state["players"]) if other != seat
                        for b in rival.get("removable", [])]
             body.add_widget(self.grid(1, *options))
         elif self.mode and self.mode[0] == "chain" and len(chosen) == 1:
             self.fill_chain(app, state, body, seat, chosen[0]["uid"])
         body.add_widget(self.button(app.t("end_main"), "end_main", lambda: self.send({"action": "end_main"}),
-                                    bg=(0.35, 0.35, 0.38, 1)))
+                                    bg=theme.END))
 
     def fill_chain(self, app, state, body, seat, uid: str) -> None:
         """Tap a rival's gladiators to chain them, then confirm (one rival per chain)."""
@@ -139,7 +138,7 @@ class GladiadoresScreen(GameScreen):
         if marked and target is not None:
             rival = state["players"][target]["name"]
             body.add_widget(self.button(app.t("chain_these", n=len(marked)), "chain_confirm", lambda: self.send(
-                {"action": "chain", "gladiator": uid, "target": rival, "targets": marked}), bg=(0.60, 0.48, 0.10, 1)))
+                {"action": "chain", "gladiator": uid, "target": rival, "targets": marked}), bg=theme.GOLD))
 
     # -- auction --------------------------------------------------------------------------------
     def fill_auction(self, app, state, body, seat) -> None:
@@ -157,7 +156,7 @@ class GladiadoresScreen(GameScreen):
             buttons = []
             if "start_auction" in names:
                 buttons.append(self.button(app.t("start_auction"), "start_auction",
-                                           lambda: self.send({"action": "start_auction"}), bg=(0.60, 0.48, 0.10, 1)))
+                                           lambda: self.send({"action": "start_auction"}), bg=theme.GOLD))
             if "end_turn" in names:
                 buttons.append(self.button(app.t("end_turn"), "end_turn", lambda: self.send({"action": "end_turn"})))
             body.add_widget(self.grid(2, *buttons))
@@ -181,9 +180,8 @@ class GladiadoresScreen(GameScreen):
         body.add_widget(self.heading(app.t("bidder", name=bidder["name"]), font=sp(22)))
         body.add_widget(self.counter(app.t("coins"), self.bid_amount, "bid_amount", self.change_bid))
         body.add_widget(self.grid(2,
-                                  self.button(app.t("bid"), "bid", lambda: self.send(
-                                      {"action": "bid", "player": bidder["name"], "amount": self.bid_amount}),
-                                      bg=(0.16, 0.45, 0.25, 1)),
+                                  self.action_button(app.t("bid"), "bid", {"action": "bid", "player": bidder["name"],
+                                                                          "amount": self.bid_amount}, bg=theme.BUILD),
                                   self.button(app.t("pass"), "pass", lambda: self.send(
                                       {"action": "pass", "player": bidder["name"]}))))
 
@@ -193,7 +191,7 @@ class GladiadoresScreen(GameScreen):
         self.refresh()
 
     # -- players --------------------------------------------------------------------------------
-    def card(self, app, seat, glad: dict, on_tap, wid: str, marked: bool = False):
+    def card(self, app, seat, glad: dict, on_tap, wid: str, marked: bool = False, why: str = ""):
         """A gladiator as a card to tap: name, ready or exhausted, combat, work, construction and fight cost."""
         entry = self.entry("gladiator", glad["card"])
         chosen = glad["uid"] in self.selected or marked
@@ -203,11 +201,11 @@ class GladiadoresScreen(GameScreen):
         stats = app.t("glad_stats", **{k: (own or entry).get(k, "?") for k in ("combat", "work", "construction",
                                                                                 "fight_cost")})
         if chosen:
-            bg = (0.70, 0.55, 0.10, 1)
+            bg = theme.SELECTED
         else:
-            bg = (0.20, 0.38, 0.30, 1) if glad.get("ready") else (0.25, 0.25, 0.27, 1)
-        return self.button(f"{app.n(entry['name'])} · {state_text}\n{stats}", wid, on_tap, bg=bg, height=dp(96),
-                           font=sp(16))
+            bg = theme.READY if glad.get("ready") else theme.EXHAUSTED
+        return self.button(f"{app.n(entry['name'])} · {state_text}\n{stats}" + (f"\n{why}" if why else ""), wid,
+                           on_tap, bg=bg, height=dp(96), font=sp(16), disabled=bool(why))
 
     def fill_player(self, app, state, body, seat, player, active) -> None:
         """A player's band, coin and point counters, gladiators and buildings."""

@@ -12,6 +12,7 @@ from kivy.uix.screenmanager import Screen
 
 from .strings import count
 from .widgets import FitButton, GrowLabel
+from . import theme
 
 GAMES = ("ciudadelas", "el_mapa", "gladiadores")
 
@@ -30,7 +31,7 @@ class HomeScreen(Screen):
             if data is not None:
                 players = data.meta.get("players", {})
                 label += "\n" + app.t("players_range", min=players.get("min", 2), max=players.get("max", 7))
-            button = FitButton(text=label, base_font=sp(20), height=dp(76), bg=[0.20, 0.33, 0.52, 1],
+            button = FitButton(text=label, base_font=sp(20), height=dp(76), bg=list(theme.NEW_GAME),
                                disabled=app.store is None)
             button.payload = game
             button.wid = f"new_{game}"
@@ -45,12 +46,12 @@ class HomeScreen(Screen):
         box.clear_widgets()
         games = app.store.unfinished() if app.store is not None else []
         if not games:
-            box.add_widget(GrowLabel(text=app.t("no_unfinished"), color=(0.7, 0.7, 0.7, 1)))
+            box.add_widget(GrowLabel(text=app.t("no_unfinished"), color=theme.QUIET_TEXT))
         for game in games:
             names = ", ".join(game.get("players", []))
             done = count("actions", game.get("seq", 0), app.lang)
             text = f"{app.game_name(game['game'])} · {names}\n{app.t('in_progress', seq=done)}"
-            button = FitButton(text=text, base_font=sp(17), height=dp(64), bg=[0.25, 0.42, 0.28, 1])
+            button = FitButton(text=text, base_font=sp(17), height=dp(64), bg=list(theme.RESUME))
             button.payload = game["id"]
             button.wid = f"resume_{game['id']}"
             button.bind(on_release=lambda b: App.get_running_app().resume(b.payload))

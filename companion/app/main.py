@@ -16,9 +16,12 @@ from kivy.logger import Logger
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from ludoteca.companion.engine.setup import first_player_option
+
 from .services import Services, platform_services
 from .settings import Settings
 from .strings import name, tr
+from . import theme
 
 GAME_SCREENS = ("ciudadelas", "el_mapa", "gladiadores")
 
@@ -90,7 +93,7 @@ class LudotecaApp(App):
 
         from kivy.core.window import Window
 
-        Window.clearcolor = (0.10, 0.11, 0.14, 1)
+        Window.clearcolor = theme.WINDOW
         from kivy.utils import platform
 
         if platform == "android":  # the app's private folder holds the database and the settings
@@ -201,10 +204,10 @@ class LudotecaApp(App):
                  options: dict | None = None) -> None:
         """Start a game with these players (seat order) and show its screen."""
         options = dict(options or {})
-        if game == "ciudadelas":  # seat 0 is the player picked on the Players screen
-            options.setdefault("crown", players[0])
-        elif game == "el_mapa":
-            options.setdefault("first", players[0])
+        data = self.game_data(game)
+        first = first_player_option(data) if data is not None else None
+        if first is not None:  # seat 0 is the player picked on the Players screen
+            options.setdefault(first, players[0])
         self.session = self.store.new_game(game, players=players, options=options)
         self.prefs.colours[str(self.session.id)] = list(colours)
         self.message = ""

@@ -14,16 +14,10 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 
-#: Player colours: id, RGBA, name. Strong enough to read white text on.
-PALETTE: list[tuple[str, tuple[float, float, float, float], dict[str, str]]] = [
-    ("red", (0.78, 0.16, 0.16, 1), {"es": "Rojo", "en": "Red"}),
-    ("blue", (0.13, 0.36, 0.75, 1), {"es": "Azul", "en": "Blue"}),
-    ("green", (0.13, 0.55, 0.27, 1), {"es": "Verde", "en": "Green"}),
-    ("yellow", (0.80, 0.62, 0.05, 1), {"es": "Amarillo", "en": "Yellow"}),
-    ("purple", (0.50, 0.25, 0.65, 1), {"es": "Morado", "en": "Purple"}),
-    ("orange", (0.90, 0.45, 0.10, 1), {"es": "Naranja", "en": "Orange"}),
-    ("grey", (0.35, 0.35, 0.38, 1), {"es": "Gris", "en": "Grey"}),
-]
+from . import theme
+
+#: Player colours: id, RGBA, name (kept in the theme).
+PALETTE = theme.PLAYER_COLOURS
 COLOUR_IDS = [c[0] for c in PALETTE]
 
 
@@ -96,7 +90,7 @@ class FitLabel(FitMixin, Label):
 class FitButton(FitMixin, ButtonBehavior, Label):
     """A flat button (at least 48 dp tall) whose text wraps and shrinks to fit."""
 
-    bg = ListProperty([0.22, 0.24, 0.30, 1])
+    bg = ListProperty(list(theme.BUTTON))
     payload = ObjectProperty(None, allownone=True)
     wid = StringProperty("")  # a name the tests press it by
 

@@ -1,0 +1,67 @@
+"""The app's colours, named once: every screen and ``.kv`` file takes its colours from here.
+
+Colours are RGBA tuples (0..1).  Buttons keep white text, so every button colour is dark enough to
+read it on; ``dim`` and ``pressed`` derive the darker and lighter shades the screens use.
+"""
+
+from __future__ import annotations
+
+RGBA = tuple[float, float, float, float]
+
+# -- the window and text ---------------------------------------------------------------------------
+WINDOW: RGBA = (0.10, 0.11, 0.14, 1)
+PANEL: RGBA = (0.16, 0.17, 0.21, 1)
+TEXT: RGBA = (1, 1, 1, 1)
+NOTE_TEXT: RGBA = (0.8, 0.8, 0.8, 1)
+QUIET_TEXT: RGBA = (0.7, 0.7, 0.7, 1)
+DISABLED_TEXT: RGBA = (0.75, 0.75, 0.75, 1)
+LOG_TEXT: RGBA = (0.72, 0.72, 0.72, 1)
+TITLE_TEXT: RGBA = (1, 0.75, 0.4, 1)
+HIGHLIGHT: RGBA = (1, 0.85, 0.3, 1)
+GOOD_TEXT: RGBA = (0.7, 0.9, 0.7, 1)
+ERROR_TEXT: RGBA = (1, 0.6, 0.45, 1)
+WARNING_TEXT: RGBA = (1, 0.55, 0.45, 1)
+
+# -- buttons by what they do -----------------------------------------------------------------------
+BUTTON: RGBA = (0.22, 0.24, 0.30, 1)
+END: RGBA = (0.35, 0.35, 0.38, 1)
+CONFIRM: RGBA = (0.16, 0.50, 0.25, 1)
+BUILD: RGBA = (0.16, 0.45, 0.25, 1)
+PLUS: RGBA = (0.16, 0.42, 0.22, 1)
+GOLD: RGBA = (0.60, 0.48, 0.10, 1)
+CARDS: RGBA = (0.20, 0.35, 0.55, 1)
+POWER: RGBA = (0.45, 0.18, 0.18, 1)
+FIGHT: RGBA = (0.55, 0.18, 0.18, 1)
+CALL: RGBA = (0.55, 0.20, 0.20, 1)
+CHARACTER: RGBA = (0.30, 0.25, 0.45, 1)
+FACE_DOWN: RGBA = (0.22, 0.22, 0.30, 1)
+PURPLE_DISTRICT: RGBA = (0.40, 0.22, 0.50, 1)
+SELECTED: RGBA = (0.70, 0.55, 0.10, 1)
+READY: RGBA = (0.20, 0.38, 0.30, 1)
+EXHAUSTED: RGBA = (0.25, 0.25, 0.27, 1)
+BUILT: RGBA = (0.3, 0.3, 0.3, 1)
+UNKNOWN: RGBA = (0.5, 0.5, 0.5, 1)
+BAR: RGBA = (0.50, 0.36, 0.12, 1)
+NEW_GAME: RGBA = (0.20, 0.33, 0.52, 1)
+RESUME: RGBA = (0.25, 0.42, 0.28, 1)
+
+#: Player colours: id, RGBA, name. Strong enough to read white text on.
+PLAYER_COLOURS: list[tuple[str, RGBA, dict[str, str]]] = [
+    ("red", (0.78, 0.16, 0.16, 1), {"es": "Rojo", "en": "Red"}),
+    ("blue", (0.13, 0.36, 0.75, 1), {"es": "Azul", "en": "Blue"}),
+    ("green", (0.13, 0.55, 0.27, 1), {"es": "Verde", "en": "Green"}),
+    ("yellow", (0.80, 0.62, 0.05, 1), {"es": "Amarillo", "en": "Yellow"}),
+    ("purple", (0.50, 0.25, 0.65, 1), {"es": "Morado", "en": "Purple"}),
+    ("orange", (0.90, 0.45, 0.10, 1), {"es": "Naranja", "en": "Orange"}),
+    ("grey", (0.35, 0.35, 0.38, 1), {"es": "Gris", "en": "Grey"}),
+]
+
+
+def dim(colour, factor: float = 0.55) -> RGBA:
+    """A darker shade of ``colour`` (an inactive player's band, a district's button)."""
+    return (colour[0] * factor, colour[1] * factor, colour[2] * factor, 1)
+
+
+def pressed(colour) -> RGBA:
+    """The lighter shade a button shows while pressed."""
+    return (min(1, colour[0] * 1.35), min(1, colour[1] * 1.35), min(1, colour[2] * 1.35), 1)
