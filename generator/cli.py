@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 GAMES = ("ciudadelas", "el_mapa", "gladiadores")
-PAPERS = ("a4", "letter")
 
 
 def _bleed(text: str) -> float:
@@ -62,6 +61,16 @@ def _dpi(text: str) -> int:
     return value
 
 
+def _paper(text: str) -> str:
+    from .model import GeneratorError
+    from .sheets import paper_size
+    try:
+        paper_size(text)
+    except GeneratorError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text.lower().replace("×", "x").replace(" ", "")
+
+
 def _game(text: str) -> str:
     if text not in GAMES:
         raise argparse.ArgumentTypeError(f"unknown game {text!r} (choose from {', '.join(GAMES)})")
@@ -71,7 +80,8 @@ def _game(text: str) -> str:
 def _common(p: argparse.ArgumentParser, out_default: str) -> None:
     # "--back-offset -1.5,2" must read as a value, not as an unknown option
     p._negative_number_matcher = re.compile(r"^-\d[\d.,]*$|^-\.\d[\d.,]*$")
-    p.add_argument("--paper", type=str.lower, choices=PAPERS, default="a4", help="a4 (default) or letter")
+    p.add_argument("--paper", type=_paper, default="a4",
+                   help="a4 (default), letter, a3, tabloid, or WxH in mm (e.g. 320x450)")
     p.add_argument("--out", metavar="DIR", default=out_default, help=f"output folder ({out_default})")
     p.add_argument("--bleed", metavar="MM", type=_bleed, default=None, help="bleed around every face (3)")
     p.add_argument("--back-offset", metavar="X,Y", type=_offset, default=(0.0, 0.0),
@@ -108,7 +118,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--template", metavar="FACE.svg.j2", default=None,
                    help="the face template (default: the packaged example face)")
     d.add_argument("--back", metavar="BACK.svg.j2", default=None, help="the back template")
-    d.add_argument("--size", metavar="WxH", type=_size, default=(63.0, 88.0), help="card size in mm (63x88)")
+    d.add_argument("--size", metavar="WxH", type=_size, default=None,
+                   help="card size in mm (default: the deck item of sheets.yaml, 63x88)")
     _common(d, "output/deck")
     d.set_defaults(func=run_deck)
 
@@ -165,6 +176,11 @@ def init_deck(folder: Path) -> int:
     return 0
 
 
+def _deck_item() -> tuple[float, float]:
+    from .sheets import data, item_size
+    return item_size(data()["deck"]["item"])
+
+
 def run_deck(args: argparse.Namespace) -> int:
     from .build import build_components, report
     from .deck import deck_component
@@ -186,9 +202,10 @@ def run_deck(args: argparse.Namespace) -> int:
                 raise GeneratorError(f"template {given}: no such file")
             roots.append(str(path.resolve().parent))
             names.append(path.name)
-        comp = deck_component(Path(args.data), names[0], names[1], args.size)
+        notes: list[str] = []
+        comp = deck_component(Path(args.data), names[0], names[1], args.size or _deck_item(), notes=notes)
         summary = build_components([comp], _options(args), Path(args.out),
-                                   roots=tuple(dict.fromkeys(roots)), flat=True)
+                                   roots=tuple(dict.fromkeys(roots)), flat=True, notes=notes)
     except GeneratorError as exc:
         return _fail(str(exc))
     report(summary)

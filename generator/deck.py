@@ -1,56 +1,194 @@
-"""Anyone's deck: rows of a CSV (header, optional ``count``) or a YAML list -> a Component."""
+"""Anyone's deck: rows of a CSV (header, optional ``count``) or a YAML list -> a Component.
+
+CSV files are read as spreadsheets write them: UTF-8 with or without a byte-order mark, else
+Windows-1252 / Latin-1 (said in one note), the delimiter found in the header (``,`` ``;`` tab
+``|``), every cell stripped.  A malformed row (a stray quote that would swallow the rows after
+it, more values than columns, a cell over the size limit) is an error naming its line.  The
+limits (file size, copies per row, cards per deck) are in ``sheets.yaml`` under ``deck``.
+"""
 
 from __future__ import annotations
 
 import csv
+import io
 import re
 from pathlib import Path
 
 from .model import Component, Face, GeneratorError
 
+DELIMITERS = ",;\t|"
+CELL_LIMIT = 131_072          # characters in one cell (Python's csv default, said in the error)
 
-def read_rows(path: Path) -> list[dict]:
-    """The rows of a CSV (with header) or a YAML list of mappings, each with its line number."""
+Row = tuple[dict, int]        # the row's values by column, its line number
+
+
+def limits() -> dict:
+    """The deck limits of sheets.yaml: max_file_mb, max_count, max_cards."""
+    from .sheets import data
+    return data()["deck"]
+
+
+def decode(raw: bytes, path: Path, notes: list[str] | None = None) -> str:
+    """Text of a spreadsheet export: UTF-8 (BOM dropped), else cp1252/Latin-1 with a note."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+    for encoding, label in (("cp1252", "Windows-1252"), ("latin-1", "Latin-1")):
+        try:
+            text = raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if notes is not None:
+            notes.append(f"{path}: not UTF-8 (first at line {line}); read as {label}")
+        return text
+    raise GeneratorError(f"{path}:{line}: not UTF-8 text")   # latin-1 decodes anything: unreachable
+
+
+def sniff_delimiter(header: str) -> str:
+    """The delimiter of a CSV: the candidate that appears most in its header line (``,`` on a tie)."""
+    counts = {d: _outside_quotes(header).count(d) for d in DELIMITERS}
+    best = max(DELIMITERS, key=lambda d: (counts[d], d == ","))
+    return best if counts[best] else ","
+
+
+def _outside_quotes(line: str) -> str:
+    return re.sub(r'"[^"]*"', "", line)
+
+
+def _read_csv(path: Path, notes: list[str] | None) -> list[Row]:
+    raw = _read_bytes(path)
+    text = decode(raw, path, notes)
+    header = text.split("\n", 1)[0]
+    delimiter = sniff_delimiter(header)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    old_limit = csv.field_size_limit(CELL_LIMIT)
+    rows: list[Row] = []
+    try:
+        start = 1
+        try:
+            columns = [c.strip() for c in next(reader)]
+        except StopIteration:
+            raise GeneratorError(f"{path}: empty CSV (a header row is needed)") from None
+        _check_columns(columns, path)
+        start = reader.line_num + 1
+        for values in reader:
+            line, start = start, reader.line_num + 1
+            if not values or all(not v.strip() for v in values):
+                continue
+            if len(values) > len(columns):
+                raise GeneratorError(f"{path}:{line}: more values than columns "
+                                     f"({len(values)} values, {len(columns)} columns)")
+            cells = {k: (values[i].strip() if i < len(values) else "") for i, k in enumerate(columns)}
+            rows.append((cells, line))
+    except csv.Error as exc:
+        raise GeneratorError(_csv_error(path, start, reader.line_num, str(exc))) from None
+    finally:
+        csv.field_size_limit(old_limit)
+    return rows
+
+
+def _csv_error(path: Path, line: int, end: int, message: str) -> str:
+    if "field larger than field limit" in message:
+        return f"{path}:{line}: a cell longer than {CELL_LIMIT:,} characters"
+    if "unexpected end of data" in message or "expected after" in message:
+        return (f"{path}:{line}: a quote (\") opened in this row is not closed where the cell ends; "
+                f"it would swallow lines {line}-{end} into one cell")
+    return f"{path}:{line}: not valid CSV ({message})"
+
+
+def _check_columns(columns: list[str], path: Path) -> None:
+    if not any(columns):
+        raise GeneratorError(f"{path}:1: the header row has no column names")
+    seen: set[str] = set()
+    for name in columns:
+        if name and name in seen:
+            raise GeneratorError(f"{path}:1: column '{name}' appears twice in the header")
+        seen.add(name)
+
+
+def _read_bytes(path: Path) -> bytes:
     if not path.is_file():
         raise GeneratorError(f"{path}: no such file")
+    top = float(limits()["max_file_mb"])
+    size = path.stat().st_size
+    if size > top * 1e6:
+        raise GeneratorError(f"{path}: {size / 1e6:.1f} MB, over the {top:g} MB limit for deck data")
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise GeneratorError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+
+
+def _read_yaml(path: Path) -> list[Row]:
+    import yaml
+    text = decode(_read_bytes(path), path)
+    _check_yaml_shape(text, path)
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else 0
+        raise GeneratorError(f"{path}:{line}: not valid YAML") from None
+    if isinstance(data, dict) and len(data) == 1:
+        data = next(iter(data.values()))
+    if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
+        raise GeneratorError(f"{path}: expected a list of mappings (one per card)")
+    return [({str(k): v for k, v in r.items()}, i + 1) for i, r in enumerate(data)]
+
+
+YAML_MAX_DEPTH = 50
+YAML_MAX_ALIASES = 1000
+
+
+def _check_yaml_shape(text: str, path: Path) -> None:
+    """Refuse alias bombs and deep nesting before building any object (events are streamed)."""
+    import yaml
+    depth = aliases = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > YAML_MAX_DEPTH:
+                    raise GeneratorError(f"{path}:{event.start_mark.line + 1}: nested deeper than "
+                                         f"{YAML_MAX_DEPTH} levels")
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+            elif isinstance(event, yaml.AliasEvent):
+                aliases += 1
+                if aliases > YAML_MAX_ALIASES:
+                    raise GeneratorError(f"{path}:{event.start_mark.line + 1}: more than "
+                                         f"{YAML_MAX_ALIASES} aliases (*name)")
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise GeneratorError(f"{path}:{mark.line + 1 if mark else 0}: not valid YAML") from None
+
+
+def read_rows(path: Path, notes: list[str] | None = None) -> list[Row]:
+    """The rows of a CSV (with header) or a YAML list of mappings, each with its line number."""
+    path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".csv":
-        with open(path, newline="", encoding="utf-8-sig") as fh:
-            reader = csv.DictReader(fh)
-            if not reader.fieldnames:
-                raise GeneratorError(f"{path}: empty CSV (a header row is needed)")
-            rows = []
-            for row in reader:
-                if None in row:
-                    raise GeneratorError(f"{path}:{reader.line_num}: more values than columns")
-                rows.append(({k.strip(): (v or "").strip() for k, v in row.items()}, reader.line_num))
-            return rows
+        return _read_csv(path, notes)
     if suffix in (".yaml", ".yml"):
-        import yaml
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            line = mark.line + 1 if mark else 0
-            raise GeneratorError(f"{path}:{line}: not valid YAML") from None
-        if isinstance(data, dict) and len(data) == 1:
-            data = next(iter(data.values()))
-        if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
-            raise GeneratorError(f"{path}: expected a list of mappings (one per card)")
-        return [(dict(r), i + 1) for i, r in enumerate(data)]
+        return _read_yaml(path)
     raise GeneratorError(f"{path}: expected a .csv, .yaml or .yml file")
 
 
-def _count(row: dict, path: Path, line: int) -> int:
+def count_of(row: dict, path: Path, line: int) -> int:
+    """Copies of a row: its ``count`` (empty or absent = 1), a whole number up to the limit."""
     value = row.get("count", 1)
-    if value in ("", None):
+    if value is None or (isinstance(value, str) and not value.strip()):
         return 1
-    try:
-        n = int(str(value))
-    except ValueError:
-        n = -1
-    if n < 0:
+    top = int(limits()["max_count"])
+    text = str(value).strip()
+    if isinstance(value, bool) or not re.fullmatch(r"\+?\d{1,12}", text):
         raise GeneratorError(f"{path}:{line}: count: expected a whole number >= 0, got {value!r}")
+    n = int(text)
+    if n > top:
+        raise GeneratorError(f"{path}:{line}: count: {n} copies of one card, over the limit of {top:,}")
     return n
 
 
@@ -59,18 +197,25 @@ def _safe(text: str) -> str:
 
 
 def deck_component(data_path: Path, template: str, back: str | None,
-                   size: tuple[float, float], grid: tuple[int, int] | None = None) -> Component:
+                   size: tuple[float, float], grid: tuple[int, int] | None = None,
+                   notes: list[str] | None = None) -> Component:
     """One Component: one Face per copy of every row; the row is the template's context."""
     fronts: list[Face] = []
     backs: list[Face] = []
-    for index, (row, line) in enumerate(read_rows(data_path)):
-        copies = _count(row, data_path, line)
+    top = int(limits()["max_cards"])
+    for index, (row, line) in enumerate(read_rows(data_path, notes)):
+        copies = count_of(row, data_path, line)
+        if len(fronts) + copies > top:
+            raise GeneratorError(f"{data_path}:{line}: the deck passes {top:,} cards, the limit "
+                                 "of one build")
         name = _safe(str(row.get("id") or row.get("name") or index + 1))
         context = dict(row, row_line=line)
+        front = Face(template, context, name)
+        back_face = Face(back, context, "back") if back else None
         for _ in range(copies):
-            fronts.append(Face(template, context, name))
-            if back:
-                backs.append(Face(back, context, "back"))
+            fronts.append(front)
+            if back_face is not None:
+                backs.append(back_face)
     if not fronts:
         raise GeneratorError(f"{data_path}: no cards")
     stem = _safe(data_path.stem)

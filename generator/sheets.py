@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 from importlib import resources
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,21 +27,46 @@ def data() -> dict:
         return yaml.safe_load(fh)
 
 
+_CUSTOM = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(?:mm)?\s*$", re.I)
+
+
 def paper_size(paper: str) -> tuple[float, float]:
-    """(w, h) of a named paper."""
+    """(w, h) in mm of a named paper (a4, letter, a3, tabloid) or of ``WxH`` in millimetres.
+
+    >>> paper_size("a3"), paper_size("100x150")
+    ((297.0, 420.0), (100.0, 150.0))
+    """
     papers = data()["papers"]
-    if paper not in papers:
-        raise GeneratorError(f"unknown paper '{paper}' (choose {' or '.join(papers)})")
-    w, h = papers[paper]["size"]
+    key = paper.lower()
+    if key in papers:
+        w, h = papers[key]["size"]
+        return float(w), float(h)
+    match = _CUSTOM.match(paper)
+    if match is None:
+        raise GeneratorError(f"unknown paper '{paper}' (choose {', '.join(papers)} or WxH in mm)")
+    w, h = float(match.group(1)), float(match.group(2))
+    low, high = (float(v) for v in data()["custom_paper"])
+    if not (low <= w <= high and low <= h <= high):
+        raise GeneratorError(f"paper {paper}: each side must be between {low:g} and {high:g} mm")
+    return w, h
+
+
+def paper_name(paper: str, lang: str) -> str:
+    """How the print guide names a paper: its name, or ``W × H mm``."""
+    papers = data()["papers"]
+    if paper.lower() in papers:
+        return papers[paper.lower()]["name"][lang]
+    w, h = paper_size(paper)
+    return f"{w:g} × {h:g} mm"
+
+
+def item_size(name: str) -> tuple[float, float]:
+    """A named item size of sheets.yaml (``poker``: 63 x 88 mm)."""
+    items = data()["items"]
+    if name not in items:
+        raise GeneratorError(f"unknown item size '{name}' (sheets.yaml has {', '.join(items)})")
+    w, h = items[name]
     return float(w), float(h)
-
-
-def sheet_grid(size: tuple[float, float]) -> tuple[int, int] | None:
-    """The fixed grid of the named sheet kind for items of this size, if there is one."""
-    for kind in data()["sheets"].values():
-        if abs(kind["item"][0] - size[0]) < 1e-6 and abs(kind["item"][1] - size[1]) < 1e-6:
-            return tuple(kind["grid"])
-    return None
 
 
 def _mark_room() -> float:
@@ -48,10 +74,15 @@ def _mark_room() -> float:
     return m["gap"] + m["min_length"]
 
 
-def _fit_count(paper: float, item: float, bleed: float) -> int:
-    """How many items fit along one axis with full gutters and room for the marks."""
+def fit_count(paper: float, item: float, bleed: float) -> int:
+    """How many items fit along one axis: gutters of at least ``min_gutter``, room for the marks.
+
+    >>> fit_count(210, 63, 3), fit_count(297, 88, 3), fit_count(420, 88, 3)
+    (3, 3, 4)
+    """
+    gap = float(data()["min_gutter"]) if bleed > 0 else 0.0
     room = paper - 2 * bleed - 2 * _mark_room()
-    return max(0, int(math.floor((room + 2 * bleed) / (item + 2 * bleed) + 1e-9)))
+    return max(0, int(math.floor((room + gap) / (item + gap) + 1e-9)))
 
 
 def _gutter(paper: float, item: float, n: int, bleed: float) -> float:
@@ -85,19 +116,21 @@ class Grid(_Sheet):
     gutter: tuple[float, float]
 
     @classmethod
-    def make(cls, paper: str, item: tuple[float, float], bleed: float,
+    def make(cls, paper: str | tuple[float, float], item: tuple[float, float], bleed: float,
              grid: tuple[int, int] | None = None, what: str = "items") -> "Grid":
-        """Lay out items of ``item`` size on ``paper``; ``grid`` forces cols x rows."""
-        pw, ph = paper_size(paper)
+        """Lay out items of ``item`` size on ``paper`` (a name or (w, h) mm); ``grid`` forces
+        cols x rows, else as many as fit."""
+        pw, ph = paper_size(paper) if isinstance(paper, str) else (float(paper[0]), float(paper[1]))
         w, h = item
         if grid is None:
-            grid = sheet_grid(item) or (_fit_count(pw, w, bleed), _fit_count(ph, h, bleed))
+            grid = (fit_count(pw, w, bleed), fit_count(ph, h, bleed))
         cols, rows = grid
         need_w = cols * w + 2 * bleed + 2 * _mark_room()
         need_h = rows * h + 2 * bleed + 2 * _mark_room()
         if cols < 1 or rows < 1 or need_w > pw + 1e-9 or need_h > ph + 1e-9:
             raise GeneratorError(f"{what}: {cols}x{rows} items of {w:g}x{h:g} mm with {bleed:g} mm "
-                                 f"bleed do not fit on {paper} ({pw:g}x{ph:g} mm)")
+                                 f"bleed do not fit on {paper if isinstance(paper, str) else 'the paper'} "
+                                 f"({pw:g}x{ph:g} mm)")
         gutter = (_gutter(pw, w, cols, bleed), _gutter(ph, h, rows, bleed))
         return cls((pw, ph), (float(w), float(h)), cols, rows, float(bleed), gutter)
 

@@ -21,7 +21,8 @@ def _run(capsys, args):
 
 @pytest.mark.parametrize("args,needle", [
     (["build", "monopoly"], "unknown game 'monopoly'"),
-    (["build", "--paper", "a3"], "invalid choice: 'a3'"),
+    (["build", "--paper", "a5"], "unknown paper 'a5' (choose a4, letter, a3, tabloid or WxH in mm)"),
+    (["build", "--paper", "20x300"], "paper 20x300: each side must be between 50 and 1500 mm"),
     (["build", "--bleed", "-1"], "between 0 and"),
     (["build", "--bleed", "40"], "between 0 and"),
     (["build", "--bleed", "tres"], "expected millimetres"),

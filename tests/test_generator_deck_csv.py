@@ -1,0 +1,153 @@
+"""Deck data as spreadsheets write it: encodings, delimiters, quotes, counts, stripped cells."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ludoteca.generator.deck import count_of, deck_component, read_rows, sniff_delimiter
+from ludoteca.generator.model import GeneratorError
+
+
+def _csv(tmp_path: Path, data: bytes, name: str = "cards.csv") -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_column_name(tmp_path):
+    path = _csv(tmp_path, b"\xef\xbb\xbfid,name\n7,Ana\n")
+    rows = read_rows(path)
+    assert rows == [({"id": "7", "name": "Ana"}, 2)]
+    assert list(rows[0][0])[0] == "id"          # not "\ufeffid"
+
+
+def test_cells_and_column_names_are_stripped(tmp_path):
+    path = _csv(tmp_path, b" id , name ,cost\n  7 ,  Torre del Oro  , 3 \n")
+    assert read_rows(path) == [({"id": "7", "name": "Torre del Oro", "cost": "3"}, 2)]
+
+
+def test_more_values_than_columns_names_the_line(tmp_path):
+    path = _csv(tmp_path, b"id,name\n1,Ana\n2,Luis,extra\n3,Eva\n")
+    with pytest.raises(GeneratorError) as exc:
+        read_rows(path)
+    assert str(exc.value) == f"{path}:3: more values than columns (3 values, 2 columns)"
+
+
+def test_fewer_values_than_columns_leave_the_rest_empty(tmp_path):
+    path = _csv(tmp_path, b"id,name,count\n1,Ana\n")
+    assert read_rows(path) == [({"id": "1", "name": "Ana", "count": ""}, 2)]
+
+
+def test_an_empty_count_is_one_copy_and_zero_is_none(tmp_path):
+    path = _csv(tmp_path, b"id,name,count\na,Ana,\nb,Luis,0\nc,Eva,3\nd,Ines,  \n")
+    comp = deck_component(path, "face.svg.j2", None, (63.0, 88.0))
+    assert [f.name for f in comp.fronts] == ["a", "c", "c", "c", "d"]
+
+
+def test_latin1_from_a_spanish_spreadsheet_is_read_with_a_one_line_note(tmp_path):
+    path = _csv(tmp_path, "id;nombre\n1;Ñandú\n2;Cañón\n".encode("cp1252"))
+    notes: list[str] = []
+    rows = read_rows(path, notes)
+    assert [r[0]["nombre"] for r in rows] == ["Ñandú", "Cañón"]
+    assert notes == [f"{path}: not UTF-8 (first at line 2); read as Windows-1252"]
+
+
+def test_cp1252_only_characters_are_read_as_windows_1252(tmp_path):
+    path = _csv(tmp_path, "id,text\n1,“Hola” — €5\n".encode("cp1252"))
+    assert read_rows(path, [])[0][0]["text"] == "“Hola” — €5"
+
+
+def test_utf8_gives_no_note(tmp_path):
+    path = _csv(tmp_path, "id,nombre\n1,Ñandú\n".encode())
+    notes: list[str] = []
+    read_rows(path, notes)
+    assert notes == []
+
+
+@pytest.mark.parametrize("header,delimiter", [
+    ("id,name,cost", ","), ("id;name;cost", ";"), ("id\tname\tcost", "\t"), ("id|name|cost", "|"),
+    ('"a;b",name,cost', ","), ("name", ","),
+])
+def test_the_delimiter_is_found_in_the_header(header, delimiter):
+    assert sniff_delimiter(header) == delimiter
+
+
+def test_a_semicolon_file_reads_its_columns(tmp_path):
+    path = _csv(tmp_path, b"id;name;text\n1;Ana;uno, dos\n2;Luis;\"tres; cuatro\"\n")
+    assert read_rows(path) == [({"id": "1", "name": "Ana", "text": "uno, dos"}, 2),
+                               ({"id": "2", "name": "Luis", "text": "tres; cuatro"}, 3)]
+
+
+def test_a_stray_quote_is_reported_at_its_row_not_swallowing_the_rest(tmp_path):
+    path = _csv(tmp_path, b'id,name\n1,Ana\n2,"Luis\n3,Eva\n4,Ines\n5,Olga\n')
+    with pytest.raises(GeneratorError) as exc:
+        read_rows(path)
+    assert str(exc.value).startswith(f"{path}:3: a quote (\") opened in this row is not closed")
+    assert "lines 3-" in str(exc.value)
+
+
+def test_a_stray_quote_closed_later_is_still_reported(tmp_path):
+    path = _csv(tmp_path, b'id,name\n1,"Ana\n2,Luis\n3,"Eva"\n')
+    with pytest.raises(GeneratorError) as exc:
+        read_rows(path)
+    assert str(exc.value).startswith(f"{path}:2: a quote")
+
+
+def test_a_quoted_cell_over_several_lines_is_one_cell(tmp_path):
+    path = _csv(tmp_path, b'id,text,count\n1,"line one\nline two",2\n2,x,1\n')
+    rows = read_rows(path)
+    assert rows == [({"id": "1", "text": "line one\nline two", "count": "2"}, 2),
+                    ({"id": "2", "text": "x", "count": "1"}, 4)]
+
+
+def test_a_cell_over_the_limit_is_a_clear_error(tmp_path):
+    path = _csv(tmp_path, b"id,text\n1,short\n2," + b"x" * 131_073 + b"\n")
+    with pytest.raises(GeneratorError) as exc:
+        read_rows(path)
+    assert str(exc.value) == f"{path}:3: a cell longer than 131,072 characters"
+
+
+def test_a_cell_at_the_limit_is_read(tmp_path):
+    path = _csv(tmp_path, b"id,text\n1," + b"x" * 131_072 + b"\n")
+    assert len(read_rows(path)[0][0]["text"]) == 131_072
+
+
+@pytest.mark.parametrize("value,message", [
+    ("1000000000", "count: 1000000000 copies of one card, over the limit of 10,000"),
+    ("10001", "count: 10001 copies of one card, over the limit of 10,000"),
+    ("-1", "count: expected a whole number >= 0, got '-1'"),
+    ("2.5", "count: expected a whole number >= 0, got '2.5'"),
+    ("1e9", "count: expected a whole number >= 0, got '1e9'"),
+    ("tres", "count: expected a whole number >= 0, got 'tres'"),
+])
+def test_bad_counts_are_refused_with_the_line(value, message):
+    with pytest.raises(GeneratorError) as exc:
+        count_of({"count": value}, Path("d.csv"), 4)
+    assert str(exc.value) == f"d.csv:4: {message}"
+
+
+def test_count_at_the_limit_is_accepted():
+    assert count_of({"count": "10000"}, Path("d.csv"), 2) == 10_000
+    assert count_of({"count": " 7 "}, Path("d.csv"), 2) == 7
+    assert count_of({}, Path("d.csv"), 2) == 1
+
+
+def test_a_deck_over_the_card_limit_names_the_row_that_passes_it(tmp_path):
+    rows = "".join(f"r{i},10000\n" for i in range(11))
+    path = _csv(tmp_path, ("id,count\n" + rows).encode())
+    with pytest.raises(GeneratorError) as exc:
+        deck_component(path, "f.svg.j2", None, (63.0, 88.0))
+    assert str(exc.value) == f"{path}:12: the deck passes 100,000 cards, the limit of one build"
+
+
+def test_a_header_repeating_a_column_is_refused(tmp_path):
+    path = _csv(tmp_path, b"id,name,name\n1,a,b\n")
+    with pytest.raises(GeneratorError, match=r":1: column 'name' appears twice"):
+        read_rows(path)
+
+
+def test_blank_lines_are_skipped_and_line_numbers_kept(tmp_path):
+    path = _csv(tmp_path, b"id,name\n\n1,Ana\n\n,\n2,Luis\n")
+    assert [(r["id"], line) for r, line in read_rows(path)] == [("1", 3), ("2", 6)]
