@@ -16,7 +16,6 @@ from .layout import Laid, bleed_of, face_size, lay_out
 from .model import Component, Face, GeneratorError, Options
 from .progress import Progress
 from .render import Cache, Workers, assemble_all, render_pages
-from .sheets import data as sheet_data
 
 GAMES = ("ciudadelas", "el_mapa", "gladiadores")
 
@@ -122,14 +121,14 @@ def _remembered(memo: dict | None, key: str, cache: Cache) -> Laid | None:
         pages.append(Page("", tuple(size), tuple(trim), tuple(bleed), label, key=k))
     return Laid(pages, memo["sheets"], tuple(memo["item"]),
                 tuple(memo["gutter"]) if memo.get("gutter") else None,
-                tuple(memo["grid"]) if memo.get("grid") else None)
+                tuple(memo["grid"]) if memo.get("grid") else None, folded=bool(memo.get("folded")))
 
 
 def _remember(laid: Laid, key: str) -> dict:
     from .render import page_key
     return {"key": key, "sheets": laid.sheets, "item": list(laid.item),
             "gutter": list(laid.gutter) if laid.gutter else None,
-            "grid": list(laid.grid) if laid.grid else None,
+            "grid": list(laid.grid) if laid.grid else None, "folded": laid.folded,
             "pages": [[page_key(p), list(p.size), list(p.trimbox), list(p.bleedbox), p.label]
                       for p in laid.pages]}
 
@@ -147,7 +146,7 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
         laid = None if opts.png_dpi else _remembered(cache.index.get("component:" + rel), keys[rel], cache)
         planned.append(Planned(comp, laid or plan(comp, opts, roots), rel))
     extra: list[tuple[str, list[Page], dict]] = []
-    if any(p.comp.backs is not None for p in planned):
+    if any(p.comp.backs is not None and not p.laid.folded for p in planned):
         from .calibration import calibration_pages
         rel = "calibracion-doble-cara.pdf" if opts.lang == "es" else "duplex-calibration.pdf"
         pages = calibration_pages(opts)
@@ -193,7 +192,7 @@ def _entry(p: Planned, opts: Options) -> dict:
     return {"game": p.comp.game, "component": p.comp.id, "path": p.rel, "pages": len(laid.pages),
             "page_size_mm": list(laid.pages[0].size) if laid.pages else [],
             "item_size_mm": [round(v, 3) for v in laid.item], "items": len(p.comp.fronts),
-            "duplex": p.comp.backs is not None,
+            "duplex": p.comp.backs is not None and not laid.folded, "fold": laid.folded,
             "gutter_mm": [round(v, 3) for v in laid.gutter] if laid.gutter is not None else None}
 
 
@@ -204,7 +203,8 @@ def guide_name(opts: Options) -> str:
 def guide(planned: list[Planned], extra: list, opts: Options) -> str:
     """The short print guide: which file, which paper, one or two sides, how many sheets."""
     es = opts.lang == "es"
-    paper = sheet_data()["papers"][opts.paper]["name"][opts.lang]
+    from .sheets import paper_name
+    paper = paper_name(opts.paper, opts.lang)
     bleed = f"{opts.bleed_mm:g} mm"
     lines = [("Ludoteca: guía de impresión" if es else "Ludoteca: print guide"),
              (f"Papel {paper}, escala 100 % (tamaño real, nunca «ajustar a la página»); sangrado {bleed}."
@@ -215,7 +215,10 @@ def guide(planned: list[Planned], extra: list, opts: Options) -> str:
     for p in planned:
         sheets = p.laid.sheets
         total += sheets
-        if p.comp.backs is not None:
+        if p.laid.folded:
+            how = ("una cara; doblar por la línea discontinua, pegar y cortar" if es else
+                   "single-sided; fold on the dashed line, glue, then cut")
+        elif p.comp.backs is not None:
             how = "doble cara (borde largo)" if es else "double-sided (long edge)"
         else:
             how = "una cara" if es else "single-sided"

@@ -86,6 +86,9 @@ def _common(p: argparse.ArgumentParser, out_default: str) -> None:
     p.add_argument("--bleed", metavar="MM", type=_bleed, default=None, help="bleed around every face (3)")
     p.add_argument("--back-offset", metavar="X,Y", type=_offset, default=(0.0, 0.0),
                    help="shift the backs by X,Y mm (read it off the calibration sheet)")
+    p.add_argument("--layout", choices=("duplex", "fold"), default="duplex",
+                   help="duplex: backs on the next page, printed double-sided (default); fold: "
+                        "fronts and backs side by side on one side, to fold, glue and cut")
     p.add_argument("--lang", choices=("es", "en"), default="es", help="es (default) or en")
     p.add_argument("--ink-saver", action="store_true", help="no full-bleed backgrounds")
     p.add_argument("--png", metavar="DPI", type=_dpi, default=None,
@@ -129,7 +132,8 @@ def _options(args: argparse.Namespace):
     from .sheets import data
     bleed = args.bleed if args.bleed is not None else float(data()["bleed"])
     return Options(lang=args.lang, paper=args.paper, ink_saver=args.ink_saver, bleed_mm=bleed,
-                   back_offset_mm=tuple(args.back_offset), png_dpi=args.png)
+                   back_offset_mm=tuple(args.back_offset), png_dpi=args.png,
+                   layout=args.layout)
 
 
 def _fail(message: str) -> int:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .compose import Page, PageBuilder
 from .model import Component, GeneratorError, Options
-from .sheets import Board, Grid, PageArea, Rect, crop_marks
+from .sheets import Board, Fold, Grid, PageArea, Rect, crop_marks, data
 
 
 @dataclass
@@ -20,6 +20,7 @@ class Laid:
     grid: tuple[int, int] | None = None
     fronts: list[str] | None = None     # the rendered face SVGs (for PNG export)
     backs: list[str] | None = None
+    folded: bool = False                # --layout fold: each sheet holds its fronts and backs
 
 
 def face_size(comp: Component, opts: Options) -> tuple[float, float]:
@@ -51,6 +52,8 @@ def lay_out(comp: Component, fronts: list[str], backs: list[str] | None, opts: O
 
 
 def _grid(comp: Component, fronts: list[str], backs: list[str] | None, opts: Options) -> Laid:
+    if backs is not None and opts.layout == "fold":
+        return _fold(comp, fronts, backs, opts)
     bleed = bleed_of(comp, opts)
     grid = Grid.make(opts.paper, face_size(comp, opts), bleed, comp.grid, f"{comp.game}/{comp.id}")
     dx, dy = opts.back_offset_mm
@@ -75,6 +78,28 @@ def _grid(comp: Component, fronts: list[str], backs: list[str] | None, opts: Opt
             pages.append(pb.page(_shift(grid.trimbox(), dx, dy), _shift(grid.bleedbox(), dx, dy),
                                  label + " back"))
     return Laid(pages, sheets, grid.item, grid.gutter, (grid.cols, grid.rows))
+
+
+def _fold(comp: Component, fronts: list[str], backs: list[str], opts: Options) -> Laid:
+    """Fronts and backs on one side of the paper, either side of a fold line."""
+    bleed = bleed_of(comp, opts)
+    fold = Fold.make(opts.paper, face_size(comp, opts), bleed, f"{comp.game}/{comp.id}")
+    style = data()["fold"]
+    n = fold.per_page
+    sheets = (len(fronts) + n - 1) // n
+    pages: list[Page] = []
+    for s in range(sheets):
+        pb = PageBuilder(fold.paper)
+        for i, svg in enumerate(fronts[s * n:(s + 1) * n]):
+            pb.face(svg, *fold.front(i), bleed)
+        for i, svg in enumerate(backs[s * n:(s + 1) * n]):
+            pb.face(svg, *fold.back(i), bleed)
+        pb.lines(fold.marks())
+        pb.lines([fold.fold_line()], width=style["width"], colour=style["colour"], dash=style["dash"])
+        pages.append(pb.page(fold.trimbox(), fold.bleedbox(),
+                             f"{comp.game}/{comp.id} sheet {s + 1} fold"))
+    half = fold.half
+    return Laid(pages, sheets, half.item, half.gutter, (half.cols, half.rows), folded=True)
 
 
 def _page(comp: Component, fronts: list[str], backs: list[str] | None, opts: Options) -> Laid:

@@ -44,4 +44,5 @@ class Options:
     bleed_mm: float = 3.0
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     png_dpi: int | None = None
+    layout: str = "duplex"                # "duplex" (backs on the next page) | "fold"
     extra: dict = field(default_factory=dict)

@@ -294,3 +294,73 @@ class Board(_Sheet):
             for c, (wx, ww) in enumerate(xs):
                 out.append(Piece(c, r, (wx, wy, ww, wh), ((pw - ww) / 2, (ph - wh) / 2)))
         return out
+
+
+@dataclass(frozen=True)
+class Fold:
+    """``--layout fold``: fronts on the left half, backs mirrored on the right half.
+
+    Fold the sheet along the vertical line at the middle (a page turn), glue, then cut along the
+    marks: each back lands behind its front.  The grid of each half is centred in its half, so
+    gutters and marks are symmetric about the fold.  The paper is turned to landscape when that
+    holds more items.
+    """
+
+    paper: tuple[float, float]
+    half: Grid
+
+    @classmethod
+    def make(cls, paper: str, item: tuple[float, float], bleed: float, what: str = "items") -> "Fold":
+        pw, ph = paper_size(paper)
+        best: Fold | None = None
+        for w, h in ((pw, ph), (ph, pw)):
+            try:
+                half = Grid.make((w / 2, h), item, bleed, None, what)
+            except GeneratorError:
+                continue
+            if best is None or half.count > best.half.count:
+                best = cls((w, h), half)
+        if best is None:
+            raise GeneratorError(f"{what}: items of {item[0]:g}x{item[1]:g} mm with {bleed:g} mm bleed "
+                                 f"do not fit on half of {paper} ({pw:g}x{ph:g} mm) to fold")
+        return best
+
+    @property
+    def per_page(self) -> int:
+        return self.half.count
+
+    @property
+    def fold_x(self) -> float:
+        return self.paper[0] / 2
+
+    def mirror(self, rect: Rect) -> Rect:
+        """A rectangle of the left half reflected across the fold."""
+        x, y, w, h = rect
+        return self.paper[0] - x - w, y, w, h
+
+    def front(self, index: int) -> tuple[Rect, Rect]:
+        """(trim, visible) of the n-th front on the left half."""
+        col, row = self.half.slot(index)
+        return self.half.trim(col, row), self.half.visible(col, row)
+
+    def back(self, index: int) -> tuple[Rect, Rect]:
+        """(trim, visible) of the n-th back: its front's place reflected across the fold."""
+        trim, visible = self.front(index)
+        return self.mirror(trim), self.mirror(visible)
+
+    def fold_line(self) -> Line:
+        return self.fold_x, 0.0, self.fold_x, self.paper[1]
+
+    def marks(self) -> list[Line]:
+        """The crop marks of the left half and their reflection across the fold."""
+        left = self.half.marks()
+        w = self.paper[0]
+        return left + [(w - a, b, w - c, d) for a, b, c, d in left]
+
+    def trimbox(self) -> Rect:
+        x, y, tw, th = self.half.trimbox()
+        return x, y, self.paper[0] - 2 * x, th
+
+    def bleedbox(self) -> Rect:
+        x, y, bw, bh = self.half.bleedbox()
+        return x, y, self.paper[0] - 2 * x, bh

@@ -1,0 +1,58 @@
+"""Any paper: A3, Tabloid and WxH in mm, items per sheet computed from the sizes in sheets.yaml."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import pdfmeasure as pm
+from ludoteca.generator.model import GeneratorError
+from ludoteca.generator.sheets import Grid, fit_count, item_size, paper_size
+from test_generator_layout import pairs, run_deck
+
+
+@pytest.mark.parametrize("paper,size,cols,rows", [
+    # cols: floor((W - 2*3 bleed - 2*3 marks + 1.5) / (63 + 1.5)); rows the same with 88
+    ("a4", (210.0, 297.0), 3, 3),          # (198+1.5)/64.5 = 3.09 ; (285+1.5)/89.5 = 3.20
+    ("letter", (215.9, 279.4), 3, 3),      # 3.18 ; 3.00 (gutter 1.7 mm)
+    ("a3", (297.0, 420.0), 4, 4),          # 4.44 ; 4.58
+    ("tabloid", (279.4, 431.8), 4, 4),     # 4.17 ; 4.71
+    ("150x200", (150.0, 200.0), 2, 2),     # 2.16 ; 2.10
+])
+def test_poker_cards_per_sheet_are_computed(paper, size, cols, rows):
+    assert paper_size(paper) == size
+    grid = Grid.make(paper, item_size("poker"), 3.0)
+    assert (grid.cols, grid.rows) == (cols, rows)
+
+
+def test_no_bleed_packs_items_edge_to_edge():
+    # 210 - 2*3 marks = 204 -> 204 / 63 = 3.2 -> 3
+    assert fit_count(210, 63, 0) == 3
+    assert fit_count(420, 40, 0) == 10
+
+
+@pytest.mark.parametrize("paper", ["a3", "tabloid", "320x450"])
+def test_a_deck_on_big_paper_reads_back_with_the_computed_grid(tmp_path, paper):
+    out = run_deck(tmp_path, 20, "--paper", paper)
+    pages = pm.read(out / "cards.pdf")
+    grid = Grid.make(paper, (63.0, 88.0), 3.0)
+    assert len(pages) == -(-20 // grid.per_page)
+    page = pages[0]
+    assert page.size == pytest.approx(paper_size(paper), abs=0.05)
+    xs, ys = page.cuts()
+    assert len(pairs(xs)) == grid.cols and len(pairs(ys)) == grid.rows
+    entry = json.loads((out / "manifest.json").read_text())["files"][0]
+    assert entry["page_size_mm"] == pytest.approx(list(paper_size(paper)))
+
+
+def test_guide_names_a_custom_paper_in_mm(tmp_path):
+    out = run_deck(tmp_path, 2, "--paper", "320x450", "--lang", "en")
+    assert "Paper 320 × 450 mm, scale 100 %" in (out / "PRINT-GUIDE.txt").read_text()
+
+
+def test_a_card_larger_than_the_paper_is_one_clear_line():
+    with pytest.raises(GeneratorError) as exc:
+        Grid.make("60x80", (63.0, 88.0), 3.0, what="deck/cards")
+    assert str(exc.value) == ("deck/cards: 0x0 items of 63x88 mm with 3 mm bleed do not fit on 60x80 "
+                              "(60x80 mm)")
