@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -84,7 +86,8 @@ def check_out_dir(out_dir: Path) -> None:
 
 def build_components(comps: list[Component], opts: Options, out_dir: Path,
                      roots: tuple[str, ...] = (str(templating.TEMPLATES),),
-                     flat: bool = False, notes: list[str] | None = None) -> Summary:
+                     flat: bool = False, notes: list[str] | None = None,
+                     owned: set[str] | None = None, names: dict[str, str] | None = None) -> Summary:
     """Lay out, render and write every component; the manifest and the guide; PNGs with --png."""
     t0 = time.perf_counter()
     out_dir = Path(out_dir)
@@ -93,7 +96,7 @@ def build_components(comps: list[Component], opts: Options, out_dir: Path,
     with Workers() as workers:
         if not cache.pages.is_dir():         # cold: cairo loads in the workers meanwhile
             workers.start()
-        return _build(comps, opts, out_dir, roots, flat, notes, cache, workers, t0)
+        return _build(comps, opts, out_dir, roots, flat, notes, cache, workers, t0, owned, names)
 
 
 def component_key(comp: Component, opts: Options, templates: str) -> str:
@@ -104,7 +107,8 @@ def component_key(comp: Component, opts: Options, templates: str) -> str:
     from .sheets import data
     faces = [(f.template, f.context, f.name) for f in comp.fronts]
     backs = [(f.template, f.context, f.name) for f in comp.backs] if comp.backs is not None else None
-    blob = json.dumps([ENGINE_VERSION, templates, data(), dataclasses.asdict(opts), comp.game, comp.id,
+    chosen = {k: v for k, v in dataclasses.asdict(opts).items() if k not in ("quiet", "png_dpi")}
+    blob = json.dumps([ENGINE_VERSION, templates, data(), chosen, comp.game, comp.id,
                        list(comp.size_mm), comp.layout, comp.grid, comp.bleed, faces, backs],
                       sort_keys=True, default=str)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
@@ -133,8 +137,138 @@ def _remember(laid: Laid, key: str) -> dict:
                       for p in laid.pages]}
 
 
+VARIANT = ("lang", "paper", "ink_saver", "bleed_mm", "layout", "back_offset_mm")
+_TMP = re.compile(r"^\..+\.(\d+)\.tmp$")
+
+
+def variant(opts: Options) -> dict:
+    """The options that change what the PDFs of a folder are: one folder holds one variant."""
+    return {k: (list(v) if isinstance(v, tuple) else v)
+            for k, v in ((k, getattr(opts, k)) for k in VARIANT)}
+
+
+def read_manifest(out_dir: Path) -> dict:
+    """The folder's manifest, or an empty one (unreadable counts as none)."""
+    try:
+        found = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) and isinstance(found.get("files"), list) else {}
+
+
+def check_variant(old: dict, opts: Options, out_dir: Path) -> None:
+    """Refuse to mix two variants (language, paper, ink-saver, ...) in one folder.
+
+    Refusing, not a subfolder: the folder the user named stays the one that holds what they asked
+    for, and its manifest and print guide describe exactly one way of printing.
+    """
+    before = old.get("options")
+    if not before:
+        return
+    now = variant(opts)
+    diff = [k for k in VARIANT if k in before and before[k] != now[k]]
+    if diff:
+        said = ", ".join(f"{k} {before[k]!r} (now {now[k]!r})" for k in diff)
+        raise GeneratorError(f"{out_dir} holds a kit built with {said}; build into another folder "
+                             "(--out) so the two never mix, or empty this one")
+
+
+def remove_stale_temporaries(out_dir: Path) -> int:
+    """Delete ``.NAME.PID.tmp`` files left by builds that were killed (their process is gone)."""
+    removed = 0
+    for path in out_dir.rglob(".*.tmp"):
+        match = _TMP.match(path.name)
+        if match is None or not path.is_file():
+            continue
+        pid = int(match.group(1))
+        if pid != os.getpid() and not _alive(pid):
+            path.unlink(missing_ok=True)
+            removed += 1
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return pid > 0
+    return True
+
+
+def merge_entries(old: list[dict], new: list[dict], owned: set[str], out_dir: Path) -> list[dict]:
+    """This build's entries, then the earlier ones it did not replace whose file is still there.
+
+    An earlier entry of a game this build covers (``owned``) that it no longer makes is removed,
+    with its file: the folder lists every file in it, and holds no file it does not list.
+    """
+    made = {e["path"] for e in new}
+    kept = []
+    for entry in old:
+        path = entry.get("path")
+        if not isinstance(path, str) or path in made or not (out_dir / path).is_file():
+            continue
+        if entry.get("game") in owned:
+            (out_dir / path).unlink(missing_ok=True)
+            continue
+        kept.append(entry)
+    merged = new + kept
+    if not any(e.get("duplex") for e in merged if e.get("game") != "kit"):
+        for entry in [e for e in merged if e.get("game") == "kit" and e.get("component") == "calibration"]:
+            (out_dir / entry["path"]).unlink(missing_ok=True)
+            merged.remove(entry)
+    order = {g: i for i, g in enumerate(GAMES + ("deck", "kit"))}
+    return sorted(merged, key=lambda e: (order.get(e.get("game"), 99), e.get("path", "")))
+
+
+def _write_manifest(out_dir: Path, opts: Options, entries: list[dict], complete: bool) -> dict:
+    manifest = {"complete": complete, "options": variant(opts), "files": entries}
+    write_text(out_dir / "manifest.json", json.dumps(manifest, ensure_ascii=False, indent=2) + "\n",
+               only_if_changed=True)
+    return manifest
+
+
+def _meta(comp: Component, laid: Laid, opts: Options, game_name: str):
+    """Title, subject, language and outline (one bookmark per sheet, page or piece) of a PDF."""
+    from .pdfjoin import Meta
+    from .sheets import paper_name
+    from .words import words
+    kit = words("kit", "pdf")
+    lang = opts.lang
+    title = comp.title.get(lang) or comp.title.get("es") or comp.id
+    outline: list[tuple[str, int]] = []
+    last = None
+    for i, page in enumerate(laid.pages):
+        group = re.sub(r" (front|back|fold)$", "", page.label)
+        if group == last:
+            continue
+        last = group
+        match = re.search(r" (sheet|page|piece) ([\d,]+)$", group)
+        if match:
+            outline.append((f"{kit[match.group(1)][lang]} {match.group(2)}", i))
+        else:
+            outline.append((f"{title} {len(outline) + 1}", i))
+    w, h = laid.item
+    subject = kit["subject"][lang].format(items=len(comp.fronts), w=f"{w:g}", h=f"{h:g}",
+                                          paper=paper_name(opts.paper, lang))
+    return Meta(title=f"{title} · {game_name}" if game_name else title, subject=subject,
+                lang=lang, outline=outline)
+
+
+def _extra_meta(entry: dict, opts: Options):
+    """The metadata of a kit-wide file (the calibration sheet): its title, one bookmark."""
+    from .pdfjoin import Meta
+    title = (entry.get("title") or {}).get(opts.lang) or entry.get("component", "")
+    return Meta(title=f"{title} · Ludoteca", subject=title, lang=opts.lang, outline=[(title, 0)])
+
+
 def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[str, ...], flat: bool,
-           notes: list[str] | None, cache: Cache, workers: Workers, t0: float) -> Summary:
+           notes: list[str] | None, cache: Cache, workers: Workers, t0: float,
+           owned: set[str] | None = None, names: dict[str, str] | None = None) -> Summary:
+    old = read_manifest(out_dir)
+    check_variant(old, opts, out_dir)
+    remove_stale_temporaries(out_dir)
     planned = []
     templates = templating.fingerprint(roots)
     keys: dict[str, str] = {}
@@ -151,59 +285,77 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
         rel = "calibracion-doble-cara.pdf" if opts.lang == "es" else "duplex-calibration.pdf"
         pages = calibration_pages(opts)
         extra.append((rel, pages, {"game": "kit", "component": "calibration", "path": rel,
-                                   "pages": len(pages), "page_size_mm": list(pages[0].size),
+                                   "title": {"es": "Calibración de doble cara",
+                                             "en": "Double-sided calibration"},
+                                   "pages": len(pages), "sheets": 1, "layout": "page",
+                                   "page_size_mm": list(pages[0].size),
                                    "item_size_mm": list(pages[0].size), "items": 1,
-                                   "duplex": True, "gutter_mm": None}))
+                                   "duplex": True, "fold": False, "gutter_mm": None}))
     all_pages = [pg for p in planned for pg in p.laid.pages] + [pg for e in extra for pg in e[1]]
-    bar = Progress(len(all_pages))
+    entries = [_entry(p, opts) for p in planned] + [entry for _rel, _pages, entry in extra]
+    merged = [e for e in old.get("files", []) if isinstance(e, dict)]
+    state = {"marked": False}
+
+    def mark_incomplete() -> None:
+        """Before the first file changes: the manifest says the folder is being rewritten."""
+        if not state["marked"]:
+            state["marked"] = True
+            _write_manifest(out_dir, opts, merged, complete=False)
+
+    bar = Progress(len(all_pages), quiet=opts.quiet)
     try:
         rendered = render_pages(all_pages, cache, bar, workers)
         summary = Summary(notes=list(notes or []))
-        files = [(p.laid.pages, out_dir / p.rel, p.rel) for p in planned]
-        files += [(pages, out_dir / rel, rel) for rel, pages, _entry in extra]
-        summary.written = len(assemble_all(files, cache, workers))
-        entries = []
+        files = [(p.laid.pages, out_dir / p.rel, p.rel,
+                  _meta(p.comp, p.laid, opts, (names or {}).get(p.comp.game, ""))) for p in planned]
+        files += [(pages, out_dir / rel, rel, _extra_meta(entry, opts)) for rel, pages, entry in extra]
+        summary.written = len(assemble_all(files, cache, workers, before=mark_incomplete))
         for p in planned:
             cache.index["component:" + p.rel] = _remember(p.laid, keys[p.rel])
-            entries.append(_entry(p, opts))
-        entries += [entry for _rel, _pages, entry in extra]
         cache.prune({pg.key for pg in all_pages})
     finally:
         bar.close()
         cache.save_index()
     unique = len({pg.key for pg in all_pages})
-    summary.files = len(entries)
     summary.pages = len(all_pages)
     summary.rendered = rendered
     summary.cached = unique - rendered
-    summary.manifest = {"files": entries}
-    write_text(out_dir / "manifest.json", json.dumps(summary.manifest, ensure_ascii=False,
-                                                     indent=2) + "\n", only_if_changed=True)
-    write_text(out_dir / guide_name(opts), guide(planned, extra, opts), only_if_changed=True)
     if opts.png_dpi:
         from .png import export_png
-        summary.written += export_png([(p.comp, p.laid) for p in planned], opts, out_dir)
+        written, listed = export_png([(p.comp, p.laid, p.rel) for p in planned], opts, out_dir,
+                                     before=mark_incomplete, quiet=opts.quiet, workers=workers)
+        summary.written += written
+        for entry in entries:
+            entry.update(listed.get(entry["path"], {}))
+    entries = merge_entries(merged, entries, set(owned or ()), out_dir)
+    summary.files = len(entries)
+    summary.manifest = _write_manifest(out_dir, opts, entries, complete=True)
+    write_text(out_dir / guide_name(opts), guide_from(entries, opts), only_if_changed=True)
     summary.seconds = time.perf_counter() - t0
     return summary
 
 
 def _entry(p: Planned, opts: Options) -> dict:
     laid = p.laid
-    return {"game": p.comp.game, "component": p.comp.id, "path": p.rel, "pages": len(laid.pages),
+    return {"game": p.comp.game, "component": p.comp.id, "path": p.rel,
+            "title": dict(p.comp.title), "pages": len(laid.pages), "sheets": laid.sheets,
+            "layout": p.comp.layout,
             "page_size_mm": list(laid.pages[0].size) if laid.pages else [],
             "item_size_mm": [round(v, 3) for v in laid.item], "items": len(p.comp.fronts),
             "duplex": p.comp.backs is not None and not laid.folded, "fold": laid.folded,
-            "gutter_mm": [round(v, 3) for v in laid.gutter] if laid.gutter is not None else None}
+            "gutter_mm": ([round(v, 3) for v in laid.gutter]
+                          if laid.gutter is not None and p.comp.bleed and p.comp.layout == "grid"
+                          else None)}
 
 
 def guide_name(opts: Options) -> str:
     return "LEEME-imprimir.txt" if opts.lang == "es" else "PRINT-GUIDE.txt"
 
 
-def guide(planned: list[Planned], extra: list, opts: Options) -> str:
-    """The short print guide: which file, which paper, one or two sides, how many sheets."""
-    es = opts.lang == "es"
+def guide_from(entries: list[dict], opts: Options) -> str:
+    """The short print guide of every file in the folder: which paper, one or two sides, sheets."""
     from .sheets import paper_name
+    es = opts.lang == "es"
     paper = paper_name(opts.paper, opts.lang)
     bleed = f"{opts.bleed_mm:g} mm"
     lines = [("Ludoteca: guía de impresión" if es else "Ludoteca: print guide"),
@@ -211,32 +363,41 @@ def guide(planned: list[Planned], extra: list, opts: Options) -> str:
               if es else f"Paper {paper}, scale 100 % (actual size, never 'fit to page'); bleed {bleed}."),
              ""]
     total = 0
-    width = max([len(p.rel) for p in planned] + [10])
-    for p in planned:
-        sheets = p.laid.sheets
+    files = [e for e in entries if e.get("game") != "kit"]
+    width = max([len(e["path"]) for e in files] + [10])
+    for e in files:
+        sheets = int(e.get("sheets", e["pages"]))
         total += sheets
-        if p.laid.folded:
+        if e.get("fold"):
             how = ("una cara; doblar por la línea discontinua, pegar y cortar" if es else
                    "single-sided; fold on the dashed line, glue, then cut")
-        elif p.comp.backs is not None:
+        elif e.get("duplex"):
             how = "doble cara (borde largo)" if es else "double-sided (long edge)"
         else:
             how = "una cara" if es else "single-sided"
         unit = ("hoja" if sheets == 1 else "hojas") if es else ("sheet" if sheets == 1 else "sheets")
-        title = p.comp.title.get(opts.lang) or p.comp.title.get("es") or p.comp.id
-        line = f"{p.rel:<{width}}  {title} ×{len(p.comp.fronts)} · {how} · {sheets} {unit}"
-        if p.laid.gutter is not None and p.comp.bleed and p.comp.layout == "grid":
-            gx, gy = p.laid.gutter
+        title = (e.get("title") or {}).get(opts.lang) or (e.get("title") or {}).get("es") or e["component"]
+        line = f"{e['path']:<{width}}  {title} ×{e['items']} · {how} · {sheets} {unit}"
+        if e.get("gutter_mm"):
+            gx, gy = e["gutter_mm"]
             line += (" · separación " if es else " · gap ") + f"{round(gx, 2):g}×{round(gy, 2):g} mm"
         lines.append(line)
+        tts = e.get("tts")
+        if tts:
+            lines.append("    " + (f"Tabletop Simulator: {tts['json']} (cuadrícula "
+                                   if es else f"Tabletop Simulator: {tts['json']} (grid ")
+                         + ", ".join(f"{s['num_width']}×{s['num_height']}" for s in tts["sheets"])
+                         + (f", {e['items']} cartas)" if es else f", {e['items']} cards)"))
     lines += ["", (f"Total: {total} hojas." if es else f"Total: {total} sheets.")]
-    for rel, _pages, _entry in extra:
-        lines += ["", (f"Antes de imprimir a doble cara: imprime {rel} a doble cara (borde largo). "
-                       "Al trasluz, lee en las reglas del dorso el número sobre el que cae cada "
-                       "línea del anverso y pásalos así: --back-offset X,Y" if es else
-                       f"Before printing double-sided: print {rel} double-sided (long edge). Against "
-                       "the light, read the number each front line falls on in the rulers of the "
-                       "back and pass them as: --back-offset X,Y")]
+    for e in entries:
+        if e.get("game") == "kit" and e.get("component") == "calibration":
+            rel = e["path"]
+            lines += ["", (f"Antes de imprimir a doble cara: imprime {rel} a doble cara (borde largo). "
+                           "Al trasluz, lee en las reglas del dorso el número sobre el que cae cada "
+                           "línea del anverso y pásalos así: --back-offset X,Y" if es else
+                           f"Before printing double-sided: print {rel} double-sided (long edge). Against "
+                           "the light, read the number each front line falls on in the rulers of the "
+                           "back and pass them as: --back-offset X,Y")]
     lines += ["", ("Corta por las marcas de corte: el fondo sobrepasa la línea de corte (sangrado), "
                    "así que un corte un poco desviado no deja borde blanco." if es else
                    "Cut along the crop marks: backgrounds run past the cut line (bleed), so a "
@@ -267,11 +428,17 @@ def build(games: list[str] | tuple[str, ...], opts: Options, out_dir: Path | str
     comps: list[Component] = []
     for game_id in games:
         comps += game_components(game_id, catalog, opts, notes)
-    return build_components(comps, opts, Path(out_dir), notes=notes)
+    names = {g: (catalog[g].meta.get("name") or {}).get(opts.lang, g) for g in games}
+    return build_components(comps, opts, Path(out_dir), notes=notes, owned=set(games), names=names)
 
 
-def report(summary: Summary, stream=None) -> None:
+def report(summary: Summary, stream=None, verbosity: int = 1) -> None:
+    """Notes on stderr, then the summary line (0 = quiet: notes only; 2 = also every file)."""
     stream = stream or sys.stdout
     for note in summary.notes:
         print(f"note: {note}", file=sys.stderr)
-    print(summary.line(), file=stream)
+    if verbosity >= 2:
+        for entry in summary.manifest.get("files", []):
+            print(f"  {entry['path']}: {entry['pages']} pages, {entry['items']} items", file=stream)
+    if verbosity >= 1:
+        print(summary.line(), file=stream)

@@ -91,6 +91,9 @@ def _common(p: argparse.ArgumentParser, out_default: str) -> None:
                         "fronts and backs side by side on one side, to fold, glue and cut")
     p.add_argument("--lang", choices=("es", "en"), default="es", help="es (default) or en")
     p.add_argument("--ink-saver", action="store_true", help="no full-bleed backgrounds")
+    loud = p.add_mutually_exclusive_group()
+    loud.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary line")
+    loud.add_argument("-v", "--verbose", action="store_true", help="also list every file written")
     p.add_argument("--png", metavar="DPI", type=_dpi, default=None,
                    help="also one PNG per face and Tabletop Simulator sheets")
 
@@ -133,7 +136,7 @@ def _options(args: argparse.Namespace):
     bleed = args.bleed if args.bleed is not None else float(data()["bleed"])
     return Options(lang=args.lang, paper=args.paper, ink_saver=args.ink_saver, bleed_mm=bleed,
                    back_offset_mm=tuple(args.back_offset), png_dpi=args.png,
-                   layout=args.layout)
+                   layout=args.layout, quiet=args.quiet)
 
 
 def _fail(message: str) -> int:
@@ -148,7 +151,7 @@ def run_build(args: argparse.Namespace) -> int:
         summary = build(list(dict.fromkeys(args.games)), _options(args), Path(args.out), args.cards)
     except GeneratorError as exc:
         return _fail(str(exc))
-    report(summary)
+    report(summary, verbosity=0 if args.quiet else 2 if args.verbose else 1)
     return 0
 
 
@@ -212,5 +215,5 @@ def run_deck(args: argparse.Namespace) -> int:
                                    roots=tuple(dict.fromkeys(roots)), flat=True, notes=notes)
     except GeneratorError as exc:
         return _fail(str(exc))
-    report(summary)
+    report(summary, verbosity=0 if args.quiet else 2 if args.verbose else 1)
     return 0

@@ -45,4 +45,5 @@ class Options:
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     png_dpi: int | None = None
     layout: str = "duplex"                # "duplex" (backs on the next page) | "fold"
+    quiet: bool = False                   # -q: no progress bar, no summary line
     extra: dict = field(default_factory=dict)

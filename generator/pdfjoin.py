@@ -105,13 +105,26 @@ def _box(box: Box) -> bytes:
     return ("[ " + " ".join(_num(v) for v in box) + " ]").encode()
 
 
-def join(pages: Sequence[tuple[bytes, Box, Box]], out: BinaryIO, producer: str = "Ludoteca",
-         creator: str = "ludoteca build") -> None:
+@dataclass
+class Meta:
+    """What a PDF says about itself: document info, language and outline (title, page index)."""
+
+    title: str = ""
+    author: str = "Ludoteca"
+    subject: str = ""
+    lang: str = ""
+    producer: str = "Ludoteca"
+    creator: str = "ludoteca build"
+    outline: list[tuple[str, int]] | None = None
+
+
+def join(pages: Sequence[tuple[bytes, Box, Box]], out: BinaryIO, meta: Meta | None = None) -> None:
     """Write one PDF of ``pages`` (source PDF bytes, TrimBox, BleedBox) to ``out``.
 
     Identical sources are parsed and copied once; each page still gets its own page object.
     Raises :class:`Unsupported` before writing anything when a source is not simple enough.
     """
+    meta = meta or Meta()
     parsed: dict[bytes, Source] = {}
     for data, _trim, _bleed in pages:
         if data not in parsed:
@@ -168,9 +181,30 @@ def join(pages: Sequence[tuple[bytes, Box, Box]], out: BinaryIO, producer: str =
     shift = len(chunks[1]) - len(b"1 0 obj\n\nendobj\n")
     offsets[2:] = [o + shift for o in offsets[2:]]
     size += shift
-    info = emit(b"<< /Producer (" + _escape(producer) + b")\n   /Creator (" + _escape(creator)
-                + b")\n>>")
-    catalog = emit(b"<< /Type /Catalog\n   /Pages %d 0 R\n>>" % tree)
+    fields = [("Title", meta.title), ("Author", meta.author), ("Subject", meta.subject),
+              ("Producer", meta.producer), ("Creator", meta.creator)]
+    info = emit(b"<< " + b"\n   ".join(b"/" + k.encode() + b" " + text_string(v)
+                                       for k, v in fields if v) + b"\n>>")
+    extra = b""
+    if meta.lang:
+        extra += b"\n   /Lang " + text_string(meta.lang)
+    items = [(t, i) for t, i in (meta.outline or []) if 0 <= i < len(kids)]
+    if items:
+        root = len(offsets) + len(items)
+        first = len(offsets)
+        for k, (title, index) in enumerate(items):
+            n = first + k
+            links = b"/Parent %d 0 R" % root
+            if k > 0:
+                links += b" /Prev %d 0 R" % (n - 1)
+            if k < len(items) - 1:
+                links += b" /Next %d 0 R" % (n + 1)
+            emit(b"<< /Title " + text_string(title) + b" " + links
+                 + b" /Dest [ %d 0 R /Fit ] >>" % kids[index])
+        emit(b"<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>"
+             % (first, first + len(items) - 1, len(items)))
+        extra += b"\n   /Outlines %d 0 R\n   /PageMode /UseOutlines" % root
+    catalog = emit(b"<< /Type /Catalog\n   /Pages %d 0 R" % tree + extra + b"\n>>")
     xref = [b"xref\n0 %d\n0000000000 65535 f \n" % len(offsets)]
     xref += [b"%010d 00000 n \n" % o for o in offsets[1:]]
     xref.append(b"trailer\n<< /Size %d\n   /Root %d 0 R\n   /Info %d 0 R\n>>\nstartxref\n%d\n%%%%EOF\n"
@@ -178,6 +212,9 @@ def join(pages: Sequence[tuple[bytes, Box, Box]], out: BinaryIO, producer: str =
     out.write(b"".join(chunks) + b"".join(xref))
 
 
-def _escape(text: str) -> bytes:
-    raw = text.encode("latin-1", "replace")
-    return raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
+def text_string(text: str) -> bytes:
+    """A PDF text string: ``(ASCII)`` escaped, else UTF-16BE with its byte-order mark, in hex."""
+    if text.isascii():
+        raw = text.encode("ascii")
+        return b"(" + raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)") + b")"
+    return b"<FEFF" + text.encode("utf-16-be").hex().upper().encode() + b">"

@@ -9,10 +9,10 @@ import time
 class Progress:
     """``bar(n)`` after n more items are done; ``total`` may be set once it is known."""
 
-    def __init__(self, total: int, what: str = "pages", stream=None):
+    def __init__(self, total: int, what: str = "pages", stream=None, quiet: bool = False):
         self.stream = stream or sys.stderr
         self.total, self.done, self.what = total, 0, what
-        self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.enabled = not quiet and hasattr(self.stream, "isatty") and self.stream.isatty()
         self._last = 0.0
         self._drawn = False
 

@@ -295,8 +295,9 @@ def _box(rect: tuple[float, float, float, float], page_h: float) -> tuple[float,
     return mm_to_pt(x), mm_to_pt(page_h - y - h), mm_to_pt(x + w), mm_to_pt(page_h - y)
 
 
-def file_key(pages: Sequence[Page]) -> str:
+def file_key(pages: Sequence[Page], meta=None) -> str:
     digest = hashlib.sha256(ENGINE_VERSION.encode())
+    digest.update(repr(meta).encode())
     for p in pages:
         digest.update(f"{page_key(p)}{p.trimbox}{p.bleedbox}".encode())
     return digest.hexdigest()[:32]
@@ -310,10 +311,11 @@ def _up_to_date(key: str, path: Path, cache: Cache, rel: str) -> bool:
     return False
 
 
-def _write_pdf(spec: tuple[Path, list[tuple[Path, float, tuple, tuple]]]) -> tuple[int, int]:
-    """Join cached single pages into ``path`` (atomically), setting TrimBox and BleedBox."""
+def _write_pdf(spec: tuple) -> tuple[int, int]:
+    """Join cached single pages into ``path`` (atomically), setting TrimBox and BleedBox, the
+    document info, language and outline."""
     from . import pdfjoin
-    path, pages = spec
+    path, pages, meta = spec
     blobs: dict[Path, bytes] = {}
     for source, *_ in pages:
         if source not in blobs:
@@ -325,11 +327,13 @@ def _write_pdf(spec: tuple[Path, list[tuple[Path, float, tuple, tuple]]]) -> tup
     try:
         with open(tmp, "wb") as fh:
             try:
-                pdfjoin.join(joined, fh, "Ludoteca", "ludoteca build")
+                pdfjoin.join(joined, fh, meta)
             except pdfjoin.Unsupported:       # not the simple PDF cairo writes: let pypdf join
                 fh.seek(0)
                 fh.truncate()
-                _write_with_pypdf(joined, fh)
+                _write_with_pypdf(joined, fh, meta)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -338,11 +342,14 @@ def _write_pdf(spec: tuple[Path, list[tuple[Path, float, tuple, tuple]]]) -> tup
     return st.st_size, st.st_mtime_ns
 
 
-def _write_with_pypdf(pages: list[tuple[bytes, tuple, tuple]], fh) -> None:
+def _write_with_pypdf(pages: list[tuple[bytes, tuple, tuple]], fh, meta=None) -> None:
     import io
 
     from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import RectangleObject
+    from pypdf.generic import NameObject, RectangleObject, TextStringObject
+
+    from .pdfjoin import Meta
+    meta = meta or Meta()
     writer = PdfWriter()
     readers: dict[bytes, PdfReader] = {}
     for data, trimbox, bleedbox in pages:
@@ -351,21 +358,33 @@ def _write_with_pypdf(pages: list[tuple[bytes, tuple, tuple]], fh) -> None:
         new = writer.add_page(readers[data].pages[0])
         new.trimbox = RectangleObject(list(trimbox))
         new.bleedbox = RectangleObject(list(bleedbox))
-    writer.add_metadata({"/Producer": "Ludoteca", "/Creator": "ludoteca build"})
+    info = {"/Title": meta.title, "/Author": meta.author, "/Subject": meta.subject,
+            "/Producer": meta.producer, "/Creator": meta.creator}
+    writer.add_metadata({k: v for k, v in info.items() if v})
+    if meta.lang:
+        writer._root_object[NameObject("/Lang")] = TextStringObject(meta.lang)
+    for title, index in meta.outline or []:
+        if 0 <= index < len(writer.pages):
+            writer.add_outline_item(title, index)
     writer.write(fh)
 
 
-def assemble_all(files: Sequence[tuple[Sequence[Page], Path, str]], cache: Cache,
-                 workers: Workers | None = None) -> set[str]:
-    """Write every PDF whose pages changed (in the workers when there are several); returns
-    the ``rel`` names written."""
+def assemble_all(files: Sequence[tuple], cache: Cache, workers: Workers | None = None,
+                 before: Callable[[], None] | None = None) -> set[str]:
+    """Write every PDF whose pages or metadata changed (in the workers when there are several);
+    returns the ``rel`` names written.  ``files`` holds (pages, path, rel[, Meta]); ``before`` is
+    called once before the first file is written."""
+    from .pdfjoin import Meta
     todo = []
-    for pages, path, rel in files:
-        key = file_key(pages)
+    for pages, path, rel, *rest in files:
+        meta = rest[0] if rest else Meta()
+        key = file_key(pages, meta)
         if not _up_to_date(key, path, cache, rel):
             spec = (path, [(cache.page_path(page_key(p)), p.size[1], p.trimbox, p.bleedbox)
-                           for p in pages])
+                           for p in pages], meta)
             todo.append((rel, key, spec))
+    if todo and before is not None:
+        before()
     if workers is not None and workers.pool is not None and len(todo) > 1:
         results = workers.pool.map(_write_pdf, [t[2] for t in todo], chunksize=1)
     else:

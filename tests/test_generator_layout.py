@@ -225,8 +225,8 @@ def test_manifest_matches_the_files(tmp_path, paper):
     manifest = json.loads((out / "manifest.json").read_text())
     assert {f["component"] for f in manifest["files"]} == {"cards", "calibration"}
     for entry in manifest["files"]:
-        assert set(entry) == {"game", "component", "path", "pages", "page_size_mm", "item_size_mm",
-                              "items", "duplex", "gutter_mm"}
+        assert set(entry) == {"game", "component", "path", "title", "pages", "sheets", "layout",
+                              "page_size_mm", "item_size_mm", "items", "duplex", "fold", "gutter_mm"}
         pages = pm.read(out / entry["path"])
         assert len(pages) == entry["pages"]
         for page in pages:

@@ -42,7 +42,9 @@ def test_joined_pages_read_clean_with_their_boxes_and_drawings(tmp_path):
              (a, (11.5, 20, 290, 180.25), (5, 15, 295, 185))]
     target = tmp_path / "joined.pdf"
     with open(target, "wb") as fh:
-        pdfjoin.join(pages, fh, "Ludoteca", "test")
+        pdfjoin.join(pages, fh, pdfjoin.Meta(title="Distritos (Ciudadelas)", subject="Hojas · 63×88 mm",
+                                             lang="es", creator="test",
+                                             outline=[("Hoja 1", 0), ("Hoja 2 — Señorío", 1)]))
     assert pm.pdf_complaints(target) == []
     reader = PdfReader(str(target), strict=True)
     assert len(reader.pages) == 3
@@ -56,6 +58,12 @@ def test_joined_pages_read_clean_with_their_boxes_and_drawings(tmp_path):
         singles[name] = pm.fingerprint(PdfReader(str(tmp_path / f"{name}.pdf")).pages[0])
     assert [pm.fingerprint(p) for p in reader.pages] == [singles["a"], singles["b"], singles["a"]]
     assert reader.metadata["/Producer"] == "Ludoteca"
+    assert reader.metadata.title == "Distritos (Ciudadelas)"
+    assert reader.metadata.subject == "Hojas · 63×88 mm"
+    assert reader.metadata.author == "Ludoteca"
+    assert reader.trailer["/Root"]["/Lang"] == "es"
+    assert [(item.title, reader.get_destination_page_number(item)) for item in reader.outline] == [
+        ("Hoja 1", 0), ("Hoja 2 — Señorío", 1)]
     text = [p.extract_text() for p in reader.pages]
     assert "Catedral" in text[0] and "Señorío" in text[1] and "Catedral" in text[2]
     # a repeated source is copied once: the file is far smaller than three separate pages
@@ -81,9 +89,10 @@ def test_the_engine_falls_back_to_pypdf_when_the_joiner_refuses(tmp_path, monkey
     source.write_bytes(_cairo_page((0.2, 0.6, 0.2), "Mercado"))
     page_h = 200 * 25.4 / 72
     spec = [(source, page_h, (1, 2, 30, 40), (0, 1, 32, 42))] * 2
-    _write_pdf((tmp_path / "ours.pdf", spec))
+    meta = pdfjoin.Meta(title="Mercado", subject="prueba", lang="es", outline=[("Hoja 2", 1)])
+    _write_pdf((tmp_path / "ours.pdf", spec, meta))
     monkeypatch.setattr(pdfjoin, "join", refuse)
-    _write_pdf((tmp_path / "pypdf.pdf", spec))
+    _write_pdf((tmp_path / "pypdf.pdf", spec, meta))
     ours, theirs = PdfReader(str(tmp_path / "ours.pdf")), PdfReader(str(tmp_path / "pypdf.pdf"))
     assert pm.pdf_complaints(tmp_path / "pypdf.pdf") == []
     assert len(theirs.pages) == 2 and "Mercado" in theirs.pages[1].extract_text()
@@ -91,6 +100,10 @@ def test_the_engine_falls_back_to_pypdf_when_the_joiner_refuses(tmp_path, monkey
         assert [float(v) for v in a.trimbox] == pytest.approx([float(v) for v in b.trimbox], abs=1e-3)
         assert [float(v) for v in a.bleedbox] == pytest.approx([float(v) for v in b.bleedbox], abs=1e-3)
         assert pm.fingerprint(a) == pm.fingerprint(b)
+    for reader in (ours, theirs):
+        assert (reader.metadata.title, reader.metadata.subject) == ("Mercado", "prueba")
+        assert reader.trailer["/Root"]["/Lang"] == "es"
+        assert [(o.title, reader.get_destination_page_number(o)) for o in reader.outline] == [("Hoja 2", 1)]
 
 
 def test_a_built_deck_is_joined_without_pypdf(tmp_path, monkeypatch):

@@ -1,0 +1,189 @@
+"""One output folder, always consistent: partial builds, variants, completeness, PDF metadata."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ludoteca.cli import main
+from test_generator_layout import make_deck, run_deck
+
+
+def _manifest(out: Path) -> dict:
+    return json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+
+
+def _present(out: Path) -> set[str]:
+    """Every PDF in the folder (the cache aside)."""
+    return {str(p.relative_to(out)) for p in out.rglob("*.pdf") if ".cache" not in p.parts}
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory):
+    out = tmp_path_factory.mktemp("kit") / "out"
+    assert main(["build", "--out", str(out), "-q"]) == 0
+    return out
+
+
+def test_a_full_build_lists_every_file_and_is_complete(kit):
+    manifest = _manifest(kit)
+    assert manifest["complete"] is True
+    assert manifest["options"] == {"lang": "es", "paper": "a4", "ink_saver": False, "bleed_mm": 3.0,
+                                   "layout": "duplex", "back_offset_mm": [0.0, 0.0]}
+    assert {e["path"] for e in manifest["files"]} == _present(kit)
+    assert {e["game"] for e in manifest["files"]} == {"ciudadelas", "el_mapa", "gladiadores", "kit"}
+
+
+def test_a_partial_build_keeps_every_file_listed(kit, tmp_path):
+    out = tmp_path / "out"
+    shutil.copytree(kit, out)
+    before = _manifest(out)
+    guide_before = (out / "LEEME-imprimir.txt").read_text(encoding="utf-8")
+    assert main(["build", "el_mapa", "--out", str(out), "-q"]) == 0
+    after = _manifest(out)
+    assert after["complete"] is True
+    assert {e["path"] for e in after["files"]} == _present(out) == {e["path"] for e in before["files"]}
+    guide = (out / "LEEME-imprimir.txt").read_text(encoding="utf-8")
+    for entry in after["files"]:
+        if entry["game"] != "kit":
+            assert entry["path"] in guide
+    assert guide == guide_before                 # same files, same sheets: the same guide
+
+
+def test_a_partial_build_drops_a_component_the_game_no_longer_makes(kit, tmp_path):
+    out = tmp_path / "out"
+    shutil.copytree(kit, out)
+    manifest = _manifest(out)
+    ghost = {"game": "el_mapa", "component": "ghost", "path": "el_mapa/ghost.pdf", "pages": 1,
+             "sheets": 1, "items": 1, "title": {"es": "Fantasma", "en": "Ghost"}}
+    (out / "el_mapa" / "ghost.pdf").write_bytes((out / "el_mapa" / "tech_cards.pdf").read_bytes()
+                                                if (out / "el_mapa" / "tech_cards.pdf").exists()
+                                                else b"%PDF-1.5\n")
+    manifest["files"].append(ghost)
+    (out / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    assert main(["build", "el_mapa", "--out", str(out), "-q"]) == 0
+    assert not (out / "el_mapa" / "ghost.pdf").exists()
+    assert "el_mapa/ghost.pdf" not in {e["path"] for e in _manifest(out)["files"]}
+
+
+@pytest.mark.parametrize("extra,said", [
+    (["--lang", "en"], "lang 'es' (now 'en')"),
+    (["--ink-saver"], "ink_saver False (now True)"),
+    (["--paper", "letter"], "paper 'a4' (now 'letter')"),
+])
+def test_another_variant_into_the_same_folder_is_refused(tmp_path, capsys, extra, said):
+    out = run_deck(tmp_path, 2)
+    before = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+    data, face = tmp_path / "src" / "cards.csv", tmp_path / "src" / "face.svg.j2"
+    capsys.readouterr()
+    assert main(["deck", str(data), "--template", str(face), "--out", str(out), *extra]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert err[0] == (f"ludoteca: error: {out} holds a kit built with {said}; build into another "
+                      "folder (--out) so the two never mix, or empty this one")
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_two_decks_in_one_folder_are_both_listed(tmp_path):
+    data, face, _ = make_deck(tmp_path / "src", 3)
+    other = tmp_path / "src" / "otras.csv"
+    other.write_text("id,name,colour\nz1,Zeta,#112233\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["deck", str(data), "--template", str(face), "--out", str(out), "-q"]) == 0
+    assert main(["deck", str(other), "--template", str(face), "--out", str(out), "-q"]) == 0
+    assert {e["path"] for e in _manifest(out)["files"]} == {"cards.pdf", "otras.pdf"} == _present(out)
+    guide = (out / "LEEME-imprimir.txt").read_text(encoding="utf-8")
+    assert "cards.pdf" in guide and "otras.pdf" in guide
+
+
+def test_stale_temporary_files_of_dead_builds_are_removed(tmp_path):
+    out = run_deck(tmp_path, 2)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()
+    stale = [out / f".cards.pdf.{dead}.tmp", out / ".cache" / "pages" / f".abc.pdf.{dead}.tmp"]
+    for path in stale:
+        path.write_bytes(b"half a PDF")
+    live = out / f".cards.pdf.{os.getppid()}.tmp"       # a running process's file is left alone
+    live.write_bytes(b"being written")
+    mine = out / "notes.tmp"                              # not ours: no pid in the name
+    mine.write_text("x")
+    run_deck(tmp_path, 2)
+    assert [p.exists() for p in stale] == [False, False]
+    assert live.exists() and mine.exists()
+
+
+def test_an_interrupted_rebuild_leaves_the_manifest_saying_incomplete(tmp_path, monkeypatch):
+    from ludoteca.generator import render
+    out = run_deck(tmp_path, 12)
+    assert _manifest(out)["complete"] is True
+    (tmp_path / "src" / "cards.csv").write_text(
+        (tmp_path / "src" / "cards.csv").read_text().replace("Carta1 ", "Carta1b "), encoding="utf-8")
+
+    def killed(spec):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(render, "_write_pdf", killed)
+    code = main(["deck", str(tmp_path / "src" / "cards.csv"), "--template",
+                 str(tmp_path / "src" / "face.svg.j2"), "--out", str(out), "-q"])
+    assert code != 0
+    assert _manifest(out)["complete"] is False
+    monkeypatch.undo()
+    run_deck(tmp_path, 12)
+    assert _manifest(out)["complete"] is True
+
+
+def test_nothing_changed_rewrites_no_manifest(tmp_path):
+    out = run_deck(tmp_path, 3)
+    stamp = (out / "manifest.json").stat().st_mtime_ns
+    run_deck(tmp_path, 3)
+    assert (out / "manifest.json").stat().st_mtime_ns == stamp
+
+
+def test_pdfs_carry_title_author_subject_language_and_an_outline(kit):
+    from pypdf import PdfReader
+    reader = PdfReader(str(kit / "ciudadelas" / "districts.pdf"))
+    meta = reader.metadata
+    entry = next(e for e in _manifest(kit)["files"] if e["path"] == "ciudadelas/districts.pdf")
+    assert meta.title == f"{entry['title']['es']} · Ciudadelas"
+    assert meta.author == "Ludoteca"
+    assert meta.subject == (f"Ludoteca, kit para imprimir: {entry['items']} piezas de 63 × 88 mm "
+                            "en papel A4")
+    assert reader.trailer["/Root"]["/Lang"] == "es"
+    outline = [(o.title, reader.get_destination_page_number(o)) for o in reader.outline]
+    # one bookmark per sheet, on its front page (fronts and backs alternate)
+    assert outline == [(f"Hoja {n + 1}", 2 * n) for n in range(entry["sheets"])]
+
+
+def test_board_pieces_and_pages_get_their_own_bookmarks(kit):
+    from pypdf import PdfReader
+    for entry in _manifest(kit)["files"]:
+        reader = PdfReader(str(kit / entry["path"]))
+        titles = [o.title for o in reader.outline]
+        assert titles and len(titles) <= len(reader.pages), entry["path"]
+        assert reader.metadata.title and reader.metadata.author == "Ludoteca"
+
+
+def test_english_build_metadata(tmp_path):
+    out = run_deck(tmp_path, 2, "--lang", "en")
+    from pypdf import PdfReader
+    reader = PdfReader(str(out / "cards.pdf"))
+    assert reader.trailer["/Root"]["/Lang"] == "en"
+    assert [o.title for o in reader.outline] == ["Sheet 1"]
+    assert reader.metadata.subject == "Ludoteca print-and-play kit: 2 items of 63 × 88 mm on A4 paper"
+
+
+def test_quiet_prints_nothing_and_verbose_lists_the_files(tmp_path, capsys):
+    data, face, _ = make_deck(tmp_path / "src", 2)
+    assert main(["deck", str(data), "--template", str(face), "--out", str(tmp_path / "q"), "-q"]) == 0
+    io = capsys.readouterr()
+    assert io.out == "" and io.err == ""
+    assert main(["deck", str(data), "--template", str(face), "--out", str(tmp_path / "v"), "-v"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "  cards.pdf: 1 pages, 2 items"
+    assert lines[-1].startswith("1 files, 1 pages")

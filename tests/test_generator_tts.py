@@ -1,0 +1,127 @@
+"""Tabletop Simulator: sheets of at most 69 cards and a saved object that imports in one step."""
+
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+
+import pytest
+
+from ludoteca.cli import main
+from ludoteca.generator.png import sheet_chunks, tts_grid
+from ludoteca.generator.progress import Progress
+from test_generator_layout import make_deck
+
+
+def _size(png: Path) -> tuple[int, int]:
+    return struct.unpack(">II", png.read_bytes()[16:24])
+
+
+def _build(tmp_path: Path, n: int, back: bool = True, dpi: int = 50) -> Path:
+    data, face, back_t = make_deck(tmp_path / "src", n)
+    out = tmp_path / "out"
+    args = ["deck", str(data), "--template", str(face), "--out", str(out), "--png", str(dpi), "-q"]
+    assert main(args + (["--back", str(back_t)] if back else [])) == 0
+    return out
+
+
+@pytest.mark.parametrize("n,chunks", [(1, [(0, 1)]), (69, [(0, 69)]), (70, [(0, 69), (69, 70)]),
+                                      (150, [(0, 69), (69, 138), (138, 150)])])
+def test_sheets_hold_at_most_69_cards(n, chunks):
+    assert sheet_chunks(n) == chunks
+
+
+def test_saved_object_of_a_75_card_deck_with_its_own_backs(tmp_path):
+    out = _build(tmp_path, 75)
+    saved = json.loads((out / "png" / "deck" / "tts" / "cards.json").read_text(encoding="utf-8"))
+    (deck,) = saved["ObjectStates"]
+    assert deck["Name"] == "DeckCustom" and deck["Nickname"] == "cards"
+    # sheet 1: 69 cards on 10 x 7 (the 70th slot is the hidden card); sheet 2: 6 cards on 6 x 1
+    assert sorted(deck["CustomDeck"]) == ["1", "2"]
+    one, two = deck["CustomDeck"]["1"], deck["CustomDeck"]["2"]
+    assert (one["NumWidth"], one["NumHeight"], two["NumWidth"], two["NumHeight"]) == (10, 7, 6, 1)
+    for sheet in (one, two):
+        assert sheet["BackIsHidden"] is True and sheet["UniqueBack"] is True   # backs print the name
+        face, back = Path(sheet["FaceURL"][len("file://"):]), Path(sheet["BackURL"][len("file://"):])
+        assert face.is_file() and back.is_file()
+        w, h = _size(face)
+        assert (w // sheet["NumWidth"] * sheet["NumWidth"], h // sheet["NumHeight"] * sheet["NumHeight"]) == (w, h)
+        assert _size(back) == (w, h)
+    assert deck["DeckIDs"] == [100 + i for i in range(69)] + [200 + i for i in range(6)]
+    cards = deck["ContainedObjects"]
+    assert len(cards) == 75 and [c["CardID"] for c in cards] == deck["DeckIDs"]
+    assert cards[0]["Name"] == "Card" and cards[0]["Nickname"] == "Carta1 Ñandú"
+    assert cards[70]["CustomDeck"] == {"2": two}
+
+
+def test_one_back_for_all_is_one_image_and_not_unique(tmp_path):
+    data, face, back = make_deck(tmp_path / "src", 3)
+    back.write_text(back.read_text().replace('"B-" ~ name', '"B"'), encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["deck", str(data), "--template", str(face), "--back", str(back), "--out", str(out),
+                 "--png", "50", "-q"]) == 0
+    deck = json.loads((out / "png" / "deck" / "tts" / "cards.json").read_text())["ObjectStates"][0]
+    sheet = deck["CustomDeck"]["1"]
+    assert (sheet["NumWidth"], sheet["NumHeight"], sheet["UniqueBack"]) == (3, 1, False)
+    assert sheet["BackURL"].endswith("/png/deck/tts/cards-back.png")
+    fw, fh = _size(Path(sheet["FaceURL"][7:]))
+    assert _size(Path(sheet["BackURL"][7:])) == (fw // 3, fh)
+
+
+def test_a_single_card_is_a_card_not_a_deck(tmp_path):
+    out = _build(tmp_path, 1, back=False)
+    (card,) = json.loads((out / "png" / "deck" / "tts" / "cards.json").read_text())["ObjectStates"]
+    assert card["Name"] == "Card" and card["CardID"] == 100
+    assert card["CustomDeck"]["1"]["BackURL"] == ""
+
+
+def test_manifest_and_guide_list_the_pngs_and_the_tts_grid(tmp_path):
+    out = _build(tmp_path, 75)
+    entry = json.loads((out / "manifest.json").read_text())["files"][0]
+    listed = set(entry["png"])
+    on_disk = {str(p.relative_to(out)) for p in (out / "png" / "deck" / "cards").glob("*.png")}
+    assert listed == on_disk and len(listed) == 150          # 75 unique fronts, 75 unique backs
+    tts = entry["tts"]
+    assert tts["json"] == "png/deck/tts/cards.json"
+    assert [(s["num_width"], s["num_height"], s["cards"]) for s in tts["sheets"]] == [(10, 7, 69), (6, 1, 6)]
+    for sheet in tts["sheets"]:
+        assert (out / sheet["face"]).is_file() and (out / sheet["back"]).is_file()
+    guide = (out / "LEEME-imprimir.txt").read_text()
+    assert "Tabletop Simulator: png/deck/tts/cards.json (cuadrícula 10×7, 6×1, 75 cartas)" in guide
+
+
+def test_the_progress_bar_counts_the_pngs(tmp_path, monkeypatch):
+    seen: list[tuple[str, int]] = []
+    original = Progress.__init__
+
+    def spy(self, total, what="pages", stream=None, quiet=False):
+        original(self, total, what, stream, quiet)
+        seen.append((what, total))
+
+    monkeypatch.setattr(Progress, "__init__", spy)
+    _build(tmp_path, 12, dpi=50)
+    # 12 fronts + 12 backs, one front sheet and one back sheet
+    assert ("PNG", 26) in seen
+    seen.clear()
+    _build(tmp_path, 12, dpi=50)                      # nothing changed: no PNG to count
+    assert [w for w, _ in seen] == ["pages"]
+
+
+def test_pngs_render_in_the_worker_pool(tmp_path, monkeypatch):
+    import os
+    from ludoteca.generator import png
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one core: no pool")
+    log = tmp_path / "writers"
+    original = png.write_bytes
+
+    def spy(path, data, *args):                # forked into the workers with the pool
+        with open(log, "a") as fh:
+            fh.write(f"{os.getpid()}\n")
+        return original(path, data, *args)
+
+    monkeypatch.setattr(png, "write_bytes", spy)
+    _build(tmp_path, 12, dpi=50)
+    writers = set(log.read_text().split())
+    assert writers and str(os.getpid()) not in writers
