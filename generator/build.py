@@ -48,8 +48,13 @@ class Summary:
 
 
 def render_faces(comp: Component, faces: list[Face], opts: Options,
-                 roots: tuple[str, ...]) -> list[str]:
-    """Every face to SVG text; identical faces (copies) are rendered once."""
+                 roots: tuple[str, ...], notes: list[str] | None = None) -> list[str]:
+    """Every face to SVG text; identical faces (copies) are rendered once.  Warnings (a
+    template's reference left out) go to ``notes``, each once."""
+    def warn(message: str) -> None:
+        if notes is not None and message not in notes:
+            notes.append(message)
+
     size = face_size(comp, opts)
     bleed = bleed_of(comp, opts)
     done: dict[str, str] = {}
@@ -58,18 +63,19 @@ def render_faces(comp: Component, faces: list[Face], opts: Options,
         key = face.template + "\0" + json.dumps(face.context, sort_keys=True, default=str)
         if key not in done:
             where = f"{comp.game}/{comp.id} face '{face.name}'"
-            done[key] = templating.render(face, size, bleed, opts, where, roots)
+            done[key] = templating.render(face, size, bleed, opts, where, roots, warn)
             templating.check_text_sizes(done[key], face, where)
         out.append(done[key])
     return out
 
 
-def plan(comp: Component, opts: Options, roots: tuple[str, ...]) -> Laid:
+def plan(comp: Component, opts: Options, roots: tuple[str, ...],
+         notes: list[str] | None = None) -> Laid:
     if comp.backs is not None and len(comp.backs) != len(comp.fronts):
         raise GeneratorError(f"{comp.game}/{comp.id}: {len(comp.backs)} backs for "
                              f"{len(comp.fronts)} fronts")
-    fronts = render_faces(comp, comp.fronts, opts, roots)
-    backs = render_faces(comp, comp.backs, opts, roots) if comp.backs is not None else None
+    fronts = render_faces(comp, comp.fronts, opts, roots, notes)
+    backs = render_faces(comp, comp.backs, opts, roots, notes) if comp.backs is not None else None
     return lay_out(comp, fronts, backs, opts)
 
 
@@ -266,6 +272,7 @@ def _extra_meta(entry: dict, opts: Options):
 def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[str, ...], flat: bool,
            notes: list[str] | None, cache: Cache, workers: Workers, t0: float,
            owned: set[str] | None = None, names: dict[str, str] | None = None) -> Summary:
+    notes = notes if notes is not None else []
     old = read_manifest(out_dir)
     check_variant(old, opts, out_dir)
     remove_stale_temporaries(out_dir)
@@ -278,7 +285,7 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
             raise GeneratorError(f"{comp.game}/{comp.id}: two components with the same id")
         keys[rel] = component_key(comp, opts, templates)
         laid = None if opts.png_dpi else _remembered(cache.index.get("component:" + rel), keys[rel], cache)
-        planned.append(Planned(comp, laid or plan(comp, opts, roots), rel))
+        planned.append(Planned(comp, laid or plan(comp, opts, roots, notes), rel))
     extra: list[tuple[str, list[Page], dict]] = []
     if any(p.comp.backs is not None and not p.laid.folded for p in planned):
         from .calibration import calibration_pages

@@ -140,27 +140,40 @@ def _read_yaml(path: Path) -> list[Row]:
 
 
 YAML_MAX_DEPTH = 50
-YAML_MAX_ALIASES = 1000
+YAML_MAX_VALUES = 2_000_000     # values once every alias is expanded (a 20,000-card deck: ~200,000)
 
 
 def _check_yaml_shape(text: str, path: Path) -> None:
-    """Refuse alias bombs and deep nesting before building any object (events are streamed)."""
+    """Refuse deep nesting and alias bombs before any object is built: the parser's events are
+    streamed and every node's size, aliases expanded, is added up."""
     import yaml
-    depth = aliases = 0
+    stack: list[list] = [[0, None]]          # per open collection: [values inside, anchor]
+    sizes: dict[str, int] = {}
+
+    def add(n: int, event) -> None:
+        stack[-1][0] += n
+        if sum(frame[0] for frame in stack) > YAML_MAX_VALUES:
+            raise GeneratorError(f"{path}:{event.start_mark.line + 1}: expands to more than "
+                                 f"{YAML_MAX_VALUES:,} values (aliases *name repeat whole lists)")
+
     try:
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > YAML_MAX_DEPTH:
+                stack.append([0, event.anchor])
+                if len(stack) - 1 > YAML_MAX_DEPTH:
                     raise GeneratorError(f"{path}:{event.start_mark.line + 1}: nested deeper than "
                                          f"{YAML_MAX_DEPTH} levels")
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
+                inside, anchor = stack.pop()
+                if anchor:
+                    sizes[anchor] = inside + 1
+                add(inside + 1, event)
+            elif isinstance(event, yaml.ScalarEvent):
+                if event.anchor:
+                    sizes[event.anchor] = 1
+                add(1, event)
             elif isinstance(event, yaml.AliasEvent):
-                aliases += 1
-                if aliases > YAML_MAX_ALIASES:
-                    raise GeneratorError(f"{path}:{event.start_mark.line + 1}: more than "
-                                         f"{YAML_MAX_ALIASES} aliases (*name)")
+                add(sizes.get(event.anchor, 1), event)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise GeneratorError(f"{path}:{mark.line + 1 if mark else 0}: not valid YAML") from None
@@ -192,6 +205,19 @@ def count_of(row: dict, path: Path, line: int) -> int:
     return n
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def check_text(row: dict, path: Path, line: int) -> None:
+    """Refuse control characters (NUL and the like): no SVG can hold them."""
+    for key, value in row.items():
+        if isinstance(value, str):
+            bad = _CONTROL.search(value)
+            if bad:
+                raise GeneratorError(f"{path}:{line}: column '{key}' holds a control character "
+                                     f"(U+{ord(bad.group(0)):04X})")
+
+
 def _safe(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-")[:40] or "card"
 
@@ -204,6 +230,7 @@ def deck_component(data_path: Path, template: str, back: str | None,
     backs: list[Face] = []
     top = int(limits()["max_cards"])
     for index, (row, line) in enumerate(read_rows(data_path, notes)):
+        check_text(row, data_path, line)
         copies = count_of(row, data_path, line)
         if len(fronts) + copies > top:
             raise GeneratorError(f"{data_path}:{line}: the deck passes {top:,} cards, the limit "

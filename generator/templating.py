@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import functools
+import html
 import math
 import re
 import traceback
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .fonts import MIN_PT, FitError, fit as fit_text
 from .units import pt_to_mm
@@ -34,17 +35,20 @@ class Current:
 
 
 @functools.lru_cache(maxsize=8)
-def environment(roots: tuple[str, ...] = (str(TEMPLATES),)):
+def environment(roots: tuple[str, ...] = (str(TEMPLATES),), sandboxed: bool = False):
     """The Jinja2 environment: StrictUndefined, autoescaped (texts may hold & and <).
 
-    ``roots`` are searched in order; the shared templates/ folder is always last.
+    ``roots`` are searched in order; the shared templates/ folder is always last.  Templates
+    that come from users (``ludoteca deck``) run ``sandboxed``: jinja2's SandboxedEnvironment,
+    so a shared template cannot reach Python's internals (no ``__class__``, no ``__globals__``).
     """
     import jinja2
+    from jinja2.sandbox import SandboxedEnvironment
     search = list(roots) + ([str(TEMPLATES)] if str(TEMPLATES) not in roots else [])
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(search), undefined=jinja2.StrictUndefined,
-                             bytecode_cache=_bytecode_cache(),
-                             autoescape=True, trim_blocks=True, lstrip_blocks=True,
-                             keep_trailing_newline=False)
+    kind = SandboxedEnvironment if sandboxed else jinja2.Environment
+    env = kind(loader=jinja2.FileSystemLoader(search), undefined=jinja2.StrictUndefined,
+               bytecode_cache=_bytecode_cache("jinja-sandbox" if sandboxed else "jinja"),
+               autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False)
     env.filters["num"] = _num_filter
     env.globals["_cur"] = Current()
     env.globals["pt"] = pt
@@ -60,11 +64,11 @@ def pt(size_pt: Any) -> float:
     return pt_to_mm(size)
 
 
-def _bytecode_cache():
+def _bytecode_cache(name: str = "jinja"):
     """Compiled templates kept between runs (keyed by each template's source checksum)."""
     import jinja2
     from .fonts import cache_dir
-    folder = cache_dir("jinja")
+    folder = cache_dir(name)
     return jinja2.FileSystemBytecodeCache(str(folder)) if folder else None
 
 
@@ -130,11 +134,79 @@ def pick(lang: str):
     return t
 
 
+def _user_root(template: str, roots: tuple[str, ...]) -> Path | None:
+    """The user's folder that holds ``template``, or None for the kit's own templates."""
+    for root in roots:
+        base = Path(root)
+        if base.resolve() != TEMPLATES.resolve() and (base / template).is_file():
+            return base.resolve()
+    return None
+
+
+_REFERENCE = re.compile(r"""(?P<head>\b(?:xlink:)?href\s*=\s*)(?P<q>["'])(?P<ref>[^"']*)(?P=q)"""
+                        r"""|(?P<url>url\(\s*(?P<uq>["']?)(?P<uref>[^"')]*)(?P=uq)\s*\))""")
+_MIME = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
+         ".svg": "image/svg+xml", ".webp": "image/webp", ".ttf": "font/ttf", ".otf": "font/otf",
+         ".woff": "font/woff", ".woff2": "font/woff2"}
+EMBED_MAX_BYTES = 8_000_000
+
+
+@functools.lru_cache(maxsize=256)
+def _data_uri(path: Path, mtime_ns: int, size: int) -> str:
+    import base64
+    mime = _MIME.get(path.suffix.lower(), "application/octet-stream")
+    return f"data:{mime};base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def embed_references(svg: str, folder: Path, template: str, warn: Callable[[str], None]) -> str:
+    """Files the face refers to in the template's own folder, embedded as data URIs; any other
+    reference (outside the folder, absolute, another scheme, missing) removed with a warning."""
+    def resolve(ref: str) -> str | None:
+        ref = html.unescape(ref).strip()
+        if not ref or ref.startswith(("#", "data:")):
+            return None                                  # kept as it is
+        if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", ref) or ref.startswith(("/", "\\")):
+            warn(f"template {template}: refers to {ref!r}, outside its folder; left out")
+            return ""
+        target = (folder / ref.split("#")[0].split("?")[0]).resolve()
+        if not target.is_relative_to(folder):
+            warn(f"template {template}: refers to {ref!r}, outside its folder; left out")
+            return ""
+        if not target.is_file():
+            warn(f"template {template}: refers to {ref!r}, which is not in {folder}; left out")
+            return ""
+        st = target.stat()
+        if st.st_size > EMBED_MAX_BYTES:
+            warn(f"template {template}: {ref!r} is over {EMBED_MAX_BYTES // 1_000_000} MB; left out")
+            return ""
+        return _data_uri(target, st.st_mtime_ns, st.st_size)
+
+    def replace(m: re.Match) -> str:
+        if m.group("head") is not None:
+            new = resolve(m.group("ref"))
+            return m.group(0) if new is None else f'{m.group("head")}{m.group("q")}{new}{m.group("q")}'
+        new = resolve(m.group("uref"))
+        return m.group(0) if new is None else (f'url("{new}")' if new else "none")
+
+    if "href" not in svg and "url(" not in svg:
+        return svg
+    return _REFERENCE.sub(replace, svg)
+
+
+_SVG_ROOT = re.compile(r"<svg\b", re.I)
+
+
 def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
-           where: str = "", roots: tuple[str, ...] = (str(TEMPLATES),)) -> str:
-    """Render one face to SVG text; errors name the template and line (and the face)."""
+           where: str = "", roots: tuple[str, ...] = (str(TEMPLATES),),
+           warn: Callable[[str], None] | None = None) -> str:
+    """Render one face to SVG text; errors name the template and line (and the face).
+
+    A user's template (one outside the kit's templates/) runs in the sandbox, and the files it
+    refers to are embedded from its own folder (:func:`embed_references`).
+    """
     import jinja2
-    env = environment(roots)
+    user = _user_root(face.template, roots)
+    env = environment(roots, sandboxed=user is not None)
 
     def fit(text: Any, width_mm: float, height_mm: float, max_pt: float, min_pt: float = 6,
             bold: bool = False):
@@ -154,14 +226,23 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
     suffix = f" (in {where})" if where else ""
     try:
         template = env.get_template(face.template)
-        return template.render(context)
+        svg = template.render(context)
     except jinja2.TemplateSyntaxError as exc:
         name = _display_name(exc.filename) if exc.filename else (exc.name or face.template)
         raise TemplateError(f"template {name}:{exc.lineno}: {exc.message}{suffix}") from None
     except jinja2.TemplateNotFound as exc:
         raise TemplateError(f"template {face.template}: not found: {exc.name}{suffix}") from None
+    except jinja2.exceptions.SecurityError as exc:
+        name, line = _where(exc, face.template)
+        raise TemplateError(f"template {name}:{line}: refused by the sandbox: "
+                            f"{str(exc).splitlines()[0]}{suffix}") from None
     except Exception as exc:  # any error inside a template, a text that does not fit included
         name, line = _where(exc, face.template)
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         kind = FitError if isinstance(exc, FitError) else TemplateError
         raise kind(f"template {name}:{line}: {message}{suffix}") from None
+    if not _SVG_ROOT.search(svg):
+        raise TemplateError(f"template {face.template}: produced no <svg> element{suffix}")
+    if user is not None:
+        svg = embed_references(svg, user, face.template, warn or (lambda _m: None))
+    return svg
