@@ -79,6 +79,49 @@ def plan(comp: Component, opts: Options, roots: tuple[str, ...],
     return lay_out(comp, fronts, backs, opts)
 
 
+STREAM_FROM = 600        # a grid component with more faces than this is laid out in slices
+STREAM_SHEETS = 24       # sheets per slice: enough pages to keep both workers busy
+
+
+def streamable(comp: Component, opts: Options) -> bool:
+    """Whether a component is laid out and rendered in slices (flat memory for huge decks).
+
+    Not with ``--png``: the images need every face's SVG at the end.
+    """
+    return comp.layout == "grid" and len(comp.fronts) > STREAM_FROM and not opts.png_dpi
+
+
+def plan_streamed(comp: Component, opts: Options, roots: tuple[str, ...], notes: list[str],
+                  cache: Cache, workers: Workers, bar: Progress) -> Laid:
+    """A big grid component, slice by slice: render the slice's faces, lay out its sheets,
+    render its pages into the cache, then keep only each page's key and boxes.
+
+    Memory holds one slice of SVG at a time, whatever the size of the deck.
+    """
+    from .layout import per_sheet
+    if comp.backs is not None and len(comp.backs) != len(comp.fronts):
+        raise GeneratorError(f"{comp.game}/{comp.id}: {len(comp.backs)} backs for "
+                             f"{len(comp.fronts)} fronts")
+    n = per_sheet(comp, opts)
+    step = n * STREAM_SHEETS
+    pages: list[Page] = []
+    first: Laid | None = None
+    for start in range(0, len(comp.fronts), step):
+        stop = start + step
+        fronts = render_faces(comp, comp.fronts[start:stop], opts, roots, notes)
+        backs = (render_faces(comp, comp.backs[start:stop], opts, roots, notes)
+                 if comp.backs is not None else None)
+        laid = lay_out(comp, fronts, backs, opts, first_sheet=start // n)
+        del fronts, backs
+        render_pages(laid.pages, cache, bar, workers)
+        for page in laid.pages:
+            page.svg, page.overlay, page.faces = "", "", []
+        pages += laid.pages
+        first = first or laid
+    return Laid(pages, -(-len(comp.fronts) // n), first.item, first.gutter, first.grid,
+                folded=first.folded)
+
+
 def check_out_dir(out_dir: Path) -> None:
     """One clear line when the output folder cannot be written."""
     import os
@@ -113,7 +156,7 @@ def component_key(comp: Component, opts: Options, templates: str) -> str:
     from .sheets import data
     faces = [(f.template, f.context, f.name) for f in comp.fronts]
     backs = [(f.template, f.context, f.name) for f in comp.backs] if comp.backs is not None else None
-    chosen = {k: v for k, v in dataclasses.asdict(opts).items() if k not in ("quiet", "png_dpi")}
+    chosen = {k: v for k, v in dataclasses.asdict(opts).items() if k not in ("quiet", "png_dpi", "shop")}
     blob = json.dumps([ENGINE_VERSION, templates, data(), chosen, comp.game, comp.id,
                        list(comp.size_mm), comp.layout, comp.grid, comp.bleed, faces, backs],
                       sort_keys=True, default=str)
@@ -279,12 +322,15 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
     planned = []
     templates = templating.fingerprint(roots)
     keys: dict[str, str] = {}
+    bar = Progress(0, quiet=opts.quiet)
     for comp in comps:
         rel = f"{comp.id}.pdf" if flat else f"{comp.game}/{comp.id}.pdf"
         if rel in keys:
             raise GeneratorError(f"{comp.game}/{comp.id}: two components with the same id")
         keys[rel] = component_key(comp, opts, templates)
         laid = None if opts.png_dpi else _remembered(cache.index.get("component:" + rel), keys[rel], cache)
+        if laid is None and streamable(comp, opts):
+            laid = plan_streamed(comp, opts, roots, notes, cache, workers, bar)
         planned.append(Planned(comp, laid or plan(comp, opts, roots, notes), rel))
     extra: list[tuple[str, list[Page], dict]] = []
     if any(p.comp.backs is not None and not p.laid.folded for p in planned):
@@ -309,9 +355,8 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
             state["marked"] = True
             _write_manifest(out_dir, opts, merged, complete=False)
 
-    bar = Progress(len(all_pages), quiet=opts.quiet)
     try:
-        rendered = render_pages(all_pages, cache, bar, workers)
+        rendered = bar.done + render_pages(all_pages, cache, bar, workers)
         summary = Summary(notes=list(notes or []))
         files = [(p.laid.pages, out_dir / p.rel, p.rel,
                   _meta(p.comp, p.laid, opts, (names or {}).get(p.comp.game, ""))) for p in planned]
@@ -334,12 +379,31 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
         summary.written += written
         for entry in entries:
             entry.update(listed.get(entry["path"], {}))
+    if opts.shop:
+        entries += _shop(planned, opts, out_dir, roots, notes, workers, mark_incomplete, summary)
     entries = merge_entries(merged, entries, set(owned or ()), out_dir)
     summary.files = len(entries)
     summary.manifest = _write_manifest(out_dir, opts, entries, complete=True)
     write_text(out_dir / guide_name(opts), guide_from(entries, opts), only_if_changed=True)
+    summary.notes = list(dict.fromkeys(notes))
     summary.seconds = time.perf_counter() - t0
     return summary
+
+
+def _shop(planned: list[Planned], opts: Options, out_dir: Path, roots: tuple[str, ...],
+          notes: list[str], workers: Workers, before, summary: Summary) -> list[dict]:
+    """``--shop``: the print shop's images, listing and ZIP (a kit entry of the manifest)."""
+    from .png import _fresh, run_tasks
+    from .shop import plan_shop, write_bundle
+    tasks, rows, prof = plan_shop([p.comp for p in planned], opts, out_dir, roots, notes)
+    if not rows:
+        return []
+    if any(not _fresh(t.path, t.digest) for t in tasks):
+        before()
+        if workers.pool is None and len(tasks) >= 4:
+            workers.start()
+    summary.written += run_tasks(tasks, workers, opts.quiet, what="images")
+    return [write_bundle(rows, prof, opts, out_dir)]
 
 
 def _entry(p: Planned, opts: Options) -> dict:
@@ -397,6 +461,11 @@ def guide_from(entries: list[dict], opts: Options) -> str:
                          + (f", {e['items']} cartas)" if es else f", {e['items']} cards)"))
     lines += ["", (f"Total: {total} hojas." if es else f"Total: {total} sheets.")]
     for e in entries:
+        if e.get("game") == "kit" and e.get("component") == "shop":
+            lines += ["", (f"Imprenta ({e['profile']}): sube {e['path']}: {e['images']} imágenes; "
+                           f"las cantidades están en {e['listing']}." if es else
+                           f"Print shop ({e['profile']}): upload {e['path']}: {e['images']} images; "
+                           f"the quantities are in {e['listing']}.")]
         if e.get("game") == "kit" and e.get("component") == "calibration":
             rel = e["path"]
             lines += ["", (f"Antes de imprimir a doble cara: imprime {rel} a doble cara (borde largo). "

@@ -71,6 +71,15 @@ def _paper(text: str) -> str:
     return text.lower().replace("×", "x").replace(" ", "")
 
 
+def _shop(text: str) -> str:
+    from .model import GeneratorError
+    from .shop import profile
+    try:
+        return profile(text).id
+    except GeneratorError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _game(text: str) -> str:
     if text not in GAMES:
         raise argparse.ArgumentTypeError(f"unknown game {text!r} (choose from {', '.join(GAMES)})")
@@ -91,6 +100,9 @@ def _common(p: argparse.ArgumentParser, out_default: str) -> None:
                         "fronts and backs side by side on one side, to fold, glue and cut")
     p.add_argument("--lang", choices=("es", "en"), default="es", help="es (default) or en")
     p.add_argument("--ink-saver", action="store_true", help="no full-bleed backgrounds")
+    p.add_argument("--shop", metavar="PROFILE", type=_shop, default=None,
+                   help="also the images a print shop expects, a listing of quantities and a ZIP "
+                        "(profiles: mpc-poker, tgc-poker, generic-300)")
     loud = p.add_mutually_exclusive_group()
     loud.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary line")
     loud.add_argument("-v", "--verbose", action="store_true", help="also list every file written")
@@ -107,6 +119,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cards", metavar="DIR", default=None, help="read this copy of the card data")
     _common(p, "output")
     p.set_defaults(func=run_build)
+
+    e = sub.add_parser("export-shop", help="images for a print shop: the kit's cards, a ZIP and quantities",
+                       description="Build the kit and, for every card a print shop profile fits, one "
+                                   "image per face at the shop's pixel size and bleed, a listing of "
+                                   "quantities and a ZIP to upload (same as build --shop PROFILE).")
+    e.add_argument("profile", metavar="PROFILE", type=_shop, help="mpc-poker, tgc-poker or generic-300")
+    e.add_argument("games", nargs="*", metavar="GAME", type=_game,
+                   help=f"games to export (default: all of {', '.join(GAMES)})")
+    e.add_argument("--cards", metavar="DIR", default=None, help="read this copy of the card data")
+    _common(e, "output")
+    e.set_defaults(func=run_export_shop)
 
     d = sub.add_parser("deck", help="lay out your own cards from a CSV or YAML file",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -136,7 +159,7 @@ def _options(args: argparse.Namespace):
     bleed = args.bleed if args.bleed is not None else float(data()["bleed"])
     return Options(lang=args.lang, paper=args.paper, ink_saver=args.ink_saver, bleed_mm=bleed,
                    back_offset_mm=tuple(args.back_offset), png_dpi=args.png,
-                   layout=args.layout, quiet=args.quiet)
+                   layout=args.layout, quiet=args.quiet, shop=args.shop)
 
 
 def _fail(message: str) -> int:
@@ -153,6 +176,11 @@ def run_build(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     report(summary, verbosity=0 if args.quiet else 2 if args.verbose else 1)
     return 0
+
+
+def run_export_shop(args: argparse.Namespace) -> int:
+    args.shop = args.profile
+    return run_build(args)
 
 
 def example_files() -> dict[str, Path]:

@@ -38,11 +38,16 @@ def _shift(rect: Rect, dx: float, dy: float) -> Rect:
     return rect[0] + dx, rect[1] + dy, rect[2], rect[3]
 
 
-def lay_out(comp: Component, fronts: list[str], backs: list[str] | None, opts: Options) -> Laid:
-    """Pages for a component whose faces are already rendered to SVG (same order as the data)."""
+def lay_out(comp: Component, fronts: list[str], backs: list[str] | None, opts: Options,
+            first_sheet: int = 0) -> Laid:
+    """Pages for a component whose faces are already rendered to SVG (same order as the data).
+
+    ``first_sheet`` numbers the sheets of a slice of a grid component (a streamed deck).
+    """
     make = {"grid": _grid, "page": _page, "board": _board}.get(comp.layout)
     if make is not None:
-        laid = make(comp, fronts, backs, opts)
+        laid = make(comp, fronts, backs, opts, first_sheet) if comp.layout == "grid" else \
+            make(comp, fronts, backs, opts)
         laid.fronts, laid.backs = fronts, backs
         for page in laid.pages:
             page.group = f"{comp.game}/{comp.id}"
@@ -51,9 +56,24 @@ def lay_out(comp: Component, fronts: list[str], backs: list[str] | None, opts: O
                          "(grid, page or board)")
 
 
-def _grid(comp: Component, fronts: list[str], backs: list[str] | None, opts: Options) -> Laid:
+def grid_of(comp: Component, opts: Options) -> Grid:
+    """The grid a grid component's faces go on (duplex or single-sided)."""
+    return Grid.make(opts.paper, face_size(comp, opts), bleed_of(comp, opts), comp.grid,
+                     f"{comp.game}/{comp.id}")
+
+
+def per_sheet(comp: Component, opts: Options) -> int:
+    """How many items of a grid component one sheet of paper holds."""
+    if comp.backs is not None and opts.layout == "fold":
+        return Fold.make(opts.paper, face_size(comp, opts), bleed_of(comp, opts),
+                         f"{comp.game}/{comp.id}").per_page
+    return grid_of(comp, opts).per_page
+
+
+def _grid(comp: Component, fronts: list[str], backs: list[str] | None, opts: Options,
+          first_sheet: int = 0) -> Laid:
     if backs is not None and opts.layout == "fold":
-        return _fold(comp, fronts, backs, opts)
+        return _fold(comp, fronts, backs, opts, first_sheet)
     bleed = bleed_of(comp, opts)
     grid = Grid.make(opts.paper, face_size(comp, opts), bleed, comp.grid, f"{comp.game}/{comp.id}")
     dx, dy = opts.back_offset_mm
@@ -61,7 +81,7 @@ def _grid(comp: Component, fronts: list[str], backs: list[str] | None, opts: Opt
     n = grid.per_page
     sheets = (len(fronts) + n - 1) // n
     for s in range(sheets):
-        label = f"{comp.game}/{comp.id} sheet {s + 1}"
+        label = f"{comp.game}/{comp.id} sheet {first_sheet + s + 1}"
         pb = PageBuilder(grid.paper)
         for i, svg in enumerate(fronts[s * n:(s + 1) * n]):
             col, row = grid.slot(i)
@@ -80,7 +100,8 @@ def _grid(comp: Component, fronts: list[str], backs: list[str] | None, opts: Opt
     return Laid(pages, sheets, grid.item, grid.gutter, (grid.cols, grid.rows))
 
 
-def _fold(comp: Component, fronts: list[str], backs: list[str], opts: Options) -> Laid:
+def _fold(comp: Component, fronts: list[str], backs: list[str], opts: Options,
+          first_sheet: int = 0) -> Laid:
     """Fronts and backs on one side of the paper, either side of a fold line."""
     bleed = bleed_of(comp, opts)
     fold = Fold.make(opts.paper, face_size(comp, opts), bleed, f"{comp.game}/{comp.id}")
@@ -97,7 +118,7 @@ def _fold(comp: Component, fronts: list[str], backs: list[str], opts: Options) -
         pb.lines(fold.marks())
         pb.lines([fold.fold_line()], width=style["width"], colour=style["colour"], dash=style["dash"])
         pages.append(pb.page(fold.trimbox(), fold.bleedbox(),
-                             f"{comp.game}/{comp.id} sheet {s + 1} fold"))
+                             f"{comp.game}/{comp.id} sheet {first_sheet + s + 1} fold"))
     half = fold.half
     return Laid(pages, sheets, half.item, half.gutter, (half.cols, half.rows), folded=True)
 

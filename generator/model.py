@@ -46,4 +46,5 @@ class Options:
     png_dpi: int | None = None
     layout: str = "duplex"                # "duplex" (backs on the next page) | "fold"
     quiet: bool = False                   # -q: no progress bar, no summary line
+    shop: str | None = None               # --shop PROFILE: images for a print shop (shops.yaml)
     extra: dict = field(default_factory=dict)

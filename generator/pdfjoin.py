@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import BinaryIO, Sequence
+from pathlib import Path
+from typing import BinaryIO, Iterable
 
 _STARTXREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
 _XREF_HEAD = re.compile(rb"xref\s+0\s+(\d+)\s+")
@@ -118,38 +119,46 @@ class Meta:
     outline: list[tuple[str, int]] | None = None
 
 
-def join(pages: Sequence[tuple[bytes, Box, Box]], out: BinaryIO, meta: Meta | None = None) -> None:
-    """Write one PDF of ``pages`` (source PDF bytes, TrimBox, BleedBox) to ``out``.
+PageSource = bytes | Path                 # a page PDF, or the file that holds one
 
-    Identical sources are parsed and copied once; each page still gets its own page object.
-    Raises :class:`Unsupported` before writing anything when a source is not simple enough.
+
+def join(pages: Iterable[tuple[PageSource, Box, Box]], out: BinaryIO, meta: Meta | None = None,
+         version: bytes = b"1.7") -> None:
+    """Write one PDF of ``pages`` (source PDF or its path, TrimBox, BleedBox) to ``out``.
+
+    Streamed: each object is written as soon as it is made and only object offsets are kept, so
+    memory does not grow with the number of pages (a refused first source writes nothing).  Identical sources (the same bytes or path) are
+    copied once; each page still gets its own page object.  Raises :class:`Unsupported` when a
+    source is not simple enough (the caller starts over with pypdf on an emptied file).
     """
     meta = meta or Meta()
-    parsed: dict[bytes, Source] = {}
-    for data, _trim, _bleed in pages:
-        if data not in parsed:
-            parsed[data] = parse(data)
-    version = max((s.version for s in parsed.values()), default=b"1.5")
-    chunks: list[bytes] = [b"%PDF-" + version + b"\n%\xb5\xed\xae\xfb\n"]
-    offsets: list[int] = [0]              # offsets[n] of object n (0 unused)
-    size = len(chunks[0])
+    header = b"%PDF-" + version + b"\n%\xb5\xed\xae\xfb\n"
+    offsets: list[int] = [0, 0]               # offsets[n] of object n; 1 = the page tree, last
+    size = len(header)
+    tree = 1
 
-    def emit(body: bytes) -> int:
+    def emit(body: bytes, number: int | None = None) -> int:
         nonlocal size
-        n = len(offsets)
-        chunk = b"%d 0 obj\n" % n + body + b"\nendobj\n"
-        offsets.append(size)
-        chunks.append(chunk)
+        if len(offsets) == 2 and not offsets[1]:
+            out.write(header)                 # at the first object: a first source that is
+            offsets[1] = -1                   # refused leaves nothing written
+        if number is None:
+            number = len(offsets)
+            offsets.append(size)
+        else:
+            offsets[number] = size
+        chunk = b"%d 0 obj\n" % number + body + b"\nendobj\n"
+        out.write(chunk)
         size += len(chunk)
-        return n
+        return number
 
-    tree = emit(b"")                       # object 1: the page tree, written last (placeholder)
-    copied: dict[bytes, dict[int, int]] = {}
-    page_bodies: dict[bytes, bytes] = {}
+    page_bodies: dict[PageSource, bytes] = {}
     kids: list[int] = []
-    for data, trim, bleed in pages:
-        source = parsed[data]
-        if data not in copied:
+    for src, trim, bleed in pages:
+        if src not in page_bodies:
+            source = parse(src if isinstance(src, bytes) else Path(src).read_bytes())
+            if source.version > version:
+                raise Unsupported(f"PDF {source.version.decode()} source")
             numbers: dict[int, int] = {}
             base = len(offsets)
             for n in source.objects:
@@ -168,19 +177,16 @@ def join(pages: Sequence[tuple[bytes, Box, Box]], out: BinaryIO, meta: Meta | No
             head, stream = _split(source.objects[source.page])
             if stream:
                 raise Unsupported("the page object is a stream")
-            copied[data] = numbers
-            page_bodies[data] = _REF.sub(renumber, _PARENT.sub(b"/Parent \0", head)).replace(
-                b"/Parent \0", b"/Parent %d 0 R" % tree)
-        body = page_bodies[data].rstrip()
-        if not body.endswith(b">>"):
-            raise Unsupported("the page object is not a dictionary")
+            body = _REF.sub(renumber, _PARENT.sub(b"/Parent \0", head)).replace(
+                b"/Parent \0", b"/Parent %d 0 R" % tree).rstrip()
+            if not body.endswith(b">>"):
+                raise Unsupported("the page object is not a dictionary")
+            page_bodies[src] = body
+        body = page_bodies[src]
         kids.append(emit(body[:-2] + b"   /TrimBox " + _box(trim) + b"\n   /BleedBox " + _box(bleed)
                          + b"\n>>"))
-    chunks[1] = (b"1 0 obj\n<< /Type /Pages\n   /Kids [ " + b" ".join(b"%d 0 R" % k for k in kids)
-                 + b" ]\n   /Count %d\n>>\nendobj\n" % len(kids))
-    shift = len(chunks[1]) - len(b"1 0 obj\n\nendobj\n")
-    offsets[2:] = [o + shift for o in offsets[2:]]
-    size += shift
+    emit(b"<< /Type /Pages\n   /Kids [ " + b" ".join(b"%d 0 R" % k for k in kids)
+         + b" ]\n   /Count %d\n>>" % len(kids), tree)
     fields = [("Title", meta.title), ("Author", meta.author), ("Subject", meta.subject),
               ("Producer", meta.producer), ("Creator", meta.creator)]
     info = emit(b"<< " + b"\n   ".join(b"/" + k.encode() + b" " + text_string(v)
@@ -209,7 +215,7 @@ def join(pages: Sequence[tuple[bytes, Box, Box]], out: BinaryIO, meta: Meta | No
     xref += [b"%010d 00000 n \n" % o for o in offsets[1:]]
     xref.append(b"trailer\n<< /Size %d\n   /Root %d 0 R\n   /Info %d 0 R\n>>\nstartxref\n%d\n%%%%EOF\n"
                 % (len(offsets), catalog, info, size))
-    out.write(b"".join(chunks) + b"".join(xref))
+    out.write(b"".join(xref))
 
 
 def text_string(text: str) -> bytes:

@@ -38,9 +38,14 @@ def _trimmed(svg: str, w: float, h: float) -> str:
     return svg[:m.start()] + tag + svg[m.end():]
 
 
+_GEOMETRIC = re.compile(r'\stext-rendering="geometricPrecision"')
+
+
 def _png(svg: str, **kw) -> bytes:
+    """A face as PNG.  Without ``text-rendering="geometricPrecision"``: it is there for the PDF's
+    glyph advances, and cairosvg rasterises text drawn with it into broken, blocky glyphs."""
     import cairosvg
-    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), **kw)
+    return cairosvg.svg2png(bytestring=_GEOMETRIC.sub("", svg).encode("utf-8"), **kw)
 
 
 @dataclass
@@ -87,6 +92,10 @@ def run_task(task: Task) -> int:
     if task.kind == "face":
         svg, dpi = task.args
         data = _png(svg, dpi=dpi)
+    elif task.kind == "shop":
+        from .shop import with_dpi
+        svg, (width, height), dpi = task.args
+        data = with_dpi(_png(svg, output_width=width, output_height=height), dpi)
     elif task.kind == "trimmed":
         svg, trim, cell = task.args
         data = _png(_trimmed(svg, *trim), output_width=cell[0], output_height=cell[1])
@@ -241,11 +250,18 @@ def export_png(items: list[tuple[Component, Laid, str]], opts: Options, out_dir:
         tasks, entry = plan_png(comp, laid, opts, out_dir)
         listed[rel] = entry
         todo += [t for t in tasks if not _fresh(t.path, t.digest)]
-    if not todo:
-        return 0, listed
-    if before is not None:
+    if todo and before is not None:
         before()
-    bar = Progress(len(todo), what="PNG", quiet=quiet)
+    return run_tasks(todo, workers, quiet), listed
+
+
+def run_tasks(tasks: list[Task], workers=None, quiet: bool = False, what: str = "PNG") -> int:
+    """Render the images of ``tasks`` that are not up to date, in the pool when there is one;
+    returns how many were written."""
+    todo = [t for t in tasks if not _fresh(t.path, t.digest)]
+    if not todo:
+        return 0
+    bar = Progress(len(todo), what=what, quiet=quiet)
     try:
         if workers is not None and getattr(workers, "pool", None) is None and len(todo) >= 4:
             workers.start()
@@ -258,4 +274,4 @@ def export_png(items: list[tuple[Component, Laid, str]], opts: Options, out_dir:
                 bar(run_task(task))
     finally:
         bar.close()
-    return len(todo), listed
+    return len(todo)

@@ -262,7 +262,7 @@ def render_pages(pages: Sequence[Page], cache: Cache, progress: Callable[[int], 
         return 0
     cache.pages.mkdir(parents=True, exist_ok=True)
     if progress is not None and hasattr(progress, "total"):
-        progress.total = len(todo)
+        progress.total = getattr(progress, "done", 0) + len(todo)
     own = None
     if workers is None or workers.pool is None:
         if len(todo) >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
@@ -316,11 +316,7 @@ def _write_pdf(spec: tuple) -> tuple[int, int]:
     document info, language and outline."""
     from . import pdfjoin
     path, pages, meta = spec
-    blobs: dict[Path, bytes] = {}
-    for source, *_ in pages:
-        if source not in blobs:
-            blobs[source] = source.read_bytes()
-    joined = [(blobs[source], _box(trimbox, page_h), _box(bleedbox, page_h))
+    joined = [(source, _box(trimbox, page_h), _box(bleedbox, page_h))
               for source, page_h, trimbox, bleedbox in pages]
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = tmp_name(path)
@@ -342,7 +338,7 @@ def _write_pdf(spec: tuple) -> tuple[int, int]:
     return st.st_size, st.st_mtime_ns
 
 
-def _write_with_pypdf(pages: list[tuple[bytes, tuple, tuple]], fh, meta=None) -> None:
+def _write_with_pypdf(pages: list[tuple[bytes | Path, tuple, tuple]], fh, meta=None) -> None:
     import io
 
     from pypdf import PdfReader, PdfWriter
@@ -351,10 +347,10 @@ def _write_with_pypdf(pages: list[tuple[bytes, tuple, tuple]], fh, meta=None) ->
     from .pdfjoin import Meta
     meta = meta or Meta()
     writer = PdfWriter()
-    readers: dict[bytes, PdfReader] = {}
+    readers: dict[bytes | Path, PdfReader] = {}
     for data, trimbox, bleedbox in pages:
         if data not in readers:
-            readers[data] = PdfReader(io.BytesIO(data))
+            readers[data] = PdfReader(io.BytesIO(data if isinstance(data, bytes) else data.read_bytes()))
         new = writer.add_page(readers[data].pages[0])
         new.trimbox = RectangleObject(list(trimbox))
         new.bleedbox = RectangleObject(list(bleedbox))
