@@ -4,7 +4,9 @@
 
 Measures the whole kit cold (empty output folder), a rebuild with nothing changed, a rebuild after
 editing one card (on a copy of cards/), peak RSS, the kit's total PDF size, and the 120-card deck of
-bench/data/cards120.csv (a copy of the shared benchmark input) on A4 with crop marks (and, for information, the same deck with backs).
+bench/data/cards120.csv (a copy of the shared benchmark input) on A4 with crop marks (and, for information, the same deck with backs),
+and, once each, huge decks of 1,200 / 6,000 / 20,000 distinct cards made from it (wall time, time
+per card, peak RSS of the command and its workers; ``--big`` alone skips them).
 Prints a table and writes bench/results/build-<timestamp>.json.
 
 Every figure is the wall time of the whole command as a user runs it (``python -m ludoteca.cli ...``
@@ -33,6 +35,25 @@ ROOT = Path(__file__).resolve().parent.parent
 DECK = ROOT / "bench" / "data" / "cards120.csv"
 TARGETS = {"kit_cold_s": 3.0, "nothing_changed_s": 0.3, "one_card_s": None, "deck120_s": 1.0,
            "deck120_backs_s": None, "peak_rss_mb": 300.0, "kit_mb": 15.0}
+BIG = (1200, 6000, 20000)           # huge decks: wall time and peak memory (target 150 MB at any size)
+BIG_RSS_MB = 150.0
+
+
+def big_deck(rows: int, folder: Path) -> Path:
+    """A deck of ``rows`` distinct cards made from the 120-card one (each copy renamed "... 2")."""
+    import csv
+    with open(DECK, newline="", encoding="utf-8") as fh:
+        source = list(csv.DictReader(fh))
+    path = folder / f"cards{rows}.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(source[0]))
+        writer.writeheader()
+        for i in range(rows):
+            row = dict(source[i % len(source)])
+            row["id"] = str(i + 1)
+            row["name"] = f"{row['name']} {i // len(source) + 1}"
+            writer.writerow(row)
+    return path
 
 
 CPU: dict[str, list[float]] = {}
@@ -88,6 +109,10 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--paper", default="a4")
     parser.add_argument("--games", nargs="*", default=[], help="only these games (default: all)")
+    parser.add_argument("--big", type=int, nargs="*", default=list(BIG), metavar="ROWS",
+                        help=f"huge decks to build once each, cold (default: {' '.join(map(str, BIG))}; "
+                             "none: --big)")
+    parser.add_argument("--big-runs", type=int, default=1, help="runs of each huge deck (1)")
     parser.add_argument("--as-is-env", action="store_true",
                         help="run the commands in this environment as it is (no bytecode cache if "
                              "PYTHONDONTWRITEBYTECODE is set)")
@@ -150,6 +175,25 @@ def main() -> int:
                 results["peak_rss_mb"].append(rss)
                 if i == 0 and not extra:
                     notes.append(f"deck120: {done.stdout.strip()}, {pdf_mb(deck_out):.2f} MB")
+        big: dict[str, dict] = {}
+        for rows in args.big:
+            data = big_deck(rows, tmp)
+            times, peaks, pages = [], [], ""
+            for i in range(args.big_runs):
+                shutil.rmtree(deck_out, ignore_errors=True)
+                s, rss, done = run(ludoteca("deck", str(data), *template, "--paper", "a4", "-q",
+                                            "--out", str(deck_out)), f"deck{rows}")
+                if done.returncode != 0:
+                    notes.append(f"deck of {rows} failed: {done.stderr.strip()[-300:]}")
+                    break
+                times.append(s)
+                peaks.append(rss)
+                man = json.loads((deck_out / "manifest.json").read_text(encoding="utf-8"))
+                pages = sum(e["pages"] for e in man["files"] if e["game"] == "deck")
+            if times:
+                big[str(rows)] = {"seconds": statistics.median(times), "peak_rss_mb": max(peaks),
+                                  "pages": pages, "runs": len(times),
+                                  "ms_per_card": 1000 * statistics.median(times) / rows}
     medians = {k: (statistics.median(v) if v else None) for k, v in results.items()}
     peak = max(results["peak_rss_mb"]) if results["peak_rss_mb"] else None
     medians["peak_rss_mb"] = peak
@@ -165,6 +209,12 @@ def main() -> int:
         i = f"{inside[key]:.3f}" if key in inside else ""
         print(f"{key:<20}{shown:>10}{'' if target is None else target:>10}{i:>9}{c:>8}  "
               f"{len(results[key]):>4}  {ok}")
+    if big:
+        print(f"{'huge deck':<12}{'seconds':>9}{'ms/card':>9}{'peak MB':>9}{'target':>8}{'pages':>7}")
+        for rows, b in big.items():
+            ok = "yes" if b["peak_rss_mb"] <= BIG_RSS_MB else "NO"
+            print(f"{rows:<12}{b['seconds']:>9.2f}{b['ms_per_card']:>9.2f}{b['peak_rss_mb']:>9.1f}"
+                  f"{BIG_RSS_MB:>8g}{b['pages']:>7}  {ok}")
     print(f"  median = wall time of the whole command; in-proc = the build time it reports; "
           f"bytecode cache: {'as the environment says' if args.as_is_env else 'kept (as a user has it)'}")
     print(f"  load average at the start: {load0:.2f}, at the end: {load:.2f} on {os.cpu_count()} cores "
@@ -175,7 +225,7 @@ def main() -> int:
     folder.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     (folder / f"build-{stamp}.json").write_text(json.dumps(
-        {"medians": medians, "cpu_medians": cpu, "in_process_medians": inside, "runs": results,
+        {"medians": medians, "big_decks": big, "cpu_medians": cpu, "in_process_medians": inside, "runs": results,
          "targets": TARGETS, "notes": notes, "load_average": [load0, load], "games": args.games or "all",
          "bytecode_cache": not args.as_is_env,
          "cpus": os.cpu_count(), "paper": args.paper}, indent=2) + "\n")
