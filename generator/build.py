@@ -322,16 +322,22 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
     planned = []
     templates = templating.fingerprint(roots)
     keys: dict[str, str] = {}
+    said: dict[str, list[str]] = {}          # the notes each component's faces gave
     bar = Progress(0, quiet=opts.quiet)
     for comp in comps:
         rel = f"{comp.id}.pdf" if flat else f"{comp.game}/{comp.id}.pdf"
         if rel in keys:
             raise GeneratorError(f"{comp.game}/{comp.id}: two components with the same id")
         keys[rel] = component_key(comp, opts, templates)
-        laid = None if opts.png_dpi else _remembered(cache.index.get("component:" + rel), keys[rel], cache)
-        if laid is None and streamable(comp, opts):
+        memo = cache.index.get("component:" + rel)
+        laid = None if opts.png_dpi else _remembered(memo, keys[rel], cache)
+        before = len(notes)
+        if laid is not None:
+            notes += [n for n in memo.get("notes", []) if n not in notes]    # said again
+        elif streamable(comp, opts):
             laid = plan_streamed(comp, opts, roots, notes, cache, workers, bar)
         planned.append(Planned(comp, laid or plan(comp, opts, roots, notes), rel))
+        said[rel] = notes[before:]
     extra: list[tuple[str, list[Page], dict]] = []
     if any(p.comp.backs is not None and not p.laid.folded for p in planned):
         from .calibration import calibration_pages
@@ -363,7 +369,8 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
         files += [(pages, out_dir / rel, rel, _extra_meta(entry, opts)) for rel, pages, entry in extra]
         summary.written = len(assemble_all(files, cache, workers, before=mark_incomplete))
         for p in planned:
-            cache.index["component:" + p.rel] = _remember(p.laid, keys[p.rel])
+            cache.index["component:" + p.rel] = dict(_remember(p.laid, keys[p.rel]),
+                                                     notes=said.get(p.rel, []))
         cache.prune({pg.key for pg in all_pages})
     finally:
         bar.close()

@@ -202,6 +202,8 @@ def test_a_reference_outside_the_folder_is_left_out_with_one_warning(tmp_path, r
     assert len(lines) == 1 and lines[0].startswith(f"note: template face.svg.j2: refers to {ref!r}")
     pdf = (tmp_path / "out" / "cards.pdf").read_bytes()
     assert b"not for the card" not in pdf
+    again = deck(tmp_path, data, face=face)                    # nothing to render: still said
+    assert again.returncode == 0 and again.stderr.strip().splitlines() == lines
 
 
 # --- the build folder ----------------------------------------------------------------------------

@@ -56,3 +56,23 @@ def test_a_card_larger_than_the_paper_is_one_clear_line():
         Grid.make("60x80", (63.0, 88.0), 3.0, what="deck/cards")
     assert str(exc.value) == ("deck/cards: 0x0 items of 63x88 mm with 3 mm bleed do not fit on 60x80 "
                               "(60x80 mm)")
+
+
+def test_crop_marks_start_half_a_millimetre_outside_the_bleed(tmp_path):
+    """Hand-worked for 9 poker cards on A4 with 3 mm bleed: the grid is 3 x 63 + 2 x 4.5 = 198 mm
+    wide (x from 6 to 204) and 3 x 88 + 2 x 6 = 276 mm high (y from 10.5 to 286.5); the bleed box
+    is 3 mm larger all round (3..207 x 7.5..289.5); marks start 0.5 mm beyond it and run 6 mm, or
+    to the paper's edge: top ones from y = 7 to 1, left ones from x = 2.5 to 0."""
+    out = run_deck(tmp_path, 9)
+    page = pm.read(out / "cards.pdf")[0]
+    top = sorted({(round(min(s.y1, s.y2), 2), round(max(s.y1, s.y2), 2))
+                  for s in page.marks() if s.vertical and max(s.y1, s.y2) < 10})
+    left = sorted({(round(min(s.x1, s.x2), 2), round(max(s.x1, s.x2), 2))
+                   for s in page.marks() if s.horizontal and max(s.x1, s.x2) < 6})
+    bottom = sorted({(round(min(s.y1, s.y2), 2), round(max(s.y1, s.y2), 2))
+                     for s in page.marks() if s.vertical and min(s.y1, s.y2) > 287})
+    assert top == [(1.0, 7.0)]
+    assert left == [(0.0, 2.5)]
+    assert bottom == [(290.0, 296.0)]
+    xs = sorted({round(s.x1, 2) for s in page.marks() if s.vertical})
+    assert xs == [6.0, 69.0, 73.5, 136.5, 141.0, 204.0]
