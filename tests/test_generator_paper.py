@@ -26,6 +26,13 @@ def test_poker_cards_per_sheet_are_computed(paper, size, cols, rows):
     assert (grid.cols, grid.rows) == (cols, rows)
 
 
+def test_neighbours_keep_the_narrowest_gutter():
+    # 202 mm leaves 202 - 12 = 190 mm: three 63 mm cards fit only edge to edge (189), not with two
+    # 1.5 mm gutters (192): (190 + 1.5) / 64.5 = 2.97 -> 2
+    assert fit_count(202, 63, 3) == 2
+    assert fit_count(204, 63, 3) == 3          # (192 + 1.5) / 64.5 = 3.0 -> 3
+
+
 def test_no_bleed_packs_items_edge_to_edge():
     # 210 - 2*3 marks = 204 -> 204 / 63 = 3.2 -> 3
     assert fit_count(210, 63, 0) == 3
