@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Any
 
 from ludoteca.cards import DataError
 from ludoteca.cards.problems import Problem
+from ludoteca.generator.games import plain
 from ludoteca.generator.model import Component, Face, Options
 from ludoteca.generator.words import words
 
@@ -25,15 +25,6 @@ GRID = (3, 3)
 LABELS: dict[str, dict[str, str]] = words(GAME, "labels")
 
 TITLES = words(GAME, "titles")
-
-
-def _plain(value: Any) -> Any:
-    """Entries are dict/list subclasses that remember their lines: plain JSON values for a Face."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items() if k != "note"}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
 
 
 def _mix(hex_colour: str, other: str, amount: float) -> str:
@@ -51,7 +42,7 @@ def _luminance(hex_colour: str) -> float:
 def colour_style(colour: dict) -> dict:
     """A district colour as the templates draw it: its hex, tints, the ink readable on it."""
     base = colour["hex"]
-    return {"id": colour["id"], "name": _plain(colour["name"]), "category": _plain(colour["category"]),
+    return {"id": colour["id"], "name": plain(colour["name"]), "category": plain(colour["category"]),
             "symbol": colour["symbol"], "fill": base, "dark": _mix(base, "#3a1c0c", 0.5),
             "light": _mix(base, "#ffffff", 0.78), "pale": _mix(base, "#ffffff", 0.9),
             "ink": "#2b2118" if _luminance(base) > 0.5 else "#ffffff"}
@@ -59,9 +50,9 @@ def colour_style(colour: dict) -> dict:
 
 def _district_face(d: dict, colours: dict[str, dict], variant: int, dark_city: bool = False) -> Face:
     points = d.get("points")
-    ctx = {"id": d["id"], "name": _plain(d["name"]), "cost": d["cost"], "variant": variant,
+    ctx = {"id": d["id"], "name": plain(d["name"]), "cost": d["cost"], "variant": variant,
            "points": points if points is not None and points != d["cost"] else None,
-           "effect": _plain(d.get("effect")), "colour": colours[d["colour"]],
+           "effect": plain(d.get("effect")), "colour": colours[d["colour"]],
            "dark_city": dark_city, "labels": {k: LABELS[k] for k in ("points", "optional")}}
     return Face("ciudadelas/district.svg.j2", ctx, d["id"])
 
@@ -86,8 +77,8 @@ def _characters(game, colours: dict) -> Component:
     fronts = []
     for c in sorted(game.entries("character"), key=lambda c: c["number"]):
         income = c.get("income_colour")
-        ctx = {"id": c["id"], "number": c["number"], "name": _plain(c["name"]),
-               "ability": _plain(c["ability"]),
+        ctx = {"id": c["id"], "number": c["number"], "name": plain(c["name"]),
+               "ability": plain(c["ability"]),
                "income": colours[income] if income else None,
                "labels": {"income": LABELS["income"]}}
         fronts.append(Face("ciudadelas/character.svg.j2", ctx, c["id"]))
@@ -103,9 +94,9 @@ def _component(game, comp_id: str) -> dict:
 
 def _crown(game) -> Component:
     crown = _component(game, "crown")
-    front = Face("ciudadelas/crown.svg.j2", {"name": _plain(crown["name"]),
-                                             "description": _plain(crown["description"])}, "crown")
-    back = Face("ciudadelas/crown.svg.j2", {"name": _plain(crown["name"]), "description": None},
+    front = Face("ciudadelas/crown.svg.j2", {"name": plain(crown["name"]),
+                                             "description": plain(crown["description"])}, "crown")
+    back = Face("ciudadelas/crown.svg.j2", {"name": plain(crown["name"]), "description": None},
                 "crown_back")
     n = int(crown["copies"])
     return Component(GAME, "crown", TITLES["crown"], CARD, [front] * n, [back] * n, grid=GRID)
@@ -151,7 +142,7 @@ def _filled_steps(game, ref: dict) -> list[dict]:
     out = []
     for i, step in enumerate(steps):
         filled = {}
-        for lang, text in _plain(step).items():
+        for lang, text in plain(step).items():
             try:
                 filled[lang] = fill_rules(text, values)
             except KeyError as exc:
@@ -168,14 +159,14 @@ def _filled_steps(game, ref: dict) -> list[dict]:
 def _reference(game, colours: dict) -> Component:
     ref = _component(game, "reference_card")
     front = Face("ciudadelas/reference_front.svg.j2",
-                 {"title": LABELS["your_turn"], "game_name": _plain(game.meta["name"]),
+                 {"title": LABELS["your_turn"], "game_name": plain(game.meta["name"]),
                   "steps": _filled_steps(game, ref)}, "reference")
     rows = []
     for cid in ref.get("characters") or []:
         c = game.get("character", cid)
         income = c.get("income_colour")
-        rows.append({"id": c["id"], "number": c["number"], "name": _plain(c["name"]),
-                     "summary": _plain(c["summary"]),
+        rows.append({"id": c["id"], "number": c["number"], "name": plain(c["name"]),
+                     "summary": plain(c["summary"]),
                      "income": colours[income] if income else None})
     back = Face("ciudadelas/reference_back.svg.j2",
                 {"title": LABELS["characters"], "subtitle": LABELS["called_in_order"],
@@ -200,7 +191,7 @@ def _score_pad(game, colours: dict) -> Component:
         rows.append({"key": "dark_city", "label": LABELS["dark_city"], "bonus": None,
                      "icon": "star"})
     tie = LABELS["tie_" + meta["tie_break"]["rule"]]
-    ctx = {"title": LABELS["score_pad"], "game_name": _plain(meta["name"]),
+    ctx = {"title": LABELS["score_pad"], "game_name": plain(meta["name"]),
            "players": meta["players"]["max"], "rows": rows, "tie": tie,
            "complete_city": meta["complete_city"],
            "labels": {k: LABELS[k] for k in ("game_no", "date", "player", "total", "districts_rule")},

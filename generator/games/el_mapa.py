@@ -68,6 +68,8 @@ SCORE_ROWS = (("building", "row_buildings"), ("per_revealed_tile", "row_tiles"),
 
 #: Interface words (not facts of the game), Spanish first.
 LABELS: dict[str, dict[str, str]] = words(GAME, "labels")
+#: What each component is called (the kit's contents list).
+TITLES = words(GAME, "titles")
 
 
 def components(game: Game, opts: Options) -> list[Component]:
@@ -113,6 +115,10 @@ def _cost(game: Game, cost: dict[str, int]) -> list[dict[str, Any]]:
 
 def _label(key: str, **values: Any) -> dict[str, str]:
     return {lang: text.format(**values) for lang, text in LABELS[key].items()}
+
+
+def _title(key: str, **values: Any) -> dict[str, str]:
+    return {lang: text.format(**values) for lang, text in TITLES[key].items()}
 
 
 def _terrain(tile: dict) -> tuple[list[str], str]:
@@ -173,7 +179,7 @@ def _tiles(game: Game, levels: dict) -> Component:
         }, tile["id"])
         fronts += _copies(face, tile["copies"])
         backs += _copies(backs_by_level[tile["level"]], tile["copies"])
-    return Component(GAME, "tiles", {"es": "Fichas del mapa", "en": "Map tiles"},
+    return Component(GAME, "tiles", TITLES["tiles"],
                      (size, size), fronts, backs, deck=True)
 
 
@@ -199,7 +205,7 @@ def _tech_cards(game: Game, levels: dict) -> Component:
         }, card["id"])
         fronts += _copies(face, card["copies"])
         backs += _copies(back[card["level"]], card["copies"])
-    return Component(GAME, "tech_cards", {"es": "Cartas de tecnología", "en": "Tech cards"},
+    return Component(GAME, "tech_cards", TITLES["tech_cards"],
                      (float(size["width"]), float(size["height"])), fronts, backs,
                      grid=TECH_CARD_GRID, deck=True)
 
@@ -223,7 +229,7 @@ def _buildings(game: Game, levels: dict) -> Component:
             "variant": LABELS["variant"] if b.get("variant") else None,
         }, b["id"])
         fronts += _copies(face, 1 if b.get("scope") == "shared" else sets)
-    return Component(GAME, "buildings", {"es": "Edificios", "en": "Buildings"},
+    return Component(GAME, "buildings", TITLES["buildings"],
                      (size, size), fronts)
 
 
@@ -296,7 +302,7 @@ def _castle_boards(game: Game, levels: dict, opts: Options) -> list[Component]:
         }
         size, context["turned"] = _orient(size, opts)
         fronts = [Face(f"{TEMPLATES}/castle_board.svg.j2", context, f"{board['id']}")] * board["copies"]
-        out.append(Component(GAME, "castle_boards", {"es": "Tableros de castillo", "en": "Castle boards"},
+        out.append(Component(GAME, "castle_boards", TITLES["castle_boards"],
                              size, fronts, layout="board"))
     return out
 
@@ -314,7 +320,7 @@ def _battle_board(game: Game) -> Component:
         "labels": {"obstacles": LABELS["obstacle_row"]},
     }
     size = (float(board["size_mm"]["width"]), float(board["size_mm"]["height"]))
-    return Component(GAME, "battle_board", {"es": "Tablero de batalla", "en": "Battle board"},
+    return Component(GAME, "battle_board", TITLES["battle_board"],
                      size, [Face(f"{TEMPLATES}/battle_board.svg.j2", context, board["id"])] * board["copies"],
                      layout="board")
 
@@ -337,8 +343,7 @@ def _counters(game: Game) -> list[Component]:
             "id": c["id"], "name": c["name"], "icon": icon, "colour": colour,
             "value": c.get("value", 1), "shape": c["shape"]}, c["id"])
         by_size[c["size_mm"]] += _copies(face, c["copies"])
-    return [Component(GAME, f"counters_{size}mm",
-                      {"es": f"Contadores de {size} mm", "en": f"{size} mm counters"},
+    return [Component(GAME, f"counters_{size}mm", _title("counters_mm", size=size),
                       (float(size), float(size)), faces)
             for size, faces in sorted(by_size.items())]
 
@@ -361,8 +366,7 @@ def _player_markers(game: Game) -> list[Component]:
     out = []
     for (size, two), (fronts, backs) in sorted(groups.items()):
         cid = f"markers_{size}mm" + ("_two_sided" if two else "")
-        out.append(Component(GAME, cid, {"es": f"Marcadores de jugador de {size} mm",
-                                         "en": f"{size} mm player markers"},
+        out.append(Component(GAME, cid, _title("markers_mm", size=size),
                              (float(size), float(size)), fronts, backs if two else None))
     return out
 
@@ -395,7 +399,7 @@ def _setup_maps(game: Game, levels: dict) -> Component:
         }, m["id"]))
     if not fronts:
         raise GeneratorError("el_mapa: maps.yaml holds no map")
-    return Component(GAME, "setup_maps", {"es": "Mapas iniciales", "en": "Starting maps"},
+    return Component(GAME, "setup_maps", TITLES["setup_maps"],
                      (0.0, 0.0), fronts, layout="page")
 
 
@@ -421,7 +425,7 @@ def _player_aid(game: Game, levels: dict) -> Component:
                                           "damage", "map_move", "battle_move", "points", "end", "bank",
                                           "train_every", "ranged")},
     }
-    return Component(GAME, "player_aid", {"es": "Ayuda de juego", "en": "Player aid"}, (0.0, 0.0),
+    return Component(GAME, "player_aid", TITLES["player_aid"], (0.0, 0.0),
                      [Face(f"{TEMPLATES}/player_aid.svg.j2", context, "player_aid")], layout="page")
 
 
@@ -432,5 +436,5 @@ def _score_pad(game: Game) -> Component:
                "scoring": meta["scoring"]["text"],
                "colours": [{"hex": c["hex"], "symbol": c["symbol"]} for c in game.entries("player_colour")],
                "labels": {k: LABELS[k] for k in ("score", "player", "total", "game", "date")}}
-    return Component(GAME, "score_pad", {"es": "Hoja de puntuación", "en": "Score pad"}, (0.0, 0.0),
+    return Component(GAME, "score_pad", TITLES["score_pad"], (0.0, 0.0),
                      [Face(f"{TEMPLATES}/score_pad.svg.j2", context, "score_pad")], layout="page")

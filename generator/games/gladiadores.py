@@ -7,12 +7,13 @@ of the player aid into which the data's numbers are filled.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Iterable
 
 from ludoteca.cards import Game
+from ludoteca.generator.games import plain
 from ludoteca.generator.model import Component, Face, GeneratorError, Options
+from ludoteca.generator.words import words
 
 GAME = "gladiadores"
 CARD = (63.0, 88.0)
@@ -24,126 +25,22 @@ CARD_VALUES = ("swords", "shields", "skulls")
 NUMERALS = {"none": None, "iii": "III", "iv": "IV", "v": "V"}
 
 
-def _l(es: str, en: str) -> dict:
-    return {"es": es, "en": en}
+#: the words of the layout (not rules: those are in the data), from generator/words.yaml
+LABELS: dict[str, Any] = {**words(GAME, "labels"), "kind": words(GAME, "kind"), "stat": words(GAME, "stat"),
+                          "card_value": words(GAME, "card_value")}
 
-
-#: the words of the layout (not rules: those are in the data)
-LABELS: dict[str, Any] = {
-    "game": _l("Gladiadores", "Gladiators"),
-    "kind": {"tiro": _l("Tiro", "Tiro"), "veteran": _l("Veterano", "Veteran")},
-    "fight_cost": _l("Lucha", "Fight"),
-    "min_bid": _l("Puja mín.", "Min. bid"),
-    "stat": {"combat": _l("Combate", "Combat"), "work": _l("Trabajo", "Work"),
-             "construction": _l("Construcción", "Construction"), "shields": _l("Escudos", "Shields"),
-             "favor": _l("Favor del público", "Crowd favour")},
-    "card_value": {"swords": _l("Espadas", "Swords"), "shields": _l("Escudos", "Shields"),
-                   "skulls": _l("Calaveras", "Skulls")},
-    "no_ability": _l("Sin habilidad", "No ability"),
-    "starting": _l("Edificio inicial", "Starting building"),
-    "centre": _l("Edificio", "Building"),
-    "cost": _l("Coste", "Cost"),
-    "points": _l("Puntos", "Points"),
-    "houses": _l("Aloja", "Houses"),
-    "demolishable": _l("Se puede derribar por su coste", "Can be demolished at its cost"),
-    "not_demolishable": _l("No se puede derribar ni destruir", "Cannot be demolished or destroyed"),
-    "start_of_turn": _l("Inicio del turno", "Start of turn"),
-    "combat_deck": _l("Combate", "Combat"),
-    "gladiator_deck": _l("Gladiador", "Gladiator"),
-    "players": _l("jugadores", "players"),
-}
+#: What each component is called (the kit's contents list).
+TITLES = words(GAME, "titles")
 
 #: the player aid's sentences; {names} are filled from the data
-AID = {
-    "title": _l("Gladiadores · ayuda de juego", "Gladiators · player aid"),
-    "setup": _l("Preparación", "Setup"),
-    "setup_text": _l(
-        "Cada jugador: {coins} monedas, {tiros} tiros y {buildings} edificios iniciales bocabajo "
-        "(sin repetidos). Empieza quien recibe el edificio {first}.",
-        "Each player: {coins} coins, {tiros} Tiros and {buildings} starting buildings face down "
-        "(no duplicates). Whoever gets the {first} starts."),
-    "pool": _l("Edificios en juego según el número de jugadores:",
-               "Buildings in play by player count:"),
-    "no_symbol": _l("sin símbolo", "no symbol"),
-    "expansion": _l("opcional", "optional"),
-    "goal": _l("Gana quien llega a {standard} puntos en su turno (partida rápida: {quick}).",
-               "The first to reach {standard} points on their turn wins (quick game: {quick})."),
-    "phase": {"start": _l("1. Inicio", "1. Start"), "main": _l("2. Fase principal", "2. Main phase"),
-              "auction": _l("3. Subasta", "3. Auction"), "end": _l("4. Final", "4. End")},
-    "step": {
-        "ready_gladiators": _l("Endereza todos tus gladiadores.", "Stand all your gladiators up."),
-        "start_of_turn_effects": _l(
-            "Resuelve los efectos de inicio de turno ({names}) en el orden que quieras.",
-            "Resolve start-of-turn effects ({names}) in any order."),
-        "refill_tiros": _l(
-            "Si tienes menos de {n} gladiadores, toma tiros del centro hasta tener {n}.",
-            "With fewer than {n} gladiators, take Tiros from the centre up to {n}."),
-        "refill_buildings": _l(
-            "Si tienes menos de {n} edificios, toma edificios iniciales al azar del centro hasta tener {n}.",
-            "With fewer than {n} buildings, take random starting buildings from the centre up to {n}."),
-    },
-    "main_text": _l(
-        "Cada gladiador preparado hace una acción y queda girado. Construir y derribar admiten "
-        "varios gladiadores a la vez; lo que sobra se pierde. Máximo {max} edificios, sin nombres "
-        "repetidos; cada edificio aloja {per} gladiador.",
-        "Each ready gladiator takes one action and is turned sideways. Building and demolishing "
-        "may use several gladiators at once; any excess is lost. At most {max} buildings, no two "
-        "with the same name; each building houses {per} gladiator."),
-    "auction_text": _l(
-        "Si tienes más gladiadores que sitio, descarta hasta tener sitio. Si te queda sitio, "
-        "puedes subastar: revela {reveal} veteranos y elige {choose}; el resto va al descarte. "
-        "{order} Cada uno puja una vez o pasa: como mínimo la puja impresa en la carta, como "
-        "máximo sus monedas. {tie} {nobid} El ganador paga a la banca y el veterano llega {arrives}.",
-        "If you have more gladiators than room, discard down to your room. If you have room "
-        "left, you may auction: reveal {reveal} veterans and choose {choose}; the rest go to the "
-        "discard pile. {order} Each bids once or passes: at least the bid printed on the card, "
-        "at most their coins. {tie} {nobid} The winner pays the bank and the veteran arrives "
-        "{arrives}."),
-    "order": {"left_of_active_clockwise_active_last": _l(
-        "Pujan los jugadores con sitio, desde tu izquierda; tú, el último.",
-        "Players with room bid, from your left; you bid last.")},
-    "tie": {"last_bidder": _l("En empate gana quien pujó después.", "On a tie the later bidder wins."),
-            "first_bidder": _l("En empate gana quien pujó antes.", "On a tie the earlier bidder wins."),
-            "active_player": _l("En empate gana el jugador activo.", "On a tie the active player wins.")},
-    "no_bids": {"veteran_discard": _l("Si nadie puja, va al descarte.",
-                                      "If nobody bids, it goes to the discard pile.")},
-    "arrives": {"ready": _l("preparado", "ready"), "exhausted": _l("girado", "exhausted")},
-    "combat": _l("El combate", "The fight"),
-    "formula": _l("Ataque: {a_stat} + {a_card}   ·   Defensa: {d_stat} + {d_card}",
-                  "Attack: {a_stat} + {a_card}   ·   Defence: {d_stat} + {d_card}"),
-    "end_text": _l("Si tienes {standard} puntos o más (partida rápida: {quick}), ganas la partida.",
-                   "With {standard} points or more (quick game: {quick}) you win the game."),
-    "optional": _l("Reglas opcionales", "Optional rules"),
-    "icons": _l("Iconos", "Icons"),
-}
+AID: dict[str, Any] = {**words(GAME, "aid"), **{part: words(GAME, f"aid_{part}") for part in (
+    "phase", "step", "order", "tie", "no_bids", "arrives")}}
 
 #: the marks of the cards, explained in the aid's legend
-LEGEND_MARKS = {
-    "fight_cost": _l("Monedas para combatir", "Coins to fight"),
-    "min_bid": _l("Puja mínima en la subasta", "Minimum auction bid"),
-    "cost": _l("Coste de construcción", "Construction cost"),
-    "points": _l("Puntos de victoria", "Victory points"),
-    "houses": _l("Aloja a un gladiador", "Houses one gladiator"),
-    "start_of_turn": _l("Efecto al inicio del turno", "Start-of-turn effect"),
-    "demolishable": _l("Se puede derribar", "Can be demolished"),
-    "not_demolishable": _l("No se puede derribar", "Cannot be demolished"),
-    "players": _l("Solo con 3 / 4 / 5 jugadores", "Only with 3 / 4 / 5 players"),
-}
+LEGEND_MARKS = words(GAME, "legend")
 
-SCORE = {
-    "title": _l("Gladiadores · hoja de puntuación", "Gladiators · score sheet"),
-    "goal": _l("Objetivo: {standard} puntos (partida rápida: {quick})",
-               "Target: {standard} points (quick game: {quick})"),
-    "game": _l("Partida", "Game"),
-    "player": _l("Jugador", "Player"),
-    "rows": [_l("Combates ganados", "Fights won"), _l("Edificios", "Buildings"), _l("Total", "Total")],
-    "winner": _l("Ganador", "Winner"),
-}
-
-
-def _plain(value: Any) -> Any:
-    """Entries are dict subclasses that remember lines: give templates plain JSON values."""
-    return json.loads(json.dumps(value, ensure_ascii=False))
+#: the score pad's words; its rows in the order they are printed
+SCORE: dict[str, Any] = {**words(GAME, "score"), "rows": list(words(GAME, "score_rows").values())}
 
 
 def _fill(text: dict, **values: Any) -> dict:
@@ -184,13 +81,13 @@ def gladiator_context(g: Game, entry: dict) -> dict:
 def gladiators(g: Game) -> Component:
     fronts, backs = [], []
     for entry in _expand(g.entries("gladiator")):
-        fronts.append(Face("gladiadores/gladiator.svg.j2", _plain(gladiator_context(g, entry)),
+        fronts.append(Face("gladiadores/gladiator.svg.j2", plain(gladiator_context(g, entry)),
                            entry["id"]))
         backs.append(Face("gladiadores/gladiator_back.svg.j2",
-                          _plain({"kind": entry["kind"],
+                          plain({"kind": entry["kind"],
                                   "labels": {k: LABELS[k] for k in ("kind", "game")}}),
                           f"back_{entry['kind']}"))
-    return Component(GAME, "gladiators", _l("Gladiadores", "Gladiators"), CARD, fronts, backs,
+    return Component(GAME, "gladiators", TITLES["gladiators"], CARD, fronts, backs,
                      grid=CARD_GRID, deck=True)
 
 
@@ -245,15 +142,15 @@ def building_context(g: Game, entry: dict) -> dict:
 def buildings(g: Game) -> Component:
     fronts, backs = [], []
     for entry in _expand(g.entries("building")):
-        fronts.append(Face("gladiadores/building.svg.j2", _plain(building_context(g, entry)),
+        fronts.append(Face("gladiadores/building.svg.j2", plain(building_context(g, entry)),
                            entry["id"]))
         numeral = NUMERALS[entry["symbol"]]
         kind = "starting" if entry["starting"] else "centre"
         backs.append(Face("gladiadores/building_back.svg.j2",
-                          _plain({"starting": entry["starting"], "numeral": numeral,
+                          plain({"starting": entry["starting"], "numeral": numeral,
                                   "labels": {k: LABELS[k] for k in ("starting", "centre", "game")}}),
                           f"back_{kind}_{entry['symbol']}"))
-    return Component(GAME, "buildings", _l("Edificios", "Buildings"), CARD, fronts, backs,
+    return Component(GAME, "buildings", TITLES["buildings"], CARD, fronts, backs,
                      grid=CARD_GRID, deck=True)
 
 
@@ -264,11 +161,11 @@ def combat_cards(g: Game) -> Component:
         ctx = {"name": entry.get("name"),
                "values": [{"id": v, "value": entry[v]} for v in CARD_VALUES],
                "labels": {"card_value": LABELS["card_value"], "combat_deck": LABELS["combat_deck"]}}
-        fronts.append(Face("gladiadores/combat.svg.j2", _plain(ctx), entry["id"]))
+        fronts.append(Face("gladiadores/combat.svg.j2", plain(ctx), entry["id"]))
         backs.append(Face("gladiadores/combat_back.svg.j2",
-                          _plain({"labels": {k: LABELS[k] for k in ("combat_deck", "game")}}),
+                          plain({"labels": {k: LABELS[k] for k in ("combat_deck", "game")}}),
                           "back"))
-    return Component(GAME, "combat", _l("Cartas de combate", "Combat cards"), CARD, fronts, backs,
+    return Component(GAME, "combat", TITLES["combat"], CARD, fronts, backs,
                      grid=CARD_GRID, deck=True)
 
 
@@ -285,7 +182,7 @@ def tokens(g: Game) -> list[Component]:
     for size, entries in by_size.items():
         fronts = []
         for entry in entries:
-            ctx = _plain({"id": entry["id"], "shape": entry["shape"], "colour": entry["colour"],
+            ctx = plain({"id": entry["id"], "shape": entry["shape"], "colour": entry["colour"],
                           "points": entry.get("points", 0), "name": entry["name"]})
             fronts += [Face("gladiadores/token.svg.j2", ctx, entry["id"])] * int(entry["copies"])
         ids = "_".join(e["id"] for e in entries)
@@ -389,8 +286,8 @@ def _join_with(names: list[dict], sep: str) -> dict:
 def player_aid(g: Game) -> Component:
     ctx = {"title": AID["title"], "sections": aid_sections(g), "legend_title": AID["icons"],
            "legend": legend()}
-    return Component(GAME, "player_aid", _l("Ayuda de juego", "Player aid"), (0, 0),
-                     [Face("gladiadores/player_aid.svg.j2", _plain(ctx), "player_aid")],
+    return Component(GAME, "player_aid", TITLES["player_aid"], (0, 0),
+                     [Face("gladiadores/player_aid.svg.j2", plain(ctx), "player_aid")],
                      layout="page")
 
 
@@ -399,8 +296,8 @@ def score_pad(g: Game) -> Component:
     m = g.meta
     ctx = {"title": SCORE["title"], "goal": _fill(SCORE["goal"], **_targets(m)),
            "players": m["players"]["expansion_max"], "labels": SCORE}
-    return Component(GAME, "score_pad", _l("Hoja de puntuación", "Score sheet"), (0, 0),
-                     [Face("gladiadores/score_pad.svg.j2", _plain(ctx), "score_pad")],
+    return Component(GAME, "score_pad", TITLES["score_pad"], (0, 0),
+                     [Face("gladiadores/score_pad.svg.j2", plain(ctx), "score_pad")],
                      layout="page")
 
 
