@@ -181,6 +181,8 @@ def test_ciudadelas_city_points_and_usable_districts(store):
     state["players"][0]["gold"] = 2  # the Smithy's price: 2 gold for 3 cards
     C.derive(state, s.data)
     assert state["players"][0]["usable"] == ["laboratory", "smithy"]
+    # Worked from the cards: Laboratory 5 + Smithy 5 + Keep 3, all purple.
+    assert state["players"][0]["city_points"] == 13 and state["players"][0]["city_colours"] == ["purple"]
     uses = [a for a in C.legal_actions(state, s.data) if a["action"] == "use_district"]
     assert uses == [{"action": "use_district", "district": "laboratory"},
                     {"action": "use_district", "district": "smithy"}]
@@ -212,6 +214,10 @@ def test_ciudadelas_legal_targets_are_the_ones_the_engine_accepts(store):
             assert accepted == (c["id"] in expected[char]), (char, c["id"])
 
 
+#: The troops' points, as printed on their cards (cards/el_mapa/troops.yaml).
+LEVY_POINTS, KNIGHT_POINTS = 1, 3
+
+
 def test_el_mapa_trade_limit_battle_points_and_timers(store):
     s = store.new_game("el_mapa", ["Ana", "Luis"], seed=1)
     seat = s.state["active"]
@@ -226,8 +232,7 @@ def test_el_mapa_trade_limit_battle_points_and_timers(store):
     rival = s.state["players"][1 - seat]["name"]
     defeated = {"leva": 2, "caballero": 1}
     s.apply({"action": "battle", "winner": me["name"], "loser": rival, "defeated": defeated})
-    points = sum(s.data.get("troop", t)["points"] * n for t, n in defeated.items())
-    assert s.state["players"][seat]["battle_points"] == points
+    assert s.state["players"][seat]["battle_points"] == 2 * LEVY_POINTS + KNIGHT_POINTS
     # A timer showing 1 turn left recruits at that player's next turn start; more does not.
     s.apply({"action": "adjust", "player": me["name"], "resource": "oro", "delta": 9})
     s.apply({"action": "adjust", "player": me["name"], "resource": "madera", "delta": 3})
