@@ -217,7 +217,7 @@ class GladiadoresScreen(GameScreen):
                                                adjust)))
         cards = []
         for g in player.get("gladiators", []):
-            tappable = active and state.get("phase") == "main" and g.get("ready")
+            tappable = active and not self.why_not({"action": "work", "gladiator": g["uid"]})  # may act now
             cards.append(self.card(app, seat, g, (lambda g=g: self.toggle(g["uid"])) if tappable else (lambda: None),
                                    f"glad_{g['uid']}"))
         body.add_widget(self.note(f"{app.t('gladiators')} ({len(cards)})", font=sp(17)))
