@@ -1,0 +1,272 @@
+"""Mutation testing (not in CI): change one small thing in a module, run the tests that cover it, and
+count the mutants the tests kill.  A surviving mutant is a bug the suite would let land.
+
+Two kinds of mutants:
+
+- *named* ones, each a real bug an earlier review found the suite let through (combat ties going to
+  the attacker, the El Mapa wonder bonus taking the larger of resource and troops, a stale redo after
+  reopening, undo/redo lists not restored after a failed save, the CSV reader keeping a byte-order
+  mark / dropping its "more values than columns" check / reading an empty count as 0 / not stripping
+  cells, the gap between crop mark and bleed halved): every one must be killed;
+- *generated* ones, from the module's syntax tree (``<`` <-> ``<=``, ``==`` <-> ``!=``, ``and`` <->
+  ``or``, ``+`` <-> ``-``, a number + 1, ``True`` <-> ``False``, ``not`` dropped, ``max`` <-> ``min``,
+  ``.strip()`` dropped), a seeded sample per module so a run fits its time.
+
+Each mutant runs in a copy of the checkout (the real files are never touched), with ``pytest -x``
+over the module's tests and a time limit; a mutant that makes the tests fail or time out is killed.
+
+    python3 bench/mutation.py                  # the default sample (about 25 minutes on 2 cores)
+    python3 bench/mutation.py --per-module 60  # a larger sample
+    python3 bench/mutation.py --named-only
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+COPY = ("cards", "companion", "generator", "templates", "examples", "ludoteca", "tests", "pyproject.toml")
+
+#: module -> the tests that cover it (globs under tests/)
+TARGETS: dict[str, tuple[str, ...]] = {
+    "companion/engine/scoring/ciudadelas.py": ("test_scoring_ciudadelas.py", "test_scoring_edge_inputs.py"),
+    "companion/engine/scoring/el_mapa.py": ("test_scoring_cli.py", "test_scoring_edge_inputs.py",
+                                            "test_engine_moves.py"),
+    "companion/engine/scoring/gladiadores.py": ("test_scoring_gladiadores.py", "test_scoring_edge_inputs.py"),
+    "companion/engine/scoring/ranking.py": ("test_scoring_*.py",),
+    "companion/engine/common.py": ("test_engine_core.py", "test_engine_moves.py"),
+    "companion/engine/session.py": ("test_engine_core.py", "test_engine_moves.py"),
+    "companion/engine/setup.py": ("test_engine_moves.py", "test_engine_core.py"),
+    "generator/sheets.py": ("test_generator_layout.py",),
+    "generator/deck.py": ("test_generator_deck*.py", "test_generator_cache.py", "test_generator_cli.py"),
+}
+
+#: (name, module, exact text, replacement): the bugs a review found the suite let through
+NAMED: list[tuple[str, str, str, str]] = [
+    ("combat tie to the attacker", "companion/engine/games/gladiadores.py",
+     "return attack > defence or", "return attack >= defence or"),
+    ("wonder bonus takes the larger of resource and troops", "companion/engine/scoring/el_mapa.py",
+     'return spec["points"] * player.resources.get(spec.get("resource"), 0)',
+     'return spec["points"] * max(player.resources.get(spec.get("resource"), 0), player.trained_troops)'),
+    ("stale redo after a new action (reopened game)", "companion/engine/session.py",
+     "            applied.append(row)\n            undone.clear()", "            applied.append(row)"),
+    ("undo/redo lists not restored when a save fails", "companion/engine/session.py",
+     "            self._applied, self._undone = saved_applied, saved_undone\n", ""),
+    ("CSV keeps a byte-order mark", "generator/deck.py", 'encoding="utf-8-sig"', 'encoding="utf-8"'),
+    ("CSV drops its 'more values than columns' check", "generator/deck.py", "if None in row:", "if False:"),
+    ("CSV reads an empty count as 0", "generator/deck.py",
+     'if value in ("", None):\n        return 1', 'if value in ("", None):\n        return 0'),
+    ("CSV does not strip cells", "generator/deck.py", '(v or "").strip()', '(v or "")'),
+    ("gap between crop mark and bleed halved", "generator/sheets.py",
+     'gap, longest = m["gap"], m["max_length"]', 'gap, longest = m["gap"] / 2, m["max_length"]'),
+]
+
+SWAPS = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
+         ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
+         ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.FloorDiv: ast.Mult,
+         ast.And: ast.Or, ast.Or: ast.And}
+SKIP_FIELDS = {"annotation", "returns", "decorator_list"}
+
+
+@dataclass
+class Mutant:
+    """One change to one module."""
+
+    module: str
+    where: str
+    source: str
+
+
+class _Points(ast.NodeVisitor):
+    """Every place a mutation applies, in a stable order: (node, description)."""
+
+    def __init__(self) -> None:
+        self.points: list[tuple[ast.AST, str]] = []
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for name, value in ast.iter_fields(node):
+            if name in SKIP_FIELDS:
+                continue
+            items = value if isinstance(value, list) else [value]
+            for item in items:
+                if isinstance(item, ast.AST):
+                    if isinstance(item, ast.Expr) and isinstance(item.value, ast.Constant) \
+                            and isinstance(item.value.value, str):
+                        continue  # a docstring
+                    self.visit(item)
+
+    def visit_Compare(self, node: ast.Compare) -> None:
+        if type(node.ops[0]) in SWAPS:
+            self.points.append((node, f"line {node.lineno}: {type(node.ops[0]).__name__} swapped"))
+        self.generic_visit(node)
+
+    def visit_BinOp(self, node: ast.BinOp) -> None:
+        if type(node.op) in SWAPS:
+            self.points.append((node, f"line {node.lineno}: {type(node.op).__name__} swapped"))
+        self.generic_visit(node)
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> None:
+        self.points.append((node, f"line {node.lineno}: {type(node.op).__name__} swapped"))
+        self.generic_visit(node)
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> None:
+        if isinstance(node.op, ast.Not):
+            self.points.append((node, f"line {node.lineno}: 'not' dropped"))
+        self.generic_visit(node)
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        if isinstance(node.value, bool) or (isinstance(node.value, int) and abs(node.value) < 10**6):
+            self.points.append((node, f"line {node.lineno}: constant {node.value!r} changed"))
+
+    def visit_Call(self, node: ast.Call) -> None:
+        if isinstance(node.func, ast.Name) and node.func.id in ("max", "min"):
+            self.points.append((node, f"line {node.lineno}: {node.func.id} swapped"))
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "strip" and not node.args:
+            self.points.append((node, f"line {node.lineno}: .strip() dropped"))
+        self.generic_visit(node)
+
+
+class _Apply(ast.NodeTransformer):
+    """Apply the mutation at one point (found by identity)."""
+
+    def __init__(self, target: ast.AST) -> None:
+        self.target = target
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        if node is not self.target:
+            return super().visit(node)
+        if isinstance(node, ast.Compare):
+            node.ops = [SWAPS[type(node.ops[0])]()] + node.ops[1:]
+        elif isinstance(node, (ast.BinOp, ast.BoolOp)):
+            node.op = SWAPS[type(node.op)]()
+        elif isinstance(node, ast.UnaryOp):
+            return node.operand
+        elif isinstance(node, ast.Constant):
+            node.value = (not node.value) if isinstance(node.value, bool) else node.value + 1
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            node.func = ast.Name("min" if node.func.id == "max" else "max", ast.Load())
+        elif isinstance(node, ast.Call):
+            return node.func.value
+        return node
+
+
+def generated(module: str, per_module: int, seed: int) -> list[Mutant]:
+    """A seeded sample of the generated mutants of ``module``."""
+    text = (ROOT / module).read_text(encoding="utf-8")
+    count = len(_collect(ast.parse(text)))
+    picks = sorted(random.Random(f"{seed}:{module}").sample(range(count), min(per_module, count)))
+    out = []
+    for index in picks:
+        tree = ast.parse(text)
+        node, where = _collect(tree)[index]
+        mutated = ast.fix_missing_locations(_Apply(node).visit(tree))
+        out.append(Mutant(module, where, ast.unparse(mutated)))
+    return out
+
+
+def _collect(tree: ast.AST) -> list[tuple[ast.AST, str]]:
+    points = _Points()
+    points.visit(tree)
+    return points.points
+
+
+def run_mutant(workdir: Path, mutant: Mutant, tests: list[str], limit: float) -> str:
+    """``killed``, ``survived`` or ``timeout`` (a timeout kills it too)."""
+    target = workdir / mutant.module
+    original = target.read_text(encoding="utf-8")
+    target.write_text(mutant.source, encoding="utf-8")
+    try:
+        env = {**os.environ, "PYTHONPATH": str(workdir), "LUDOTECA_PROPERTY_EXAMPLES": "3",
+               "PYTHONDONTWRITEBYTECODE": "1"}
+        try:
+            done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
+                                  cwd=workdir, env=env, capture_output=True, timeout=limit)
+        except subprocess.TimeoutExpired:
+            return "timeout"
+        return "survived" if done.returncode == 0 else "killed"
+    finally:
+        target.write_text(original, encoding="utf-8")
+
+
+def tests_for(workdir: Path, module: str) -> list[str]:
+    found: list[str] = []
+    for pattern in TARGETS.get(module, ()):
+        found += sorted(str(p.relative_to(workdir)) for p in (workdir / "tests").glob(pattern))
+    return list(dict.fromkeys(found))
+
+
+def named_tests(workdir: Path, module: str) -> list[str]:
+    """The tests a named mutant runs: the module's own, or every engine test for a game module."""
+    if module in TARGETS:
+        return tests_for(workdir, module)
+    return [str(p.relative_to(workdir)) for p in sorted((workdir / "tests").glob("test_engine_*.py"))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--per-module", type=int, default=15, help="generated mutants per module")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=240.0, help="seconds per mutant")
+    parser.add_argument("--named-only", action="store_true")
+    parser.add_argument("--modules", nargs="*", default=list(TARGETS))
+    parser.add_argument("--json", type=Path, help="write the results here")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    results: dict[str, list[dict]] = {"named": [], "generated": []}
+    with tempfile.TemporaryDirectory(prefix="ludoteca-mutants-") as tmp:
+        workdir = Path(tmp)
+        for name in COPY:
+            source = ROOT / name
+            if source.is_dir():
+                shutil.copytree(source, workdir / name, ignore=shutil.ignore_patterns("__pycache__", "screenshots"))
+            elif source.exists():
+                shutil.copy2(source, workdir / name)
+        for title, module, old, new in NAMED:
+            text = (ROOT / module).read_text(encoding="utf-8")
+            if text.count(old) != 1:
+                results["named"].append({"mutant": title, "module": module, "result": "not applicable"})
+                print(f"named  {'n/a':9} {title} (the code it changes is not there)", flush=True)
+                continue
+            outcome = run_mutant(workdir, Mutant(module, title, text.replace(old, new)),
+                                 named_tests(workdir, module), args.timeout)
+            results["named"].append({"mutant": title, "module": module, "result": outcome})
+            print(f"named  {outcome:9} {title}", flush=True)
+        if not args.named_only:
+            for module in args.modules:
+                tests = tests_for(workdir, module)
+                for mutant in generated(module, args.per_module, args.seed):
+                    outcome = run_mutant(workdir, mutant, tests, args.timeout)
+                    results["generated"].append({"module": module, "mutant": mutant.where, "result": outcome})
+                    print(f"{module}  {outcome:9} {mutant.where}", flush=True)
+    print()
+    for kind, rows in results.items():
+        counted = [r for r in rows if r["result"] != "not applicable"]
+        killed = sum(r["result"] in ("killed", "timeout") for r in counted)
+        if counted:
+            print(f"{kind}: {killed}/{len(counted)} killed ({100 * killed / len(counted):.0f}%)")
+    by_module: dict[str, list[str]] = {}
+    for r in results["generated"]:
+        by_module.setdefault(r["module"], []).append(r["result"])
+    for module, outcomes in by_module.items():
+        killed = sum(o in ("killed", "timeout") for o in outcomes)
+        print(f"  {module}: {killed}/{len(outcomes)}")
+    print(f"{time.perf_counter() - started:.0f} s")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
+    survivors = [r for r in results["named"] if r["result"] == "survived"]
+    return 1 if survivors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
