@@ -201,10 +201,11 @@ def tests_for(workdir: Path, module: str) -> list[str]:
 
 
 def named_tests(workdir: Path, module: str) -> list[str]:
-    """The tests a named mutant runs: the module's own, or every engine test for a game module."""
+    """The tests a named mutant runs: the module's own, or a game module's engine tests."""
     if module in TARGETS:
         return tests_for(workdir, module)
-    return [str(p.relative_to(workdir)) for p in sorted((workdir / "tests").glob("test_engine_*.py"))]
+    game = Path(module).stem
+    return [f"tests/test_engine_{game}.py", "tests/test_engine_moves.py"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -247,8 +248,10 @@ def main(argv: list[str] | None = None) -> int:
     for kind, rows in results.items():
         counted = [r for r in rows if r["result"] != "not applicable"]
         killed = sum(r["result"] in ("killed", "timeout") for r in counted)
+        slow = sum(r["result"] == "timeout" for r in counted)
         if counted:
-            print(f"{kind}: {killed}/{len(counted)} killed ({100 * killed / len(counted):.0f}%)")
+            print(f"{kind}: {killed}/{len(counted)} killed ({100 * killed / len(counted):.0f}%; "
+                  f"{slow} of them by the time limit)")
     by_module: dict[str, list[str]] = {}
     for r in results["generated"]:
         by_module.setdefault(r["module"], []).append(r["result"])
