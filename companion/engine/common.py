@@ -143,8 +143,9 @@ class Arg:
         """The words ``play --actions`` shows for it (``optional`` when it may be left out)."""
         what = self.doc or self.kind
         if self.kind == "int":
-            what = f"{what} {self.lo}..{self.hi if isinstance(self.hi, int) else 'n'}"
-        if self.optional:
+            top = self.hi if isinstance(self.hi, int) else "a limit the cards set"
+            what = f"{what} {self.lo}..{top}"
+        if self.optional and OPTIONAL not in what:
             what += " (optional" + (f": {self.default}" if self.default is not None else "") + ")"
         return what
 
