@@ -205,17 +205,26 @@ def read_manifest(out_dir: Path) -> dict:
     return found if isinstance(found, dict) and isinstance(found.get("files"), list) else {}
 
 
-def check_variant(old: dict, opts: Options, out_dir: Path) -> None:
+RETUNED = ("bleed_mm", "back_offset_mm")     # may change when the build remakes every file
+
+
+def check_variant(old: dict, opts: Options, out_dir: Path, remade: set[str] | None = None,
+                  owned: set[str] | None = None) -> None:
     """Refuse to mix two variants (language, paper, ink-saver, ...) in one folder.
 
     Refusing, not a subfolder: the folder the user named stays the one that holds what they asked
-    for, and its manifest and print guide describe exactly one way of printing.
+    for, and its manifest and print guide describe exactly one way of printing.  A new bleed or
+    back offset (after printing the calibration sheet) is accepted when this build remakes every
+    file of the folder (``remade`` paths, ``owned`` games), since nothing old is left to mix with.
     """
     before = old.get("options")
     if not before:
         return
     now = variant(opts)
-    diff = [k for k in VARIANT if k in before and before[k] != now[k]]
+    left = [e for e in old.get("files", []) if isinstance(e, dict) and e.get("game") != "kit"
+            and e.get("path") not in (remade or set()) and e.get("game") not in (owned or set())
+            and (out_dir / str(e.get("path"))).is_file()]
+    diff = [k for k in VARIANT if k in before and before[k] != now[k] and (k not in RETUNED or left)]
     if diff:
         said = ", ".join(f"{k} {before[k]!r} (now {now[k]!r})" for k in diff)
         raise GeneratorError(f"{out_dir} holds a kit built with {said}; build into another folder "
@@ -317,7 +326,8 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
            owned: set[str] | None = None, names: dict[str, str] | None = None) -> Summary:
     notes = notes if notes is not None else []
     old = read_manifest(out_dir)
-    check_variant(old, opts, out_dir)
+    check_variant(old, opts, out_dir,
+                  {f"{c.id}.pdf" if flat else f"{c.game}/{c.id}.pdf" for c in comps}, set(owned or ()))
     remove_stale_temporaries(out_dir)
     planned = []
     templates = templating.fingerprint(roots)

@@ -187,3 +187,20 @@ def test_quiet_prints_nothing_and_verbose_lists_the_files(tmp_path, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "  cards.pdf: 1 pages, 2 items"
     assert lines[-1].startswith("1 files, 1 pages")
+
+
+def test_a_new_back_offset_or_bleed_rebuilds_the_whole_folder(tmp_path):
+    """After printing the calibration sheet: the same deck again with --back-offset, same folder."""
+    out = run_deck(tmp_path, 2, back=True)
+    run_deck(tmp_path, 2, "--back-offset", "1.5,-0.5", back=True)
+    assert _manifest(out)["options"]["back_offset_mm"] == [1.5, -0.5]
+    run_deck(tmp_path, 2, "--bleed", "2", back=True)
+    assert _manifest(out)["options"]["bleed_mm"] == 2.0
+
+
+def test_a_new_back_offset_for_one_game_of_a_full_kit_is_refused(kit, tmp_path, capsys):
+    out = tmp_path / "out"
+    shutil.copytree(kit, out)
+    capsys.readouterr()
+    assert main(["build", "el_mapa", "--back-offset", "1,0", "--out", str(out)]) == 2
+    assert "holds a kit built with back_offset_mm [0.0, 0.0] (now [1.0, 0.0])" in capsys.readouterr().err
