@@ -36,13 +36,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     play.add_argument("--cards", help="folder of card data (default: the shipped data)")
     play.set_defaults(func=cmd_play)
 
-    hist = sub.add_parser("history", help="list saved games")
+    hist = sub.add_parser("history", help="list saved games, one game's detail, or the statistics")
+    hist.add_argument("id", nargs="?", help="one game: the id `history` prints, a unique part of it, or `last`")
     hist.add_argument("--db", help="database file")
+    hist.add_argument("--stats", action="store_true",
+                      help="per game and player: plays, wins, win rate, average and best score")
     hist.add_argument("--json", action="store_true", help="a JSON list instead of a table")
     hist.set_defaults(func=cmd_history)
 
     exp = sub.add_parser("export", help="export a saved game as json, csv or bgstats")
-    exp.add_argument("id", help="the game id (see `ludoteca history`)")
+    exp.add_argument("id", help="the game id `ludoteca history` prints, a unique part of it, or `last`")
     exp.add_argument("--db", help="database file")
     exp.add_argument("--format", choices=("json", "csv", "bgstats"), default="json")
     exp.add_argument("--out", help="write to this file (atomically) instead of stdout")
@@ -146,13 +149,18 @@ def _scores_text(final: dict | None) -> str:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    """``ludoteca history``: every saved game, as a table or ``--json``."""
-    from ludoteca.companion.engine import StoreError
+    """``ludoteca history``: every saved game, one game (``ID`` or ``last``), or ``--stats``."""
+    from ludoteca.companion.engine import IllegalAction, StoreError
+    from ludoteca.companion.engine.lookup import find_game
 
     try:
         store = _open_store(args.db)
+        if args.stats:
+            return _print_stats(store, args.json, args.id)
+        if args.id:
+            return _print_game(store, find_game(store, args.id), args.json)
         games = store.history()
-    except StoreError as exc:
+    except (IllegalAction, StoreError) as exc:
         return _fail(str(exc))
     if args.json:
         rows = [{"id": g["id"], "game": g["game"], "players": g["players"], "status": g["status"],
@@ -178,6 +186,49 @@ def cmd_history(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_game(store, game_id: str, as_json: bool) -> int:
+    """One saved game: players in seat order, status, play time and final scores."""
+    from ludoteca.companion.engine.clock import clock_text, play_times
+
+    game = next(g for g in store.history() if g["id"] == game_id)
+    times = play_times(store, game_id)
+    if as_json:
+        print(json.dumps({**game, "start": times["start"].isoformat() if times["start"] else None,
+                          "end": times["end"].isoformat() if times["end"] else None,
+                          "minutes": times["minutes"]}, ensure_ascii=False, indent=1))
+        return 0
+    print(f"{game['id']}  {game['game']}  {game['status']}, {game['seq']} actions")
+    print("players (seat order): " + ", ".join(f"{i + 1}. {n}" for i, n in enumerate(game["players"])))
+    if times["start"]:
+        end = times["end"].astimezone().strftime("%Y-%m-%d %H:%M") if times["end"] else "-"
+        print(f"played: {times['start'].astimezone().strftime('%Y-%m-%d %H:%M %z')} to {end}, "
+              f"{times['minutes']} min")
+        for seat, seconds in sorted(times["thinking"].items()):
+            if seat < len(game["players"]):
+                print(f"  {game['players'][seat]} thinking {clock_text(seconds)}")
+    if game["final"]:
+        print("final scores: " + _scores_text(game["final"]))
+        print("winners: " + ", ".join(game["final"].get("winners", [])))
+    return 0
+
+
+def _print_stats(store, as_json: bool, wanted: str | None) -> int:
+    """``history --stats``: the figures the app's statistics screen shows (same engine function)."""
+    from ludoteca.companion.engine.stats import compute_stats, stats_table
+
+    stats = compute_stats(store.history())
+    if wanted:
+        game = _game_id(wanted)
+        if game is None:
+            return _fail(f"--stats takes a game name (ciudadelas, el_mapa, gladiadores), not '{wanted}'")
+        stats = {game: stats[game]} if game in stats else {}
+    if as_json:
+        print(json.dumps(stats, ensure_ascii=False, indent=1))
+        return 0
+    print(stats_table(stats) if stats else "no finished games")
+    return 0
+
+
 def _write_atomic(path: Path, data: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -194,10 +245,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     """``ludoteca export``: one saved game as json, csv or bgstats."""
     from ludoteca.companion.engine import IllegalAction, StoreError
     from ludoteca.companion.engine.export import export_data
+    from ludoteca.companion.engine.lookup import find_game
 
     try:
         store = _open_store(args.db)
-        data = export_data(store, args.id, args.format)
+        data = export_data(store, find_game(store, args.id), args.format)
     except (IllegalAction, StoreError) as exc:
         return _fail(str(exc))
     if args.out:

@@ -9,17 +9,22 @@ import csv
 import io
 import json
 import uuid
+from datetime import datetime, timezone, tzinfo
 
 from .common import text
 from .errors import BadArgument
 
 FORMATS = ("json", "csv", "bgstats")
 #: The file name ending of each format (what the app names a shared export).
-SUFFIXES = {"json": "json", "csv": "csv", "bgstats": "bgsplay.json"}
+SUFFIXES = {"json": "json", "csv": "csv", "bgstats": "bgsplay"}
+#: The ``about`` text of a BG Stats file (our words; BG Stats shows it to whoever opens the file elsewhere).
+ABOUT = ("Partida exportada por Ludoteca en el formato de Board Game Stats: ábrela con esa app. / "
+         "A play exported by Ludoteca in Board Game Stats' format: open it with that app.")
 
 
-def export_data(store, game_id: str, fmt: str) -> str:
-    """A saved game as text in one of the export formats (``store`` is a :class:`Store`)."""
+def export_data(store, game_id: str, fmt: str, tz: tzinfo | None = None) -> str:
+    """A saved game as text in one of the export formats (``store`` is a :class:`Store`; ``tz`` the
+    local time zone of BG Stats' dates, the system's when ``None``)."""
     if fmt not in FORMATS:
         raise BadArgument(text(f"formato desconocido '{fmt}' (hay: {', '.join(FORMATS)})",
                                f"unknown format '{fmt}' (known: {', '.join(FORMATS)})"))
@@ -30,7 +35,8 @@ def export_data(store, game_id: str, fmt: str) -> str:
                            "seed": session.seed, "options": session.options, "status": summary["status"],
                            "created": summary["created"], "updated": summary["updated"],
                            "state": session.state, "actions": session.actions,
-                           "log": store.log(game_id)}, ensure_ascii=False, indent=1) + "\n"
+                           "log": store.log(game_id), "clock": _clock_json(store, game_id)},
+                          ensure_ascii=False, indent=1) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
@@ -42,33 +48,68 @@ def export_data(store, game_id: str, fmt: str) -> str:
             writer.writerow([row["seq"], row["at"], name, player,
                              json.dumps(action, ensure_ascii=False) if action else ""])
         return buf.getvalue()
-    return json.dumps(_bgstats(session, summary), ensure_ascii=False, indent=1) + "\n"
+    return json.dumps(_bgstats(session, summary, store, tz), ensure_ascii=False, indent=1) + "\n"
 
 
-def _bgstats(session, summary: dict) -> dict:
-    """BG Stats' import layout: ``players``, ``games`` and ``plays`` with ``playerScores``."""
+def _bgstats(session, summary: dict, store=None, tz: tzinfo | None = None) -> dict:
+    """BG Stats' play-file layout (``about``, ``players``, ``locations``, ``games``, ``plays``).
+
+    Checked against a real BG Stats export and BG Stats' documented import: dates are local wall
+    time ``YYYY-MM-DD HH:MM:SS``; ``playDate`` is when the play started; ``durationMin`` the minutes
+    played (pauses left out); each score has ``seatOrder`` (1 = first seat) and ``startPlayer``;
+    the game carries ``bggId`` from ``cards/<game>/game.yaml`` (0 when the game has none).
+    ``tz`` is the local time zone (the system's when ``None``).
+    """
+    from .clock import play_times
+
     meta = session.data.meta
     names = meta.get("name", {})
+    bgg_id = int((meta.get("bgg") or {}).get("id") or 0)
     final = session.state.get("final") or {}
     scores = {p["name"]: p for p in final.get("players", [])}
     winners = set(final.get("winners", []))
-    start = session.state.get("first_player")
-    players = [{"id": i + 1, "name": n, "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"ludoteca:player:{n}"))}
+    start_seat = session.state.get("first_player")
+    times = play_times(store, session.id) if store is not None else {"start": None, "end": None, "minutes": 0}
+    created = datetime.fromisoformat(summary["created"])
+    updated = datetime.fromisoformat(summary["updated"])
+
+    def local(moment: datetime | None) -> str:
+        moment = moment or created
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=timezone.utc)
+        return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
+
+    modified = local(updated)
+    players = [{"uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"ludoteca:player:{n}")), "id": i + 1, "name": n,
+                "isAnonymous": False, "modificationDate": modified, "bggUsername": ""}
                for i, n in enumerate(session.players)]
-    game = {"id": 1, "name": names.get("es") or session.game, "uuid": str(uuid.uuid5(
-        uuid.NAMESPACE_URL, f"ludoteca:game:{session.game}")), "cooperative": False,
-        "highestWins": True, "noPoints": False, "usesTeams": False}
+    game = {"uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"ludoteca:game:{session.game}")), "id": 1,
+            "name": names.get("es") or session.game, "modificationDate": modified, "cooperative": False,
+            "highestWins": True, "noPoints": False, "usesTeams": False, "bggId": bgg_id}
     play_scores = []
     for i, name in enumerate(session.players):
         s = scores.get(name)
         play_scores.append({"playerRefId": i + 1, "score": str(s["total"]) if s else "",
                             "rank": s["rank"] if s else 0, "winner": name in winners,
-                            "newPlayer": False, "startPlayer": start == i})
-    created = summary["created"][:19].replace("T", " ")
-    return {"about": "Exported from Ludoteca (https://example.invalid/ludoteca); BG Stats import format",
-            "players": players, "games": [game], "locations": [],
+                            "newPlayer": False, "startPlayer": start_seat == i, "seatOrder": i + 1,
+                            "role": ""})
+    return {"about": ABOUT,
+            "players": players, "locations": [], "games": [game],
             "plays": [{"uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"ludoteca:play:{session.id}")),
-                       "gameRefId": 1, "playDate": created, "entryDate": created,
-                       "ignored": False, "rating": 0, "durationMin": 0, "rounds": session.state.get("round", 0),
-                       "board": "", "comments": f"Ludoteca game {session.id}",
+                       "modificationDate": modified, "entryDate": local(times["end"] or updated),
+                       "playDate": local(times["start"]), "usesTeams": False,
+                       "durationMin": times["minutes"], "ignored": False, "manualWinner": False,
+                       "rounds": session.state.get("round", 0) or 0, "gameRefId": 1, "board": "",
+                       "scoringSetting": 0, "rating": 0, "comments": f"Ludoteca {session.id}",
                        "playerScores": play_scores}]}
+
+
+def _clock_json(store, game_id: str) -> dict:
+    """The play's start, end (ISO with offset), minutes played and paused, thinking seconds per seat."""
+    from .clock import play_times
+
+    times = play_times(store, game_id)
+    return {"start": times["start"].isoformat() if times["start"] else None,
+            "end": times["end"].isoformat() if times["end"] else None,
+            "minutes": times["minutes"], "paused_minutes": times["paused_min"], "source": times["source"],
+            "thinking_s": {str(seat): round(s, 1) for seat, s in sorted(times["thinking"].items())}}
