@@ -58,6 +58,9 @@ class FinalScreen(Screen):
         final = state.get("final") or {}
         seats = {p["name"]: i for i, p in enumerate(state.get("players", []))}
         ranked = sorted(final.get("players", []), key=lambda p: (p.get("rank", 99), p.get("name", "")))
+        from .finalextras import add_final_extras
+
+        self.chart = add_final_extras(box, app, state)
         for player in ranked:
             colour = rgba(app.colour_of(seats.get(player.get("name"), 0)))
             head = GrowLabel(text=f"[b]{player.get('rank')}. {player.get('name')}  ·  {player.get('total')}[/b]",

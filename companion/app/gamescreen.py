@@ -17,6 +17,7 @@ from kivy.uix.screenmanager import Screen
 from ludoteca.companion.engine.common import move_refusal, refusals
 
 from . import theme
+from .tableclock import ClockBar  # noqa: F401  (used in gamescreen.kv)
 from .widgets import Counter, FitButton, FitLabel, GrowLabel, rgba
 
 
@@ -38,6 +39,7 @@ class GameScreen(Screen):
         self._next = {}
         self._spare = getattr(self, "_made", {})
         self._made = {}
+        self.ids.clockbar.follow(state)
         body.clear_widgets()
         self.fill(app, state, body)
         if not self.mode:

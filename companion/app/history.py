@@ -25,6 +25,12 @@ def local_time(stamp: str) -> str:
 class HistoryScreen(Screen):
     """Past games and per-player statistics."""
 
+    def open_stats(self) -> None:
+        """Show the statistics screen (figures and charts per game)."""
+        from .stats import open_stats
+
+        open_stats(App.get_running_app())
+
     def refresh(self) -> None:
         """List the saved games (finished or in progress) and each player's games and wins."""
         app = App.get_running_app()

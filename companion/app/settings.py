@@ -32,6 +32,7 @@ class Settings:
     keep_awake: bool = False
     open_game: int | str | None = None
     colours: dict[str, list[str]] = field(default_factory=dict)  # game id -> player colours
+    voice: bool = True  # the caller's voice in Ciudadelas
 
     @classmethod
     def load(cls, folder: Path | None = None) -> "Settings":

@@ -202,3 +202,8 @@ def name(text: Any, lang: str = "es") -> str:
             return str(text.get(lang) or text.get("es") or "")
         return str(text.get("id", ""))
     return "" if text is None else str(text)
+
+
+from .strings_table import TABLE_UI  # noqa: E402  (clock, statistics, voice and settings strings)
+
+UI.update(TABLE_UI)

@@ -1,0 +1,56 @@
+"""What the final screen shows besides the ranking: each player's breakdown as a stacked bar, how
+long the play took (breaks left out) and each player's thinking time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.metrics import sp
+
+from .charts import StackedBars
+from .widgets import GrowLabel, rgba
+
+
+def add_final_extras(box: Any, app: Any, state: dict) -> StackedBars:
+    """Add the chart and the times to ``box`` (the final screen's scrolling column); return the chart."""
+    from ludoteca.companion.engine.clock import clock_text
+
+    from .final import label_of
+    from .tableclock import game_clock
+
+    final = state.get("final") or {}
+    seats = {p["name"]: i for i, p in enumerate(state.get("players", []))}
+    ranked = sorted(final.get("players", []), key=lambda p: (p.get("rank", 99), p.get("name", "")))
+    box.add_widget(GrowLabel(text=f"[b]{app.t('breakdown_chart')}[/b]", markup=True, font_size=sp(17)))
+    chart = StackedBars()
+    chart.wid = "breakdown_chart"
+    rows = []
+    for player in ranked:
+        seat = seats.get(player.get("name"), 0)
+        rows.append({"name": player.get("name", ""), "total": player.get("total"),
+                     "colour": _light(rgba(app.colour_of(seat))),
+                     "breakdown": player.get("breakdown") or {}})
+    keys = {k for p in ranked for k in (p.get("breakdown") or {})}
+    chart.show(rows, {k: label_of(final, k, app.lang) for k in keys})
+    box.add_widget(chart)
+    clock = game_clock(app)
+    if clock is not None:
+        clock.observe(state)
+        t = clock.timing()
+        if t.start is not None:
+            box.add_widget(GrowLabel(text=app.t("play_time", minutes=t.minutes), font_size=sp(16),
+                                     color=(0.85, 0.9, 1, 1)))
+            players = state.get("players", [])
+            times = [app.t("thinking_of", name=p.get("name", ""), time=clock_text(t.thinking.get(i, 0.0)))
+                     for i, p in enumerate(players)]
+            label = GrowLabel(text=f"{app.t('thinking')}: " + ", ".join(times), font_size=sp(16),
+                              color=(0.85, 0.9, 1, 1))
+            label.wid = "thinking"
+            box.add_widget(label)
+    return chart
+
+
+def _light(colour) -> tuple[float, float, float, float]:
+    """A player colour lightened to read as text on the dark background."""
+    r, g, b, a = colour
+    return (r + (1 - r) * 0.45, g + (1 - g) * 0.45, b + (1 - b) * 0.45, a)

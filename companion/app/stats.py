@@ -1,0 +1,95 @@
+"""Statistics: per game and per player, plays, wins, win rate, average and best score, and a chart
+of scores over time.  The figures come from :func:`companion.engine.stats.compute_stats`, the same
+function ``ludoteca history --stats`` prints."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.lang import Builder
+from kivy.metrics import dp, sp
+from kivy.properties import StringProperty
+from kivy.uix.screenmanager import Screen
+
+from .charts import LineChart, segment_colour  # noqa: F401  (LineChart is used in stats.kv)
+from .widgets import FitButton, FitLabel
+
+
+def open_stats(app: Any) -> None:
+    """Show the statistics screen (added to the app the first time)."""
+    manager = app.root
+    if not manager.has_screen("stats"):
+        manager.add_widget(StatsScreen(name="stats"))
+    app.go("stats")
+
+
+class StatsScreen(Screen):
+    """One game's table of figures and its chart; buttons switch the game."""
+
+    game = StringProperty("")
+
+    def refresh(self) -> None:
+        """Work the figures out from the saved games and show the chosen game's."""
+        app = App.get_running_app()
+        from ludoteca.companion.engine.stats import compute_stats
+
+        stats = compute_stats(app.store.history()) if app.store is not None else {}
+        self.stats = stats
+        if self.game not in stats:
+            self.game = next(iter(stats), "")
+        picker = self.ids.games
+        picker.clear_widgets()
+        for game in stats:
+            button = FitButton(text=app.game_name(game), base_font=sp(16), wid=f"stats_{game}",
+                               bg=[0.16, 0.40, 0.60, 1] if game == self.game else [0.22, 0.24, 0.30, 1])
+            button.bind(on_release=lambda b, g=game: self.pick(g))
+            picker.add_widget(button)
+        self.show()
+
+    def pick(self, game: str) -> None:
+        """Show another game's figures."""
+        self.game = game
+        self.refresh()
+
+    def show(self) -> None:
+        """Fill the table and the chart for ``self.game``."""
+        app = App.get_running_app()
+        table = self.ids.table
+        table.clear_widgets()
+        entry = self.stats.get(self.game)
+        if entry is None:
+            self.ids.summary.text = app.t("no_stats")
+            self.ids.chart.series = []
+            return
+        self.ids.summary.text = f"{app.game_name(self.game)} · {app.t('plays_of', n=entry['plays'])}"
+        heads = ("col_player", "col_plays", "col_wins", "col_rate", "col_average", "col_best")
+        for key in heads:
+            table.add_widget(self._cell(app.t(key), bold=True))
+        series = []
+        for i, (name, row) in enumerate(entry["players"].items()):
+            colour = segment_colour(i)
+            cells = (name, row["plays"], row["wins"], f"{row['win_rate']:.1f}%",
+                     "-" if row["average"] is None else f"{row['average']:.2f}",
+                     "-" if row["best"] is None else row["best"])
+            for j, value in enumerate(cells):
+                cell = self._cell(str(value), colour=colour if j == 0 else None)
+                cell.wid = f"cell_{name}_{heads[j]}"
+                table.add_widget(cell)
+            series.append((name, colour, [score for _, score in row["series"]]))
+        self.ids.chart.series = series
+        legend = self.ids.legend
+        legend.clear_widgets()
+        for name, colour, _ in series:
+            legend.add_widget(self._cell(f"— {name}", colour=colour))
+
+    @staticmethod
+    def _cell(text: str, bold: bool = False, colour=None) -> FitLabel:
+        label = FitLabel(text=text, bold=bold, base_font=sp(15), size_hint_y=None, height=dp(34))
+        if colour is not None:
+            label.color = colour
+        return label
+
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))

@@ -1,0 +1,30 @@
+"""The strings of the table's clock, statistics, caller's voice and settings (merged into
+:data:`companion.app.strings.UI`), Spanish first."""
+
+from __future__ import annotations
+
+TABLE_UI: dict[str, tuple[str, str]] = {
+    "turn_clock": ("{name}: {time}", "{name}: {time}"),
+    "play_clock": ("Partida {time}", "Game {time}"),
+    "clock_paused": ("En pausa · {time}", "Paused · {time}"),
+    "pause": ("Pausa", "Pause"),
+    "resume_clock": ("Seguir", "Resume"),
+    "call_characters": ("Llamar 1–8", "Call 1–8"),
+    "calling": ("Llamada: {text}", "Calling: {text}"),
+    "calls_done": ("Llamadas hechas", "All called"),
+    "voice": ("Voz que llama a los personajes", "Voice calling the characters"),
+    "play_time": ("Duración {minutes} min (pausas aparte)", "Played {minutes} min (breaks left out)"),
+    "thinking": ("Tiempo pensando", "Thinking time"),
+    "thinking_of": ("{name}: {time}", "{name}: {time}"),
+    "statistics": ("Estadísticas", "Statistics"),
+    "plays_of": ("{n} partidas terminadas", "{n} finished games"),
+    "col_player": ("Jugador", "Player"),
+    "col_plays": ("Part.", "Plays"),
+    "col_wins": ("Vict.", "Wins"),
+    "col_rate": ("% vict.", "Win %"),
+    "col_average": ("Media", "Avg."),
+    "col_best": ("Mejor", "Best"),
+    "scores_over_time": ("Puntos a lo largo del tiempo", "Scores over time"),
+    "no_stats": ("Aún no hay partidas terminadas", "No finished games yet"),
+    "breakdown_chart": ("De dónde salen los puntos", "Where the points come from"),
+}
