@@ -92,7 +92,8 @@ def timing(events: Iterable[Event], now: datetime) -> Timing:
     """Fold the events in order: played and paused seconds, the current turn, thinking per seat.
 
     Time between a ``turn`` event and the next event counts for that seat while the clock runs;
-    an open play is counted up to ``now``.
+    time after an ``end`` counts for nothing (a ``resume`` after it reopens the play); an open play
+    is counted up to ``now``.
     """
     out = Timing()
     last: datetime | None = None
@@ -116,8 +117,8 @@ def timing(events: Iterable[Event], now: datetime) -> Timing:
             out.start, out.running = event.at, True
         elif event.kind == "pause":
             out.running = False
-        elif event.kind == "resume" and out.start is not None and out.end is None:
-            out.running = True
+        elif event.kind == "resume" and out.start is not None:
+            out.end, out.running = None, True  # after an end: the finishing action was undone
         elif event.kind == "turn":
             if out.start is None:
                 out.start, out.running = event.at, True

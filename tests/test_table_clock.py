@@ -1,0 +1,73 @@
+"""The game clock, worked by hand with a clock the test moves (no sleeping)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from ludoteca.companion.engine import Store
+from ludoteca.companion.engine.clock import GameClock, clock_text, play_times
+
+T0 = datetime(2026, 5, 1, 17, 0, tzinfo=timezone.utc)
+
+
+class FakeTime:
+    def __init__(self):
+        self.t = T0
+
+    def __call__(self):
+        return self.t
+
+    def advance(self, **delta):
+        self.t += timedelta(**delta)
+
+
+def test_turns_pauses_and_the_end_by_hand(tmp_path):
+    store = Store(tmp_path / "c.db")
+    session = store.new_game("gladiadores", ["Ana", "Luis", "Eva"], seed=1)
+    now = FakeTime()
+    clock = GameClock(store, session.id, now=now)
+    clock.observe({"active": 0})                     # 17:00 start, Ana thinks
+    now.advance(seconds=90)
+    clock.observe({"active": 0})                     # same seat: nothing new
+    now.advance(seconds=30)
+    clock.observe({"active": 1})                     # 17:02 Luis (Ana 120 s)
+    now.advance(seconds=45)
+    clock.pause()                                    # 17:02:45 break (Luis 45 s)
+    clock.pause()                                    # a second pause changes nothing
+    now.advance(minutes=10)
+    t = clock.timing()
+    assert t.paused and t.paused_s == 600 and t.turn_s == 45
+    clock.resume()                                   # 17:12:45
+    now.advance(seconds=15)
+    clock.observe({"active": 2})                     # 17:13 Eva (Luis 60 s)
+    now.advance(seconds=200)
+    clock.observe({"active": 2, "finished": True})   # 17:16:20 the end (Eva 200 s)
+    now.advance(hours=2)                             # later: nothing counts any more
+    t = GameClock(store, session.id, now=now).timing()  # read back from the database
+    assert t.start == T0 and t.end == T0 + timedelta(seconds=980)
+    assert t.thinking == {0: 120.0, 1: 60.0, 2: 200.0}
+    assert t.played_s == 380 and t.paused_s == 600 and t.minutes == 6
+    assert play_times(store, session.id)["minutes"] == 6
+
+
+def test_an_undone_finish_resumes_the_clock(tmp_path):
+    store = Store(tmp_path / "c.db")
+    session = store.new_game("gladiadores", ["Ana", "Luis"], seed=1)
+    now = FakeTime()
+    clock = GameClock(store, session.id, now=now)
+    clock.observe({"active": 0})
+    now.advance(minutes=1)
+    clock.observe({"finished": True})
+    now.advance(minutes=3)                           # the final screen stays up 3 minutes
+    clock.observe({"active": 0})                     # undo: play on
+    now.advance(minutes=1)
+    t = clock.timing()
+    assert t.end is None and t.running and t.played_s == 120  # the 3 minutes at the end do not count
+    assert [e.kind for e in clock.events()] == ["start", "turn", "end", "resume"]
+
+
+def test_a_game_without_clock_uses_its_log(tmp_path):
+    store = Store(tmp_path / "c.db")
+    session = store.new_game("gladiadores", ["Ana", "Luis"], seed=1)
+    assert play_times(store, session.id)["source"] == "none"
+    assert clock_text(59) == "0:59" and clock_text(3600) == "1:00:00"
