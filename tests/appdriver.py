@@ -100,7 +100,7 @@ class AppDriver:
         self.test = test
         self.size = size
         self.db = self.folder / "ludoteca.db"
-        self.settings = self.folder / "settings"
+        self.settings = self.folder / "settings.json"
         self.shared = self.folder / "shared"
         self.app = None
         self.shots: list[Path] = []
@@ -110,6 +110,7 @@ class AppDriver:
         configure_kivy(self.size)
         os.environ["LUDOTECA_DB"] = str(self.db)
         os.environ["LUDOTECA_SETTINGS"] = str(self.settings)
+        os.environ.setdefault("LANGUAGE", "es")  # a first start follows the system language
         from kivy.core.window import Window
 
         from ludoteca.companion.app.main import LudotecaApp

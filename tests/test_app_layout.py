@@ -24,7 +24,7 @@ def test_language_switch_is_remembered_and_translates_the_screens(drv):
     assert drv.app.lang == "en"
     assert drv.find("language").text == "Language: English"
     assert "New game" in drv.texts() and "Nueva partida" not in drv.texts()
-    settings = json.loads((drv.settings / "companion.json").read_text("utf-8"))
+    settings = json.loads((drv.settings).read_text("utf-8"))
     assert settings["lang"] == "en"
     check(drv, "home_en")
     new_game(drv, "ciudadelas", ["Ana", "Luis", "Eva", "Pablo"])
@@ -39,7 +39,7 @@ def test_keep_awake_switch_reaches_the_platform_service(drv):
     switch.active = True
     drv.step(2)
     assert drv.app.services.awake is True
-    settings = json.loads((drv.settings / "companion.json").read_text("utf-8"))
+    settings = json.loads((drv.settings).read_text("utf-8"))
     assert settings["keep_awake"] is True
 
 

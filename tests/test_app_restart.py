@@ -37,7 +37,7 @@ def test_close_and_start_again_resumes_the_same_game(tmp_path):
         drv.press("adjust_2_hand_plus")
         game_id, seq, state = drv.app.session.id, drv.app.session.seq, drv.state
         drv.shot("before_close")
-    settings = json.loads((tmp_path / "settings" / "companion.json").read_text("utf-8"))
+    settings = json.loads((tmp_path / "settings.json").read_text("utf-8"))
     assert settings["open_game"] == game_id
     with AppDriver(tmp_path, "test_app_restart.closed") as drv:
         assert drv.app.root.current == "ciudadelas"

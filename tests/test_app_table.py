@@ -129,10 +129,9 @@ def test_final_chart_play_time_and_thinking_then_statistics(tmp_path):
         stats = compute_stats(drv.app.store.history())["gladiadores"]
         assert stats["plays"] == 3
         for name, row in stats["players"].items():
-            assert drv.text(f"cell_{name}_col_plays") == "3"
-            assert drv.text(f"cell_{name}_col_wins") == str(row["wins"])
-            assert drv.text(f"cell_{name}_col_rate") == f"{row['win_rate']:.1f}%"
-            assert drv.text(f"cell_{name}_col_best") == str(row["best"])
+            assert drv.text(f"figures_{name}") == (
+                f"partidas 3  ·  victorias {row['wins']}  ·  ganadas {row['win_rate']:.1f}%  ·  "
+                f"media {row['average']:.2f}  ·  mejor {row['best']}")
         chart = drv.find("chart")
         assert {name: len(points) for name, points in chart.drawn.items()} == {n: 3 for n in stats["players"]}
         assert drv.cut_texts() == []

@@ -166,7 +166,12 @@ class GameScreen(Screen):
 
     def player_header(self, app, seat: int, player: dict, active: bool, extra: str = "") -> BoxLayout:
         """A coloured band with a player's name (and a marker when it is their turn)."""
-        band = BoxLayout(size_hint_y=None, height=dp(48))
+        band = BoxLayout(size_hint_y=None, height=dp(48), padding=(dp(4), 0))
+        from .marks import ColourMark
+
+        badge = ColourMark(colour_id=app.colour_of(seat), seat=seat)
+        badge.wid = f"mark_{seat}"
+        band.add_widget(badge)
         mark = "» " if active else ""
         label = FitLabel(text=f"{mark}{player.get('name', '')}{extra}", base_font=sp(22), bold=True)
         band.add_widget(label)

@@ -57,6 +57,13 @@ class HomeScreen(Screen):
             button.bind(on_release=lambda b: App.get_running_app().resume(b.payload))
             box.add_widget(button)
 
+    def set_voice(self, on: bool) -> None:
+        """Turn the caller's voice (Ciudadelas) on or off, and remember it."""
+        app = App.get_running_app()
+        if app.prefs.voice != bool(on):
+            app.prefs.voice = bool(on)
+            app.save_prefs()
+
     def new_game(self, game: str) -> None:
         """Go to the Players screen for a new game of ``game``."""
         app = App.get_running_app()

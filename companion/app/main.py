@@ -99,7 +99,7 @@ class LudotecaApp(App):
         if platform == "android":  # the app's private folder holds the database and the settings
             os.environ.setdefault("LUDOTECA_DB", os.path.join(self.user_data_dir, "ludoteca.db"))
             self.settings_dir = self.settings_dir or Path(self.user_data_dir)
-        self.prefs = Settings.load(self.settings_dir)
+        self.prefs = Settings.load(self.settings_dir, db=self.settings_db(), platform=platform)
         self.lang = self.prefs.lang
         self.keep_awake = self.prefs.keep_awake
         self.open_store()
@@ -172,7 +172,11 @@ class LudotecaApp(App):
         self.prefs.lang = self.lang
         self.prefs.keep_awake = self.keep_awake
         self.prefs.open_game = self.session.id if self.session is not None else None
-        self.prefs.save(self.settings_dir)
+        self.prefs.save(self.settings_dir, db=self.settings_db())
+
+    def settings_db(self) -> str | None:
+        """The database the settings follow (``--db``, else ``$LUDOTECA_DB``)."""
+        return str(self.db_path) if self.db_path else os.environ.get("LUDOTECA_DB")
 
     # -- navigation and settings ------------------------------------------------------------
     def go(self, screen: str) -> None:

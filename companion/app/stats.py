@@ -9,12 +9,13 @@ from typing import Any
 
 from kivy.app import App
 from kivy.lang import Builder
-from kivy.metrics import dp, sp
+from kivy.metrics import sp
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from .charts import LineChart, segment_colour  # noqa: F401  (LineChart is used in stats.kv)
-from .widgets import FitButton, FitLabel
+from .strings import count
+from .widgets import FitButton, GrowLabel
 
 
 def open_stats(app: Any) -> None:
@@ -63,20 +64,16 @@ class StatsScreen(Screen):
             self.ids.summary.text = app.t("no_stats")
             self.ids.chart.series = []
             return
-        self.ids.summary.text = f"{app.game_name(self.game)} · {app.t('plays_of', n=entry['plays'])}"
-        heads = ("col_player", "col_plays", "col_wins", "col_rate", "col_average", "col_best")
-        for key in heads:
-            table.add_widget(self._cell(app.t(key), bold=True))
+        self.ids.summary.text = f"{app.game_name(self.game)} · {count('plays_of', entry['plays'], app.lang)}"
         series = []
         for i, (name, row) in enumerate(entry["players"].items()):
             colour = segment_colour(i)
-            cells = (name, row["plays"], row["wins"], f"{row['win_rate']:.1f}%",
-                     "-" if row["average"] is None else f"{row['average']:.2f}",
-                     "-" if row["best"] is None else row["best"])
-            for j, value in enumerate(cells):
-                cell = self._cell(str(value), colour=colour if j == 0 else None)
-                cell.wid = f"cell_{name}_{heads[j]}"
-                table.add_widget(cell)
+            head = GrowLabel(text=f"[b]{name}[/b]", markup=True, font_size=sp(18), color=colour)
+            head.wid = f"player_{name}"
+            figures = GrowLabel(text=figures_text(app, row), font_size=sp(16))
+            figures.wid = f"figures_{name}"
+            table.add_widget(head)
+            table.add_widget(figures)
             series.append((name, colour, [score for _, score in row["series"]]))
         self.ids.chart.series = series
         legend = self.ids.legend
@@ -85,11 +82,20 @@ class StatsScreen(Screen):
             legend.add_widget(self._cell(f"— {name}", colour=colour))
 
     @staticmethod
-    def _cell(text: str, bold: bool = False, colour=None) -> FitLabel:
-        label = FitLabel(text=text, bold=bold, base_font=sp(15), size_hint_y=None, height=dp(34))
+    def _cell(text: str, colour=None) -> GrowLabel:
+        label = GrowLabel(text=text, font_size=sp(15))
         if colour is not None:
             label.color = colour
         return label
+
+
+def figures_text(app: Any, row: dict) -> str:
+    """One player's figures in a line that wraps: plays, wins, win rate, average, best."""
+    average = "-" if row["average"] is None else f"{row['average']:.2f}"
+    best = "-" if row["best"] is None else str(row["best"])
+    return "  ·  ".join((f"{app.t('col_plays')} {row['plays']}", f"{app.t('col_wins')} {row['wins']}",
+                         f"{app.t('col_rate')} {row['win_rate']:.1f}%", f"{app.t('col_average')} {average}",
+                         f"{app.t('col_best')} {best}"))
 
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))

@@ -44,6 +44,22 @@ class ClockBar(BoxLayout):
         self.caller = None
         self._tick = Clock.schedule_interval(lambda dt: self.tick(), 1.0)
 
+    def on_kv_post(self, base_widget: Any) -> None:
+        """Start without the caller's button (only Ciudadelas with the voice on shows it)."""
+        self._call_button = self.ids.call_characters.__self__  # a strong reference while it is out
+        self.on_can_call(self, self.can_call)
+
+    def on_can_call(self, _widget: Any, value: bool) -> None:
+        """Show the caller's button only when it can be used."""
+        button = getattr(self, "_call_button", None)
+        if button is None:
+            return
+        row = self.ids.row
+        if value and button.parent is None:
+            row.add_widget(button)
+        elif not value and button.parent is not None:
+            row.remove_widget(button)
+
     def follow(self, state: dict) -> None:
         """Record what the state says (start, a new turn, the end) and show the times."""
         app = App.get_running_app()
@@ -53,6 +69,7 @@ class ClockBar(BoxLayout):
         prefs = getattr(app, "prefs", None)
         self.can_call = state.get("game") == "ciudadelas" and bool(getattr(prefs, "voice", True))
         self.tick()
+        Clock.schedule_once(lambda dt: self.tick(), 0)  # once the screen is on the window
 
     def tick(self) -> None:
         """Redraw the times (once a second while the screen is shown)."""
