@@ -206,4 +206,6 @@ def name(text: Any, lang: str = "es") -> str:
 
 from .strings_table import TABLE_UI  # noqa: E402  (clock, statistics, voice and settings strings)
 
+if set(TABLE_UI) & set(UI):
+    raise RuntimeError(f"strings_table.py reuses UI keys: {sorted(set(TABLE_UI) & set(UI))}")
 UI.update(TABLE_UI)

@@ -121,7 +121,7 @@ class ClockBar(BoxLayout):
 
         def shown(i: int, line: str) -> None:
             last = i == len(lines) - 1
-            self.call_text = notice + app.t("calling", text=line) + (f" · {app.t('calls_done')}" if last else "")
+            self.call_text = notice + app.t("voice_calling", text=line) + (f" · {app.t('calls_done')}" if last else "")
 
         self.caller = Caller(voice, lines, SLOT_S, on_call=shown,
                              schedule_once=getattr(app, "caller_schedule", None))
