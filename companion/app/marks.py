@@ -8,6 +8,7 @@ from typing import Any
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.metrics import dp, sp
 from kivy.properties import NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.label import Label
 
 #: The shape of each palette colour (see ``widgets.PALETTE``).
@@ -66,3 +67,9 @@ class ColourMark(Label):
             if shape == "triangle":  # a triangle leaves little room: underline the number instead
                 Color(1, 1, 1, 1)
                 Line(points=[self.center_x - dp(5), y + dp(4), self.center_x + dp(5), y + dp(4)], width=1)
+
+
+class ColourButton(ButtonBehavior, ColourMark):
+    """A player's mark that can be tapped (the Players screen: a tap picks the next colour)."""
+
+    wid = StringProperty("")  # a name the tests press it by

@@ -13,7 +13,7 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from .marks import ColourMark  # noqa: F401  (used in players.kv)
+from .marks import ColourButton  # noqa: F401  (used in players.kv)
 from .widgets import COLOUR_IDS, rgba
 
 
