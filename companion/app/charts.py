@@ -13,17 +13,14 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
+from . import theme
 from .widgets import GrowLabel
 
-#: Colours of breakdown lines, told apart by lightness as well as hue.
-SEGMENT_COLOURS = [(0.95, 0.77, 0.20, 1), (0.30, 0.60, 0.95, 1), (0.85, 0.35, 0.35, 1),
-                   (0.45, 0.80, 0.45, 1), (0.75, 0.55, 0.95, 1), (0.98, 0.60, 0.25, 1),
-                   (0.55, 0.85, 0.90, 1), (0.85, 0.85, 0.85, 1), (0.60, 0.45, 0.30, 1)]
 
 
 def segment_colour(index: int) -> tuple[float, float, float, float]:
     """The colour of the ``index``-th breakdown line."""
-    return SEGMENT_COLOURS[index % len(SEGMENT_COLOURS)]
+    return theme.CHART_SERIES[index % len(theme.CHART_SERIES)]
 
 
 class Bar(Widget):
@@ -44,7 +41,7 @@ class Bar(Widget):
         top = max(self.scale[0], 1e-9)
         x = self.x
         with self.canvas:
-            Color(0.22, 0.24, 0.30, 1)
+            Color(*theme.CHART_TRACK)
             Rectangle(pos=self.pos, size=self.size)
             for key, value, colour in self.segments:
                 if value <= 0:
@@ -82,7 +79,7 @@ class StackedBars(BoxLayout):
         for row in rows:
             line = BoxLayout(size_hint_y=None, height=dp(40), spacing=dp(6))
             name = GrowLabel(text=f"{row.get('mark', '')} {row['name']} · {row['total']}".strip(),
-                             font_size=sp(15), size_hint_x=0.38, color=row.get("colour") or (1, 1, 1, 1))
+                             font_size=sp(15), size_hint_x=0.38, color=row.get("colour") or theme.TEXT)
             name.bind(height=lambda w, h, line=line: setattr(line, "height", max(dp(40), h)))
             bar = Bar(segments=[(k, _num(v), colours[k]) for k, v in (row.get("breakdown") or {}).items()],
                       scale=[scale])
@@ -153,12 +150,12 @@ class LineChart(Widget):
 
         for value in (low, high):
             label = GrowLabel(text=_short(value), font_size=sp(12), size_hint=(None, None), width=left - dp(4),
-                              halign="right", color=(0.8, 0.8, 0.8, 1))
+                              halign="right", color=theme.NOTE_TEXT)
             label.pos = (self.x, self.y + point(0, value)[1] - label.height / 2)
             self.add_widget(label)
             self._labels.append(label)
         with self.canvas:
-            Color(0.5, 0.5, 0.55, 1)
+            Color(*theme.CHART_AXIS)
             Line(points=[self.x + left, self.y + bottom, self.x + left, self.y + bottom + height,
                          ], width=1)
             Line(points=[self.x + left, self.y + bottom, self.x + left + width, self.y + bottom], width=1)

@@ -8,6 +8,7 @@ from typing import Any
 from kivy.metrics import sp
 
 from .charts import StackedBars
+from . import theme
 from .widgets import GrowLabel, rgba
 
 
@@ -28,7 +29,7 @@ def add_final_extras(box: Any, app: Any, state: dict) -> StackedBars:
     for player in ranked:
         seat = seats.get(player.get("name"), 0)
         rows.append({"name": player.get("name", ""), "total": player.get("total"),
-                     "colour": _light(rgba(app.colour_of(seat))),
+                     "colour": theme.light(rgba(app.colour_of(seat))),
                      "breakdown": player.get("breakdown") or {}})
     keys = {k for p in ranked for k in (p.get("breakdown") or {})}
     chart.show(rows, {k: label_of(final, k, app.lang) for k in keys})
@@ -39,18 +40,13 @@ def add_final_extras(box: Any, app: Any, state: dict) -> StackedBars:
         t = clock.timing()
         if t.start is not None:
             box.add_widget(GrowLabel(text=app.t("play_time", minutes=t.minutes), font_size=sp(16),
-                                     color=(0.85, 0.9, 1, 1)))
+                                     color=theme.CLOCK_TEXT))
             players = state.get("players", [])
             times = [app.t("thinking_of", name=p.get("name", ""), time=clock_text(t.thinking.get(i, 0.0)))
                      for i, p in enumerate(players)]
             label = GrowLabel(text=f"{app.t('thinking')}: " + ", ".join(times), font_size=sp(16),
-                              color=(0.85, 0.9, 1, 1))
+                              color=theme.CLOCK_TEXT)
             label.wid = "thinking"
             box.add_widget(label)
     return chart
 
-
-def _light(colour) -> tuple[float, float, float, float]:
-    """A player colour lightened to read as text on the dark background."""
-    r, g, b, a = colour
-    return (r + (1 - r) * 0.45, g + (1 - g) * 0.45, b + (1 - b) * 0.45, a)

@@ -45,6 +45,7 @@ class ColourMark(Label):
 
     def redraw(self, *_: Any) -> None:
         """Draw the shape under the number."""
+        from . import theme
         from .widgets import rgba
 
         self.text = str(int(self.seat) + 1)
@@ -53,7 +54,7 @@ class ColourMark(Label):
         shape = self.shape
         self.canvas.before.clear()
         with self.canvas.before:
-            for colour, grow in (((1, 1, 1, 1), dp(2)), (rgba(self.colour_id), 0)):
+            for colour, grow in ((theme.TEXT, dp(2)), (rgba(self.colour_id), 0)):
                 Color(*colour)
                 s = side + 2 * grow
                 px, py = x - grow, y - grow
@@ -65,7 +66,7 @@ class ColourMark(Label):
                 else:
                     Ellipse(pos=(px, py), size=(s, s), segments=SEGMENTS.get(shape, 48))
             if shape == "triangle":  # a triangle leaves little room: underline the number instead
-                Color(1, 1, 1, 1)
+                Color(*theme.TEXT)
                 Line(points=[self.center_x - dp(5), y + dp(4), self.center_x + dp(5), y + dp(4)], width=1)
 
 

@@ -14,6 +14,7 @@ from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
 from .charts import LineChart, segment_colour  # noqa: F401  (LineChart is used in stats.kv)
+from . import theme
 from .strings import count
 from .widgets import FitButton, GrowLabel
 
@@ -44,7 +45,7 @@ class StatsScreen(Screen):
         picker.clear_widgets()
         for game in stats:
             button = FitButton(text=app.game_name(game), base_font=sp(16), wid=f"stats_{game}",
-                               bg=[0.16, 0.40, 0.60, 1] if game == self.game else [0.22, 0.24, 0.30, 1])
+                               bg=list(theme.TAB_SELECTED if game == self.game else theme.BUTTON))
             button.bind(on_release=lambda b, g=game: self.pick(g))
             picker.add_widget(button)
         self.show()

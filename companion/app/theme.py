@@ -65,3 +65,23 @@ def dim(colour, factor: float = 0.55) -> RGBA:
 def pressed(colour) -> RGBA:
     """The lighter shade a button shows while pressed."""
     return (min(1, colour[0] * 1.35), min(1, colour[1] * 1.35), min(1, colour[2] * 1.35), 1)
+
+
+# -- the table: clock, caller, charts --------------------------------------------------------------
+CLOCK_TEXT: RGBA = (0.85, 0.9, 1, 1)
+CLOCK_PAUSED_TEXT: RGBA = (1, 0.8, 0.4, 1)
+VOICE: RGBA = (0.45, 0.30, 0.10, 1)
+CALL_TEXT: RGBA = (1, 0.85, 0.5, 1)
+TAB_SELECTED: RGBA = (0.16, 0.40, 0.60, 1)
+CHART_TRACK: RGBA = BUTTON
+CHART_AXIS: RGBA = (0.5, 0.5, 0.55, 1)
+#: Colours of breakdown lines and chart series, told apart by lightness as well as hue.
+CHART_SERIES: list[RGBA] = [(0.95, 0.77, 0.20, 1), (0.30, 0.60, 0.95, 1), (0.85, 0.35, 0.35, 1),
+                            (0.45, 0.80, 0.45, 1), (0.75, 0.55, 0.95, 1), (0.98, 0.60, 0.25, 1),
+                            (0.55, 0.85, 0.90, 1), (0.85, 0.85, 0.85, 1), (0.60, 0.45, 0.30, 1)]
+
+
+def light(colour, amount: float = 0.45) -> RGBA:
+    """A lighter shade of ``colour`` that reads as text on the dark window (a player's name)."""
+    return (colour[0] + (1 - colour[0]) * amount, colour[1] + (1 - colour[1]) * amount,
+            colour[2] + (1 - colour[2]) * amount, 1)
