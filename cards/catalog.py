@@ -197,6 +197,7 @@ def _load_game(folder: Path, game_id: str, problems: list[Problem]) -> Game | No
     checker = Checker(known_ids=_known_ids(schema, raw).get)
     sections = _check_entries(game, checker, raw, problems)
     _check_totals(game, sections, problems)
+    _check_markers(game, problems)
     return game
 
 
@@ -323,6 +324,24 @@ def _check_entries(game: Game, checker: Checker, raw: dict[str, tuple[Path, Any,
         if not spec.get("single"):
             game.kinds.setdefault(kind, [])
     return sections
+
+
+def _check_markers(game: Game, problems: list[Problem]) -> None:
+    """Scan markers (``marker:``) name one kind of component: unique across all kinds of a game."""
+    first: dict[int, tuple[str, str]] = {}
+    for kind, entries in game.kinds.items():
+        for entry in entries:
+            number = entry.get("marker")
+            if not isinstance(number, int) or isinstance(number, bool):
+                continue
+            if number in first:
+                path, line = game.locations[(kind, entry["id"])]
+                line = entry.line_of("marker") if hasattr(entry, "line_of") else line
+                other_kind, other_id = first[number]
+                problems.append(Problem(str(path), line, kind, entry["id"], "marker",
+                                        f"a marker unique in the game (already on {other_kind} "
+                                        f"'{other_id}')", str(number)))
+            first.setdefault(number, (kind, entry["id"]))
 
 
 def _check_entry(checker: Checker, spec: dict, entry: LDict, path: Path, kind: str,

@@ -106,6 +106,8 @@ def _common(p: argparse.ArgumentParser, out_default: str) -> None:
     loud = p.add_mutually_exclusive_group()
     loud.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary line")
     loud.add_argument("-v", "--verbose", action="store_true", help="also list every file written")
+    p.add_argument("--no-markers", dest="markers", action="store_false",
+                   help="leave out the scan markers of the scoring components")
     p.add_argument("--png", metavar="DPI", type=_dpi, default=None,
                    help="also one PNG per face and Tabletop Simulator sheets")
 
@@ -159,7 +161,8 @@ def _options(args: argparse.Namespace):
     bleed = args.bleed if args.bleed is not None else float(data()["bleed"])
     return Options(lang=args.lang, paper=args.paper, ink_saver=args.ink_saver, bleed_mm=bleed,
                    back_offset_mm=tuple(args.back_offset), png_dpi=args.png,
-                   layout=args.layout, quiet=args.quiet, shop=args.shop)
+                   layout=args.layout, quiet=args.quiet, shop=args.shop,
+                   markers=getattr(args, "markers", True))
 
 
 def _fail(message: str) -> int:

@@ -41,6 +41,7 @@ class Options:
     lang: str = "es"
     paper: str = "a4"
     ink_saver: bool = False
+    markers: bool = True                  # the scan markers of scoring components (--no-markers)
     bleed_mm: float = 3.0
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     png_dpi: int | None = None

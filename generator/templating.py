@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from .fonts import MIN_PT, FitError, fit as fit_text
 from .units import pt_to_mm
+from . import markers
 from .model import Face, GeneratorError, Options
 
 TEMPLATES = Path(str(resources.files("ludoteca.templates")))
@@ -30,6 +31,7 @@ class Current:
     bleed: float = 0.0
     lang: str = "es"
     ink_saver: bool = False
+    markers: bool = True
     fit: Any = None
     t: Any = None
 
@@ -52,6 +54,9 @@ def environment(roots: tuple[str, ...] = (str(TEMPLATES),), sandboxed: bool = Fa
     env.filters["num"] = _num_filter
     env.globals["_cur"] = Current()
     env.globals["pt"] = pt
+    env.globals["marker_path"] = markers.path
+    env.globals["marker_quiet"] = markers.quiet
+    env.globals["marker_place"] = markers.place
     env.globals.update(cos=math.cos, sin=math.sin, pi=math.pi, sqrt=math.sqrt)
     return env
 
@@ -223,6 +228,7 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
     cur = env.globals["_cur"]
     for key in ("w", "h", "bleed", "lang", "ink_saver", "t", "fit"):
         setattr(cur, key, context[key])
+    cur.markers = getattr(opts, "markers", True)
     suffix = f" (in {where})" if where else ""
     try:
         template = env.get_template(face.template)

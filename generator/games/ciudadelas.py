@@ -53,7 +53,8 @@ def _district_face(d: dict, colours: dict[str, dict], variant: int, dark_city: b
     ctx = {"id": d["id"], "name": plain(d["name"]), "cost": d["cost"], "variant": variant,
            "points": points if points is not None and points != d["cost"] else None,
            "effect": plain(d.get("effect")), "colour": colours[d["colour"]],
-           "dark_city": dark_city, "labels": {k: LABELS[k] for k in ("points", "optional")}}
+           "dark_city": dark_city, "labels": {k: LABELS[k] for k in ("points", "optional")},
+           "marker": d.get("marker")}
     return Face("ciudadelas/district.svg.j2", ctx, d["id"])
 
 

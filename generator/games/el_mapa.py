@@ -226,7 +226,7 @@ def _buildings(game: Game, levels: dict) -> Component:
             "id": b["id"], "name": b["name"], "level": b["level"], "style": levels[b["level"]],
             "cost": _cost(game, b["cost"]), "effect": b["effect"],
             "extra_points": b.get("extra_points", 0), "wonder": bool(b.get("wonder")),
-            "variant": LABELS["variant"] if b.get("variant") else None,
+            "variant": LABELS["variant"] if b.get("variant") else None, "marker": b.get("marker"),
         }, b["id"])
         fronts += _copies(face, 1 if b.get("scope") == "shared" else sets)
     return Component(GAME, "buildings", TITLES["buildings"],
@@ -341,7 +341,7 @@ def _counters(game: Game) -> list[Component]:
             icon, colour = COUNTER_ICON[what], COUNTER_COLOUR[what]
         face = Face(f"{TEMPLATES}/counter.svg.j2", {
             "id": c["id"], "name": c["name"], "icon": icon, "colour": colour,
-            "value": c.get("value", 1), "shape": c["shape"]}, c["id"])
+            "value": c.get("value", 1), "shape": c["shape"], "marker": c.get("marker")}, c["id"])
         by_size[c["size_mm"]] += _copies(face, c["copies"])
     return [Component(GAME, f"counters_{size}mm", _title("counters_mm", size=size),
                       (float(size), float(size)), faces)

@@ -133,7 +133,7 @@ def building_context(g: Game, entry: dict) -> dict:
             "ability": entry["ability"], "capacity": capacity(g, entry),
             "start_of_turn": any(e.get("timing") == "start_of_turn"
                                  for e in entry.get("effects", [])),
-            "facade": facade(entry), "emblem": building_emblem(entry),
+            "facade": facade(entry), "emblem": building_emblem(entry), "marker": entry.get("marker"),
             "labels": {k: LABELS[k] for k in ("starting", "centre", "cost", "points", "houses",
                                               "demolishable", "not_demolishable",
                                               "start_of_turn", "game")}}
@@ -183,7 +183,8 @@ def tokens(g: Game) -> list[Component]:
         fronts = []
         for entry in entries:
             ctx = plain({"id": entry["id"], "shape": entry["shape"], "colour": entry["colour"],
-                          "points": entry.get("points", 0), "name": entry["name"]})
+                          "points": entry.get("points", 0), "name": entry["name"],
+                          "marker": entry.get("marker")})
             fronts += [Face("gladiadores/token.svg.j2", ctx, entry["id"])] * int(entry["copies"])
         ids = "_".join(e["id"] for e in entries)
         title = _join_with([e["name"] for e in entries], " + ")
