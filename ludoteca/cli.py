@@ -14,7 +14,7 @@ from ludoteca.cards import DataError
 
 #: Modules that add sub-commands; each has ``register(subparsers)``.
 PARTS = ("ludoteca.cards.cli", "ludoteca.generator.cli", "ludoteca.companion.score_cli", "ludoteca.companion.play_cli",
-         "ludoteca.companion.app_cli")
+         "ludoteca.companion.app_cli", "ludoteca.companion.scan_cli")
 
 
 class Parser(argparse.ArgumentParser):

@@ -1,0 +1,144 @@
+"""Benchmark of `ludoteca scan` on synthetic table photos (companion/scan/synth.py).
+
+For each marker system (the kit printed with that dictionary), each game and each photo size it
+makes photos of random end-of-game layouts with varied seeds and counts: visible markers found,
+components reported that are not in the photo, and the time to read a 12 MP photo on one core
+(decode + detection, medians).  Prints the recognition table (system x marker size x resolution)
+and the failures; writes bench/results/scan.json.
+
+    python bench/bench_scan.py                       # 4x4 (the kit's) on 24 layouts per game
+    python bench/bench_scan.py --layouts 8 --systems DICT_4X4_100,DICT_5X5_100,DICT_APRILTAG_36h11
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def use_system(name: str) -> None:
+    """Print the kit with another dictionary: swap the codes generator.markers draws."""
+    import cv2
+    from ludoteca.generator import markers
+    aruco = cv2.aruco
+    d = aruco.getPredefinedDictionary(getattr(aruco, name))
+    bits = d.markerSize
+    codes = []
+    for i in range(min(100, d.bytesList.shape[0])):
+        img = aruco.generateImageMarker(d, i, bits + 2)[1:-1, 1:-1]
+        v = 0
+        for b in (img.ravel() > 0):
+            v = (v << 1) | int(b)
+        codes.append(v)
+    markers.DICTIONARY, markers.BITS, markers.CODES = name, bits, tuple(codes)
+
+
+def run(systems: list[str], layouts: int, seed: int, sizes: list[str]) -> dict:
+    import cv2
+    import numpy as np
+    from ludoteca.cards import load
+    from ludoteca.companion.scan import detect, synth, targets
+    cv2.setNumThreads(1)
+    catalog = load()
+    rows: dict = defaultdict(lambda: [0, 0])     # (system, size_mm, resolution) -> [found, visible]
+    false: Counter = Counter()
+    failures: list[dict] = []
+    times: dict = defaultdict(list)
+    photos = 0
+    tmp = Path(tempfile.mkdtemp(prefix="bench-scan-"))
+    for system in systems:
+        use_system(system)
+        det = detect.detector(system)
+        for game_id in ("ciudadelas", "el_mapa", "gladiadores"):
+            game = catalog[game_id]
+            table = targets.targets(game)
+            marked, plain = synth.faces(game)
+            for k in range(layouts):
+                s = seed + 1000 * k + hash(game_id) % 997
+                rng = np.random.default_rng(s)
+                scene = synth.scene(game, rng, marked, plain)
+                for res in sizes:
+                    jpg, truth = synth.photo(scene, synth.SIZES[res], np.random.default_rng((s, res.encode()[0])))
+                    path = tmp / f"{system}-{game_id}-{k}-{res}.jpg"
+                    path.write_bytes(jpg)
+                    photos += 1
+                    t0 = time.perf_counter()
+                    gray, factor = detect.read_photo(path)
+                    t1 = time.perf_counter()
+                    found = detect.recognise(gray, table, factor, det)
+                    t2 = time.perf_counter()
+                    if res == "12MP":
+                        times[(system, "decode")].append(t1 - t0)
+                        times[(system, "detect")].append(t2 - t1)
+                        times[(system, "total")].append(t2 - t0)
+                    got = Counter(f.marker for f in found)
+                    vis = Counter(truth.visible)
+                    present = vis + Counter(truth.hidden)
+                    for number, n in vis.items():
+                        size = table[number].place[2]
+                        hit = min(n, got.get(number, 0))
+                        rows[(system, size, res)][0] += hit
+                        rows[(system, size, res)][1] += n
+                        if hit < n:
+                            failures.append({"system": system, "game": game_id, "layout": k, "seed": s,
+                                             "resolution": res, "marker": number, "id": table[number].id,
+                                             "size_mm": size, "missed": n - hit})
+                    extra = got - present
+                    false[(system, res)] += sum(extra.values())
+                    for number, n in extra.items():
+                        failures.append({"system": system, "game": game_id, "layout": k, "seed": s,
+                                         "resolution": res, "false_marker": number, "count": n})
+    return {"rows": rows, "false": false, "failures": failures, "times": times, "photos": photos}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--systems", default="DICT_4X4_100")
+    ap.add_argument("--layouts", type=int, default=24, help="layouts per game (each photographed at every size)")
+    ap.add_argument("--seed", type=int, default=int(time.time()) % 100000)
+    ap.add_argument("--sizes", default="12MP,3MP,1.2MP")
+    ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "scan.json"))
+    args = ap.parse_args()
+    systems = args.systems.split(",")
+    r = run(systems, args.layouts, args.seed, args.sizes.split(","))
+    print(f"{r['photos']} photos, seed {args.seed}, one core (cv2.setNumThreads(1))\n")
+    print(f"{'system':22} {'marker mm':>9} {'resolution':>10} {'found':>7} {'visible':>7} {'rate':>8}")
+    table = []
+    for (system, size, res), (hit, n) in sorted(r["rows"].items(), key=lambda kv: (kv[0][0], -kv[0][1], kv[0][2])):
+        print(f"{system:22} {size:9.2f} {res:>10} {hit:7d} {n:7d} {100 * hit / n:7.2f}%")
+        table.append({"system": system, "marker_mm": size, "resolution": res, "found": hit, "visible": n})
+    print()
+    totals = defaultdict(lambda: [0, 0])
+    for (system, _size, res), (hit, n) in r["rows"].items():
+        totals[(system, res)][0] += hit
+        totals[(system, res)][1] += n
+    for (system, res), (hit, n) in sorted(totals.items()):
+        print(f"{system:22} {res:>6}: {hit}/{n} = {100 * hit / n:.2f}% visible markers found, "
+              f"{r['false'][(system, res)]} false components")
+    print()
+    timing = {}
+    for (system, what), values in sorted(r["times"].items()):
+        med = statistics.median(values) * 1000
+        timing[f"{system} {what}"] = med
+        print(f"{system:22} 12 MP {what:7}: median {med:.1f} ms, max {max(values) * 1000:.1f} ms (n={len(values)})")
+    print(f"\nfailures ({len(r['failures'])}):")
+    for f in r["failures"][:40]:
+        print("  ", json.dumps(f))
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"seed": args.seed, "photos": r["photos"], "table": table,
+                               "false": {f"{s} {res}": n for (s, res), n in r["false"].items()},
+                               "timing_ms": timing, "failures": r["failures"]}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

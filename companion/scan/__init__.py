@@ -1,0 +1,30 @@
+"""Reading a photo of the table: the scan markers printed on the scoring components.
+
+Kivy-free.  ``targets`` says which marker names which component (from ``cards/`` and the print
+kit's marker places), ``detect`` finds them in an image (OpenCV, the optional extra
+``ludoteca[scan]``), ``tally`` turns what was found into a scoring record for
+``engine.scoring.score_record``, and ``synth`` makes synthetic table photos from the kit's own faces.
+"""
+
+from __future__ import annotations
+
+HINT = "ludoteca scan needs OpenCV: pip install 'ludoteca[scan]'"
+
+
+class ScanError(ValueError):
+    """Bad input for the scanner (a photo that cannot be read, a bad option): one line for the user."""
+
+
+class MissingExtra(ScanError):
+    """OpenCV (the ``scan`` extra) is not installed."""
+
+
+def require_cv2():
+    """The ``cv2`` module, or :class:`MissingExtra` with the one-line install hint."""
+    try:
+        import cv2
+    except ImportError:
+        raise MissingExtra(HINT) from None
+    if not hasattr(cv2, "aruco"):
+        raise MissingExtra(HINT + " (this OpenCV has no aruco module)")
+    return cv2

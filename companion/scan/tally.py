@@ -1,0 +1,131 @@
+"""From what the photos show to a scoring record that ``engine.scoring.score_record`` reads.
+
+Each game's photographed fields come from its marked components:
+
+* Ciudadelas: ``city``, the districts (base and Dark City) in the photo.
+* El Mapa: ``buildings``; ``resources`` from the resource counters (their ``value``); ``defeated``
+  from the battle-point counters, as units of the troop worth one point each (the record counts
+  battle points by defeated unit; one point per unit of a 1-point troop is the same total).
+* Gladiadores: ``buildings``; ``combat_wins`` from the point discs (their points divided by the
+  points of a combat won).
+
+Everything else (gold, who completed first, revealed tiles, coins, the target...) comes from a
+partial record and ``--set`` values.  Scoring itself is never done here.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable, Mapping, Sequence
+
+import yaml
+
+from ludoteca.cards import Game, fold
+
+from . import ScanError
+from .detect import Found
+
+
+def counts(found: Iterable[Found]) -> dict[str, dict[str, int]]:
+    """How many of each component, by kind then id: ``{"district": {"manor": 2}}``."""
+    out: dict[str, Counter] = {}
+    for f in found:
+        out.setdefault(f.target.kind, Counter())[f.target.id] += 1
+    return {kind: dict(sorted(c.items())) for kind, c in sorted(out.items())}
+
+
+def _one_point_troop(game: Game) -> str:
+    ones = [t["id"] for t in game.entries("troop") if t.get("points") == 1]
+    if not ones:
+        raise ScanError("cards/el_mapa: no troop is worth 1 point, so battle-point counters cannot be "
+                        "written as defeated units")
+    return ones[0]
+
+
+def player_fields(game: Game, found: Sequence[Found]) -> dict[str, Any]:
+    """The record fields one player's photos give."""
+    if game.id == "ciudadelas":
+        return {"city": [f.target.id for f in found if f.target.kind in ("district", "dark_district")]}
+    if game.id == "el_mapa":
+        fields: dict[str, Any] = {"buildings": [f.target.id for f in found if f.target.kind == "building"]}
+        resources: Counter = Counter()
+        battle = 0
+        for f in found:
+            entry = f.target.entry or {}
+            if f.target.kind == "counter" and entry.get("what") == "resource":
+                resources[entry["resource"]] += int(entry.get("value", 1))
+            elif f.target.kind == "counter" and entry.get("what") == "battle_points":
+                battle += int(entry.get("value", 1))
+        if resources:
+            fields["resources"] = dict(sorted(resources.items()))
+        if battle:
+            fields["defeated"] = {_one_point_troop(game): battle}
+        return fields
+    per_win = game.meta["combat"]["points"]["attacker_wins"]
+    points = sum(int((f.target.entry or {}).get("points", 0)) for f in found if f.target.kind == "token")
+    if per_win <= 0 or points % per_win:
+        raise ScanError(f"the point discs show {points} points, not a whole number of combats won "
+                        f"({per_win} each)")
+    return {"buildings": [f.target.id for f in found if f.target.kind == "building"],
+            "combat_wins": points // per_win}
+
+
+def parse_set(item: str) -> tuple[list[str], Any]:
+    """``--set KEY=VALUE``: the key path (``first_complete``, ``Ana.gold``) and the YAML value."""
+    key, sep, value = item.partition("=")
+    if not sep or not key.strip():
+        raise ScanError(f"--set {item}: expected KEY=VALUE (e.g. Ana.gold=3 or first_complete=Ana)")
+    try:
+        parsed = yaml.safe_load(value) if value.strip() else ""
+    except yaml.YAMLError:
+        parsed = value
+    return [k.strip() for k in key.split(".")], parsed
+
+
+def build_record(game: Game, photos: Mapping[str, Sequence[Found]], partial: Any = None,
+                 sets: Sequence[str] = (), where: str = "<record>") -> dict[str, Any]:
+    """The whole record: players in the order given, their photographed fields, then what the
+    partial record and the ``--set`` values add.  A field given both ways is refused."""
+    base: dict[str, Any] = {"game": game.id}
+    given: dict[str, dict] = {}
+    if partial is not None:
+        if not isinstance(partial, dict):
+            raise ScanError(f"{where}: expected a mapping (game, players, ...)")
+        for key, value in partial.items():
+            if key not in ("game", "players"):
+                base[key] = value
+        for i, p in enumerate(partial.get("players") or []):
+            if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+                raise ScanError(f"{where}: players[{i}]: expected a mapping with a name")
+            given[fold(p["name"])] = dict(p)
+    players = []
+    names = {fold(n): n for n in photos}
+    for fold_name in given:
+        if fold_name not in names:
+            raise ScanError(f"{where}: player '{given[fold_name]['name']}' has no photo "
+                            f"(add --player {given[fold_name]['name']}=PHOTO)")
+    for name, found in photos.items():
+        fields = player_fields(game, found)
+        extra = given.get(fold(name), {})
+        for key in fields:
+            if key in extra:
+                raise ScanError(f"{where}: {name}: '{key}' comes from the photo; leave it out of the record")
+        players.append({"name": name, **{k: v for k, v in extra.items() if k != "name"}, **fields})
+    record = {**base, "players": players}
+    for item in sets:
+        path, value = parse_set(item)
+        if len(path) == 1:
+            record[path[0]] = value
+            continue
+        match = [p for p in players if fold(p["name"]) == fold(path[0])]
+        if not match:
+            raise ScanError(f"--set {item}: no player '{path[0]}' (players: {', '.join(photos)})")
+        target = match[0]
+        for key in path[1:-1]:
+            target = target.setdefault(key, {})
+            if not isinstance(target, dict):
+                raise ScanError(f"--set {item}: '{key}' is not a mapping")
+        if path[-1] in player_fields(game, photos[match[0]["name"]]) and len(path) == 2:
+            raise ScanError(f"--set {item}: '{path[-1]}' comes from the photo")
+        target[path[-1]] = value
+    return record

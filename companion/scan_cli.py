@@ -1,0 +1,171 @@
+"""``ludoteca scan PHOTO... --game GAME``: the scoring components in photos of the table, and
+``--score``: the final scores from one photo per player plus what a photo cannot show."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``scan`` to the ``ludoteca`` command."""
+    p = sub.add_parser(
+        "scan", help="recognise the printed scoring components in photos (needs ludoteca[scan])",
+        description="Find the scan markers printed on the scoring components in photos of the table: "
+                    "for each photo, what was recognised, where (outlines) and how many of each kind. "
+                    "With --score, one photo per player (--player NAME=PHOTO) plus what a photo cannot "
+                    "show (--record PARTIAL.yaml, --set KEY=VALUE) gives the same table as "
+                    "`ludoteca score`.",
+        epilog="examples:\n"
+               "  ludoteca scan mesa.jpg --game ciudadelas\n"
+               "  ludoteca scan --game ciudadelas --score --player Ana=ana.jpg --player Luis=luis.jpg \\\n"
+               "      --set Ana.gold=2 --set Luis.gold=4 --set first_complete=Ana\n"
+               "  ludoteca scan --game gladiadores --score --player Ana=a.jpg --player Luis=l.jpg "
+               "--set target=10",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("photos", metavar="PHOTO", nargs="*", help="photos to read (JPEG, PNG)")
+    p.add_argument("--game", required=True, help="ciudadelas, el_mapa or gladiadores")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--score", action="store_true", help="score the game: needs --player for each player")
+    p.add_argument("--player", action="append", default=[], metavar="NAME=PHOTO",
+                   help="a player's photo (repeat for each player, in seat order; a name may have several)")
+    p.add_argument("--record", metavar="FILE", default=None,
+                   help="a partial record (YAML/JSON) with what the photos cannot show")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="sets",
+                   help="one more value: a record field (first_complete=Ana, target=10) or a player's "
+                        "(Ana.gold=3, Luis.tiles_revealed=9)")
+    p.add_argument("--save-record", metavar="FILE", default=None,
+                   help="also write the record that was scored (YAML), to check or edit it")
+    p.add_argument("--annotate", metavar="DIR", default=None,
+                   help="write each photo with what was recognised drawn on it (PNG) into DIR")
+    p.add_argument("--lang", choices=("both", "es", "en"), default="both", help="language of the labels")
+    p.add_argument("--cards", metavar="DIR", default=None, help="read this copy of the card data")
+    p.set_defaults(func=run_scan)
+
+
+def _fail(message: str) -> int:
+    print(f"ludoteca scan: {message}", file=sys.stderr)
+    return 2
+
+
+def run_scan(args: argparse.Namespace) -> int:
+    """Read the photos; print what they show, or the scores. Exit 2 on bad input or no OpenCV."""
+    from ludoteca.cards import fold, load
+
+    from .scan import ScanError, require_cv2
+    game_id = fold(args.game).replace(" ", "_").replace("-", "_")
+    if game_id not in ("ciudadelas", "el_mapa", "gladiadores"):
+        return _fail(f"--game: unknown game '{args.game}' (one of: ciudadelas, el_mapa, gladiadores)")
+    try:
+        require_cv2()
+        catalog = load(args.cards, games=(game_id,))
+        if args.score:
+            return _score(args, catalog, game_id)
+        if args.player or args.record or args.sets:
+            return _fail("--player, --record and --set go with --score")
+        if not args.photos:
+            return _fail("give at least one PHOTO (or --score with --player NAME=PHOTO)")
+        return _list(args, catalog[game_id])
+    except ScanError as exc:
+        return _fail(str(exc))
+
+
+def _read(args: argparse.Namespace, game, path: str, table):
+    from .scan.detect import scan_photo
+    found = scan_photo(path, table)
+    if args.annotate:
+        _annotate(args, path, found)
+    return found
+
+
+def _annotate(args: argparse.Namespace, path: str, found) -> None:
+    import cv2
+
+    from ludoteca.generator.atomic import write_bytes
+
+    from .scan.draw import annotate
+    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    ok, buf = cv2.imencode(".png", annotate(image, found, "en" if args.lang == "en" else "es"))
+    write_bytes(Path(args.annotate) / (Path(path).stem + "-scan.png"), buf.tobytes())
+
+
+def _name(target, lang: str) -> str:
+    from .score_cli import say
+    return say(target.name, lang)
+
+
+def _list(args: argparse.Namespace, game) -> int:
+    from .scan.tally import counts
+    from .scan.targets import targets
+    table = targets(game)
+    photos = []
+    for path in args.photos:
+        found = _read(args, game, path, table)
+        photos.append({"photo": path, "components": [f.as_json() for f in found],
+                       "counts": counts(found), "total": len(found)})
+        if not args.json:
+            print(f"{path}: {len(found)} component{'s' if len(found) != 1 else ''}")
+            for kind, ids in counts(found).items():
+                print(f"  {kind}: {sum(ids.values())}")
+                for entry_id, n in ids.items():
+                    target = next(f.target for f in found if f.target.id == entry_id and f.target.kind == kind)
+                    print(f"    {n} x {entry_id} ({_name(target, args.lang)})")
+            for f in found:
+                x, y = f.centre
+                print(f"  at ({x:.0f}, {y:.0f}) px: {f.target.kind} {f.target.id}, outline "
+                      + " ".join(f"{px:.0f},{py:.0f}" for px, py in f.outline[:4])
+                      + (" ..." if len(f.outline) > 4 else ""))
+    if args.json:
+        json.dump({"game": game.id, "photos": photos}, sys.stdout, ensure_ascii=False)
+        print()
+    return 0
+
+
+def _score(args: argparse.Namespace, catalog, game_id: str) -> int:
+    from .engine.scoring import RecordError, read_record, score_record
+    from .scan import ScanError
+    from .scan.tally import build_record
+    from .scan.targets import targets
+    from .score_cli import format_table
+    if args.photos:
+        return _fail("with --score, give the photos as --player NAME=PHOTO")
+    if not args.player:
+        return _fail("--score needs --player NAME=PHOTO for each player")
+    game = catalog[game_id]
+    table = targets(game)
+    photos: dict[str, list] = {}
+    for item in args.player:
+        name, sep, path = item.partition("=")
+        if not sep or not name.strip() or not path:
+            return _fail(f"--player {item}: expected NAME=PHOTO")
+        photos.setdefault(name.strip(), []).extend(_read(args, game, path, table))
+    partial = None
+    if args.record:
+        try:
+            partial = read_record(args.record)
+        except RecordError as exc:
+            for problem in exc.problems:
+                print(problem, file=sys.stderr)
+            return 2
+        if isinstance(partial, dict) and "game" in partial and str(partial["game"]) != game_id:
+            raise ScanError(f"{args.record}: game is '{partial['game']}', not '{game_id}'")
+    record = build_record(game, photos, partial, args.sets, args.record or "<record>")
+    if args.save_record:
+        import yaml
+
+        from ludoteca.generator.atomic import write_text
+        write_text(Path(args.save_record), yaml.safe_dump(record, allow_unicode=True, sort_keys=False))
+    try:
+        result = score_record(record, catalog, path=args.record or "<scan>")
+    except RecordError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 2
+    if args.json:
+        json.dump(result.as_json(), sys.stdout, ensure_ascii=False)
+        print()
+    else:
+        sys.stdout.write(format_table(result, game.meta.get("name", {}), args.lang))
+    return 0

@@ -1,0 +1,45 @@
+"""Synthetic table photos for the scan tests: fixed seeds, the kit's own faces."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from ludoteca.cards import load
+from ludoteca.companion.scan import synth
+
+
+@lru_cache(maxsize=None)
+def catalog():
+    return load()
+
+
+@lru_cache(maxsize=None)
+def faces(game_id: str):
+    return synth.faces(catalog()[game_id])
+
+
+def pieces(game_id: str, ids: list[tuple[str, str]]) -> list[synth.Face]:
+    """The marked faces of ``(kind, name)`` pairs, names as a record writes them."""
+    game = catalog()[game_id]
+    marked, _plain = faces(game_id)
+    by_marker = {f.target.marker: f for f in marked}
+    out = []
+    for kind, name in ids:
+        entry = game.find(kind, name) if kind != "counter" else game.get("counter", name)
+        out.append(by_marker[entry["marker"]])
+    return out
+
+
+def photo(tmp: Path, name: str, game_id: str, seed: int, size: str = "3MP",
+          chosen: list[synth.Face] | None = None, table_mm: float | None = None) -> tuple[Path, synth.Truth]:
+    """Write one photo (a random layout, or ``chosen`` pieces) and return it with its truth."""
+    marked, plain = faces(game_id)
+    rng = np.random.default_rng(seed)
+    scene = synth.scene(catalog()[game_id], rng, marked, plain, chosen)
+    jpg, truth = synth.photo(scene, synth.SIZES[size], rng, table_mm=table_mm)
+    path = tmp / f"{name}.jpg"
+    path.write_bytes(jpg)
+    return path, truth

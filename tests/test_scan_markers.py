@@ -1,0 +1,120 @@
+"""Scan markers in the data and on the printed faces: codes, uniqueness, drawing, reading back."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+
+cv2 = pytest.importorskip("cv2", reason="the scan extra (opencv) is part of the test extra")
+
+from ludoteca.cards import DataError, default_dir, load  # noqa: E402
+from ludoteca.companion.scan import detect, synth  # noqa: E402
+from ludoteca.companion.scan.targets import targets  # noqa: E402
+from ludoteca.generator import markers  # noqa: E402
+from ludoteca.generator.model import Face, Options  # noqa: E402
+from ludoteca.generator.templating import render  # noqa: E402
+
+
+def test_codes_are_opencvs_dictionary():
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, markers.DICTIONARY))
+    assert len(markers.CODES) == dictionary.bytesList.shape[0] == 100
+    for number in range(100):
+        img = cv2.aruco.generateImageMarker(dictionary, number, markers.BITS + 2)
+        assert [[bool(v == 0) for v in row] for row in img] == markers.cells(number), number
+    with pytest.raises(markers.MarkerError):
+        markers.cells(100)
+
+
+SCORING = {"ciudadelas": ["district", "dark_district"], "el_mapa": ["building"],
+           "gladiadores": ["building"]}
+
+
+def test_every_scoring_component_has_a_marker_unique_in_its_game():
+    catalog = load()
+    for game_id, kinds in SCORING.items():
+        game = catalog[game_id]
+        for kind in kinds:
+            assert all(isinstance(e.get("marker"), int) for e in game.entries(kind)), (game_id, kind)
+        numbers = [e["marker"] for k in game.kinds for e in game.entries(k) if "marker" in e]
+        assert len(numbers) == len(set(numbers)), game_id
+    el_mapa = catalog["el_mapa"]
+    marked = {c["id"] for c in el_mapa.entries("counter") if "marker" in c}
+    assert marked == {c["id"] for c in el_mapa.entries("counter") if c["what"] in ("resource", "battle_points")}
+    glad = catalog["gladiadores"]
+    assert {t["id"] for t in glad.entries("token") if "marker" in t} == {
+        t["id"] for t in glad.entries("token") if t.get("points")}
+    # stable numbers: the first and the last of each game, as printed on kits already made
+    ciud = catalog["ciudadelas"]
+    assert (ciud.get("district", "manor")["marker"], ciud.get("district", "cathedral")["marker"]) == (0, 6)
+    assert el_mapa.get("building", "cuartel")["marker"] == 0 and el_mapa.get("counter", "puntos_1")["marker"] == 26
+    assert glad.get("building", "casula")["marker"] == 0 and glad.get("token", "points_1")["marker"] == 33
+
+
+def test_a_marker_used_twice_is_one_line_naming_both(tmp_path):
+    cards = tmp_path / "cards"
+    shutil.copytree(default_dir(), cards, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    path = cards / "gladiadores" / "buildings.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert "    marker: 1\n" in text
+    path.write_text(text.replace("    marker: 1\n", "    marker: 0\n", 1), encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load(cards, games=("gladiadores",))
+    problems = [str(p) for p in info.value.problems]
+    assert len(problems) == 1
+    assert "buildings.yaml:" in problems[0] and "building 'cubiculum': marker:" in problems[0]
+    assert "already on building 'casula'" in problems[0] and problems[0].endswith("got 0")
+    done = subprocess.run([sys.executable, "-m", "ludoteca", "validate", "--cards", str(cards)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "marker" in done.stderr and "Traceback" not in done.stderr
+
+
+def _district_face(district_id: str) -> tuple[Face, dict]:
+    from ludoteca.generator.games import ciudadelas
+    game = load(games=("ciudadelas",))["ciudadelas"]
+    colours = {c["id"]: ciudadelas.colour_style(c) for c in game.entries("colour")}
+    entry = game.get("district", district_id)
+    return ciudadelas._district_face(entry, colours, 0), entry
+
+
+def test_marker_is_vector_in_its_corner_and_no_markers_leaves_it_out():
+    face, entry = _district_face("harbor")
+    with_marker = render(face, (63.0, 88.0), 3.0, Options())
+    without = render(face, (63.0, 88.0), 3.0, Options(markers=False))
+    assert with_marker.count('class="scan-marker"') == 1 and "scan-marker" not in without
+    x, y, side = markers.place("ciudadelas/district", 63, 88)
+    assert markers.path(entry["marker"], x, y, side) in with_marker
+    assert (x, y) == (5.0, 5.0) and side == 9.0          # top-left corner, 9 mm
+    from ludoteca.cli import build_parser
+    assert build_parser().parse_args(["build", "--no-markers"]).markers is False
+    assert build_parser().parse_args(["build"]).markers is True
+
+
+@pytest.mark.parametrize("game_id", ["ciudadelas", "el_mapa", "gladiadores"])
+def test_every_printed_marker_reads_back_as_its_component(game_id):
+    """Each marked face, rendered by the kit at 10 px/mm, is read as exactly its own entry."""
+    game = load(games=(game_id,))[game_id]
+    table = targets(game)
+    marked, plain = synth.faces(game)
+    assert sorted(f.target.marker for f in marked) == sorted(table)
+    det = detect.detector()
+    for face in marked:
+        found = detect.recognise(cv2.cvtColor(face.rgb, cv2.COLOR_BGR2GRAY), table, det=det)
+        assert [(f.target.kind, f.target.id) for f in found] == [(face.target.kind, face.target.id)]
+        w_px = face.rgb.shape[1]
+        xs = [p[0] for p in found[0].outline]
+        assert min(xs) == pytest.approx(0, abs=3) and max(xs) == pytest.approx(w_px, abs=3)
+    for face in plain:                          # unmarked faces: characters, backs, tiles
+        assert detect.recognise(cv2.cvtColor(face.rgb, cv2.COLOR_BGR2GRAY), table, det=det) == []
+
+
+def test_counts_by_kind():
+    from ludoteca.companion.scan.tally import counts
+    game = load(games=("el_mapa",))["el_mapa"]
+    table = targets(game)
+    found = [detect.Found(table[n], []) for n in (0, 0, 19, 26)]
+    assert counts(found) == {"building": {"cuartel": 2}, "counter": {"madera_5": 1, "puntos_1": 1}}
+    assert Counter(f.target.kind for f in found) == Counter({"building": 2, "counter": 2})
