@@ -18,6 +18,7 @@ import statistics
 import sys
 import tempfile
 import time
+import zlib
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -62,11 +63,11 @@ def run(systems: list[str], layouts: int, seed: int, sizes: list[str]) -> dict:
             table = targets.targets(game)
             marked, plain = synth.faces(game)
             for k in range(layouts):
-                s = seed + 1000 * k + hash(game_id) % 997
+                s = seed + 1000 * k + zlib.crc32(game_id.encode()) % 997
                 rng = np.random.default_rng(s)
                 scene = synth.scene(game, rng, marked, plain)
                 for res in sizes:
-                    jpg, truth = synth.photo(scene, synth.SIZES[res], np.random.default_rng((s, res.encode()[0])))
+                    jpg, truth = synth.photo(scene, synth.SIZES[res], np.random.default_rng((s, len(res))))
                     path = tmp / f"{system}-{game_id}-{k}-{res}.jpg"
                     path.write_bytes(jpg)
                     photos += 1

@@ -92,6 +92,14 @@ class FinalScreen(Screen):
         where = app.services.share_text(app.t("final_scoring"), result_text(app, app.state or {}))
         self.notice = app.t("shared") + (f" ({where})" if where != "android" else "")
 
+    def scan(self) -> None:
+        """Open the scan screen (score from photos of each player's pieces)."""
+        app = App.get_running_app()
+        if not app.root.has_screen("scan"):
+            from .scan import ScanScreen
+            app.root.add_widget(ScanScreen(name="scan"))
+        app.go("scan")
+
     def export(self, fmt: str) -> None:
         """Write the game in an export format (the engine's exporter) and share the file's text."""
         app = App.get_running_app()

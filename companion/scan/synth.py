@@ -287,7 +287,7 @@ def photo(sc: Scene, size: tuple[int, int], rng, quality: int | None = None,
         warped = cv2.warpPerspective(rgb, m, roi, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         a = cv2.warpPerspective(alpha, m, roi, flags=cv2.INTER_LINEAR).astype(np.float32) / 255
         # a soft contact shadow under the piece
-        small = cv2.resize(a, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+        small = cv2.resize(a, (max(1, roi[0] // 4), max(1, roi[1] // 4)), interpolation=cv2.INTER_AREA)
         sh = cv2.resize(cv2.GaussianBlur(small, (0, 0), max(0.5, ppm * 0.2)), roi)
         view = img[y0c:y1c, x0c:x1c]
         view *= (1 - 0.35 * sh * (1 - a))[:, :, None]

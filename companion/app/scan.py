@@ -1,0 +1,300 @@
+"""Scan screen: photograph each player's pieces (Android camera) or open an image (desktop), see
+what was recognised drawn over the photo, tap a piece to strike it out or back in, add one by
+hand, and score.  The recognising and the record are ``companion.scan`` (no Kivy there); the
+score is the engine's, from the game's own end-of-game record with the photographed fields
+replaced."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.lang import Builder
+from kivy.metrics import dp, sp
+from kivy.properties import ObjectProperty, StringProperty
+from kivy.uix.image import Image
+from kivy.uix.popup import Popup
+from kivy.uix.screenmanager import Screen
+
+from .widgets import FitButton, GrowLabel
+
+#: this screen's words, Spanish first
+WORDS = {
+    "title": {"es": "Escanear fotos", "en": "Scan photos"},
+    "camera": {"es": "Cámara", "en": "Camera"},
+    "open": {"es": "Abrir imagen", "en": "Open image"},
+    "choose": {"es": "Elegir", "en": "Choose"},
+    "cancel": {"es": "Cancelar", "en": "Cancel"},
+    "score": {"es": "Puntuar", "en": "Score"},
+    "add": {"es": "Añadir pieza", "en": "Add a piece"},
+    "none": {"es": "Sin foto: toca Abrir imagen o Cámara", "en": "No photo: tap Open image or Camera"},
+    "found": {"es": "{n} piezas reconocidas; toca una para quitarla o volver a contarla",
+              "en": "{n} pieces recognised; tap one to strike it out or count it again"},
+    "struck": {"es": "tachada", "en": "struck out"},
+    "added": {"es": "añadida", "en": "added"},
+    "missing": {"es": "Falta OpenCV: pip install 'ludoteca[scan]'", "en": "OpenCV is missing: pip install 'ludoteca[scan]'"},
+    "no_camera": {"es": "No hay cámara en este equipo", "en": "No camera on this device"},
+    "result": {"es": "Con las fotos", "en": "From the photos"},
+}
+#: the kinds of marked pieces, as the summary names them
+KINDS = {"district": {"es": "distritos", "en": "districts"},
+         "dark_district": {"es": "distritos de Ciudad Oscura", "en": "Dark City districts"},
+         "building": {"es": "edificios", "en": "buildings"}, "counter": {"es": "contadores", "en": "counters"},
+         "token": {"es": "discos", "en": "discs"}}
+
+
+def word(key: str, lang: str, **values: Any) -> str:
+    text = WORDS[key].get(lang) or WORDS[key]["es"]
+    return text.format(**values) if values else text
+
+
+class PhotoView(Image):
+    """The photo with what was recognised drawn on it; a tap is passed on in photo pixels."""
+
+    photo_size = (1, 1)
+
+    def to_photo(self, x: float, y: float) -> tuple[float, float] | None:
+        """Window point -> photo pixel (None outside the picture)."""
+        w, h = self.norm_image_size
+        left, bottom = self.center_x - w / 2, self.center_y - h / 2
+        if not (left <= x <= left + w and bottom <= y <= bottom + h) or w <= 0 or h <= 0:
+            return None
+        pw, ph = self.photo_size
+        return (x - left) / w * pw, (1 - (y - bottom) / h) * ph
+
+    def on_touch_up(self, touch) -> bool:
+        if not self.collide_point(*touch.pos) or touch.grab_current is not None:
+            return super().on_touch_up(touch)
+        point = self.to_photo(*touch.pos)
+        screen = self.parent
+        while screen is not None and not isinstance(screen, ScanScreen):
+            screen = screen.parent
+        if point is not None and screen is not None:
+            screen.tap_photo(*point)
+            return True
+        return super().on_touch_up(touch)
+
+
+class ScanScreen(Screen):
+    """One photo per player, reviewed, then scored."""
+
+    notice = StringProperty("")
+    result = StringProperty("")
+    player = StringProperty("")
+    review = ObjectProperty(None, allownone=True)
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(**kwargs)
+        self._images: dict[str, Any] = {}
+
+    @staticmethod
+    def w(key: str, lang: str) -> str:
+        """This screen's words (for the kv rules)."""
+        return word(key, lang)
+
+    # -- set up ---------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Start (or keep) the review of the open game's players and redraw."""
+        app = App.get_running_app()
+        state = app.state or {}
+        game_id = state.get("game", "")
+        try:
+            from ludoteca.companion.scan import require_cv2
+            from ludoteca.companion.scan.review import Review
+            from ludoteca.companion.scan.targets import targets
+            require_cv2()
+        except (ImportError, ValueError):        # no OpenCV (MissingExtra is a ValueError)
+            self.notice = word("missing", app.lang)
+            return
+        if self.review is None or self.review.game.id != game_id:
+            game = app.game_data(game_id)
+            self.review = Review(game, targets(game))
+            self._images = {}
+            self.result = ""
+        names = [p["name"] for p in state.get("players", [])]
+        if self.player not in names and names:
+            self.player = names[0]
+        row = self.ids.players
+        row.clear_widgets()
+        for i, name in enumerate(names):
+            button = FitButton(text=name, base_font=sp(16))
+            button.wid = f"scan_player_{i}"
+            button.bg = (0.16, 0.42, 0.22, 1) if name == self.player else (0.25, 0.25, 0.30, 1)
+            button.bind(on_release=lambda _b, n=name: self.pick_player(n))
+            row.add_widget(button)
+        from kivy.utils import platform
+        self.ids.camera.disabled = platform != "android"
+        self._redraw()
+
+    def pick_player(self, name: str) -> None:
+        self.player = name
+        self.refresh()
+
+    # -- photos ---------------------------------------------------------------------------------
+    def open_image(self) -> None:
+        """Desktop: choose an image file."""
+        from kivy.uix.boxlayout import BoxLayout
+        from kivy.uix.filechooser import FileChooserListView
+        app = App.get_running_app()
+        box = BoxLayout(orientation="vertical", spacing=dp(6))
+        chooser = FileChooserListView(path=str(Path.home()), filters=["*.jpg", "*.jpeg", "*.png", "*.JPG"])
+        chooser.wid = "scan_chooser"
+        buttons = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(6))
+        cancel = FitButton(text=word("cancel", app.lang))
+        choose = FitButton(text=word("choose", app.lang), bg=(0.16, 0.50, 0.25, 1))
+        choose.wid = "scan_choose"
+        buttons.add_widget(cancel)
+        buttons.add_widget(choose)
+        box.add_widget(chooser)
+        box.add_widget(buttons)
+        popup = Popup(title=word("open", app.lang), content=box)
+        cancel.bind(on_release=lambda *_: popup.dismiss())
+
+        def chosen(*_):
+            if chooser.selection:
+                popup.dismiss()
+                self.load_photo(chooser.selection[0])
+        choose.bind(on_release=chosen)
+        self.chooser_popup = popup
+        popup.open()
+
+    def take_photo(self) -> None:
+        """Android: the camera app writes a photo, then it is read."""
+        app = App.get_running_app()
+        folder = Path(app.user_data_dir)
+        target = folder / f"scan-{self.player or 'foto'}.jpg"
+        try:
+            from plyer import camera
+            camera.take_picture(filename=str(target), on_complete=lambda path: self.load_photo(path) or True)
+        except Exception:
+            self.notice = word("no_camera", app.lang)
+
+    def load_photo(self, path: str) -> None:
+        """Read a photo for the selected player and show what it shows."""
+        from ludoteca.companion.scan import ScanError
+        from ludoteca.companion.scan.detect import read_photo, recognise
+        app = App.get_running_app()
+        try:
+            gray, factor = read_photo(path)
+            found = recognise(gray, self.review.table, factor)
+        except ScanError as exc:
+            self.notice = str(exc)
+            return
+        scan = self.review.scan(self.player)
+        scan.photo, scan.found, scan.struck, scan.added = str(path), found, set(), []
+        self.result = ""
+        self.notice = word("found", app.lang, n=len(found))
+        self._redraw()
+
+    # -- corrections ----------------------------------------------------------------------------
+    def tap_photo(self, x: float, y: float) -> None:
+        if self.review is None or not self.review.scan(self.player).photo:
+            return
+        if self.review.toggle_at(self.player, x, y) is not None:
+            self.result = ""
+            self._redraw()
+
+    def toggle(self, index: int) -> None:
+        self.review.toggle(self.player, index)
+        self.result = ""
+        self._redraw()
+
+    def add(self, label: str) -> None:
+        """Add a piece by its name as listed in the spinner."""
+        app = App.get_running_app()
+        for number, target in self.review.table.items():
+            if self._label(target, app.lang) == label:
+                self.review.add(self.player, number)
+                break
+        self.ids.add.text = word("add", app.lang)
+        self.result = ""
+        self._redraw()
+
+    # -- scoring --------------------------------------------------------------------------------
+    def score(self) -> None:
+        """Score the game's record with the photographed fields; show the table."""
+        from ludoteca.companion.engine.scoring import RecordError, score_record
+        from ludoteca.companion.score_cli import format_table
+        app = App.get_running_app()
+        state = app.state or {}
+        base = (state.get("final") or {}).get("record") or {"game": state.get("game"), "players": [
+            {"name": p["name"]} for p in state.get("players", [])]}
+        record = self.review.record(base)
+        try:
+            result = score_record(record, {self.review.game.id: self.review.game})
+        except RecordError as exc:
+            self.result = "\n".join(p.message for p in exc.problems)
+            return
+        table = format_table(result, self.review.game.meta.get("name", {}), app.lang)
+        self.result = f"[b]{word('result', app.lang)}[/b]\n{table}"
+        self.last_result = result
+        self.ids.scroll.scroll_y = 1
+
+    # -- drawing --------------------------------------------------------------------------------
+    @staticmethod
+    def _label(target, lang: str) -> str:
+        return str(target.name.get(lang) or target.id)
+
+    def _redraw(self) -> None:
+        app = App.get_running_app()
+        lang = app.lang
+        view = self.ids.photo
+        items = self.ids.found_list
+        items.clear_widgets()
+        scan = self.review.scan(self.player) if self.review else None
+        if scan is None or not scan.photo:
+            view.texture = None
+            view.opacity = 0
+            self.ids.summary.text = word("none", lang)
+        else:
+            view.opacity = 1
+            view.texture, view.photo_size = self._texture(scan)
+            for i, f in enumerate(scan.found):
+                struck = i in scan.struck
+                button = FitButton(text=(f"[s]{self._label(f.target, lang)}[/s] ({word('struck', lang)})"
+                                         if struck else self._label(f.target, lang)),
+                                   markup=True, base_font=sp(16), size_hint_y=None, height=dp(48),
+                                   bg=(0.45, 0.18, 0.18, 1) if struck else (0.18, 0.32, 0.45, 1))
+                button.wid = f"scan_item_{i}"
+                button.bind(on_release=lambda _b, k=i: self.toggle(k))
+                items.add_widget(button)
+            for k, target in enumerate(scan.added):
+                items.add_widget(GrowLabel(text=f"+ {self._label(target, lang)} ({word('added', lang)})",
+                                           font_size=sp(16)))
+            from ludoteca.companion.scan.tally import counts
+            per_kind = counts(scan.counted())
+            self.ids.summary.text = " · ".join(f"{KINDS.get(kind, {}).get(lang, kind)}: {sum(ids.values())}"
+                                               for kind, ids in per_kind.items()) or "0"
+        self.ids.add.values = sorted(self._label(t, lang) for t in self.review.table.values()) if self.review else []
+        self.ids.add.text = word("add", lang)
+
+    def _texture(self, scan):
+        """The photo with the counted outlines (struck ones in red), as a texture no wider than 1280 px."""
+        import cv2
+        import numpy as np
+        from kivy.graphics.texture import Texture
+
+        from ludoteca.companion.scan.draw import annotate
+        if scan.photo not in self._images:
+            image = cv2.imread(scan.photo, cv2.IMREAD_COLOR)
+            self._images = {scan.photo: image}
+        image = self._images[scan.photo]
+        kept = [f for i, f in enumerate(scan.found) if i not in scan.struck]
+        drawn = annotate(image, kept, App.get_running_app().lang)
+        for i in scan.struck:
+            pts = [tuple(int(v) for v in p) for p in scan.found[i].outline]
+            cv2.polylines(drawn, [np.int32(pts)], True, (0, 0, 255), max(2, int(max(image.shape[:2]) / 400)))
+            a, c = pts[0], pts[2 if len(pts) == 4 else len(pts) // 2]
+            cv2.line(drawn, a, c, (0, 0, 255), max(2, int(max(image.shape[:2]) / 300)))
+        h, w = drawn.shape[:2]
+        k = min(1.0, 1280 / max(w, h))
+        if k < 1.0:
+            drawn = cv2.resize(drawn, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+        dh, dw = drawn.shape[:2]
+        texture = Texture.create(size=(dw, dh), colorfmt="rgb")
+        texture.blit_buffer(cv2.flip(drawn, 0).tobytes(), colorfmt="bgr", bufferfmt="ubyte")
+        return texture, (w, h)
+
+
+Builder.load_file(str(Path(__file__).with_suffix(".kv")))
