@@ -22,6 +22,10 @@ from .targets import Target
 WORK_SIDE = 2048
 #: points of a round component's outline
 CIRCLE_POINTS = 24
+#: the quiet-zone check: where the ring is sampled (cells out from the black square) and the share
+#: of its samples that must be lighter than halfway between the black border and the white cells
+RING_OFFSET = 0.5
+RING_SHARE = 0.75
 
 
 @dataclass
@@ -105,6 +109,9 @@ def detector(dictionary: str = markers.DICTIONARY):
     params.adaptiveThreshWinSizeStep = 10
     params.minMarkerPerimeterRate = 0.02
     params.polygonalApproxAccuracyRate = 0.05
+    # read each cell from its middle only, at 8 px per cell: blurred small markers still decode
+    params.perspectiveRemovePixelPerCell = 8
+    params.perspectiveRemoveIgnoredMarginPerCell = 0.3
     return aruco.ArucoDetector(aruco.getPredefinedDictionary(getattr(aruco, dictionary)), params)
 
 
@@ -142,7 +149,7 @@ def quiet_zone_clear(gray, quad, code: int) -> bool:
     ring, border, white = [], [], []
     steps = np.linspace(0.25, n - 0.25, 4 * n)
     for t in steps:
-        ring += [(t, -0.55), (t, n + 0.55), (-0.55, t), (n + 0.55, t)]
+        ring += [(t, -RING_OFFSET), (t, n + RING_OFFSET), (-RING_OFFSET, t), (n + RING_OFFSET, t)]
         border += [(t, 0.5), (t, n - 0.5), (0.5, t), (n - 0.5, t)]
     for r in range(1, n - 1):
         for c in range(1, n - 1):
@@ -158,7 +165,7 @@ def quiet_zone_clear(gray, quad, code: int) -> bool:
     if light - dark < 25:
         return False
     middle = (dark + light) / 2
-    return float((sample(ring) > middle).mean()) >= 0.9
+    return float((sample(ring) > middle).mean()) >= RING_SHARE
 
 
 def outline(target: Target, corners: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
