@@ -26,9 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def use_system(name: str) -> None:
-    """Print the kit with another dictionary: swap the codes generator.markers draws."""
+    """Print the kit with another dictionary: swap the codes cards.markers draws."""
     import cv2
-    from ludoteca.generator import markers
+    from ludoteca.cards import markers
     aruco = cv2.aruco
     d = aruco.getPredefinedDictionary(getattr(aruco, name))
     bits = d.markerSize

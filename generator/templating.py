@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from .fonts import MIN_PT, FitError, fit as fit_text
 from .units import pt_to_mm
-from . import markers
+from ludoteca.cards import markers
 from .model import Face, GeneratorError, Options
 
 TEMPLATES = Path(str(resources.files("ludoteca.templates")))

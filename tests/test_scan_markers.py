@@ -14,7 +14,7 @@ cv2 = pytest.importorskip("cv2", reason="the scan extra (opencv) is part of the 
 from ludoteca.cards import DataError, default_dir, load  # noqa: E402
 from ludoteca.companion.scan import detect, synth  # noqa: E402
 from ludoteca.companion.scan.targets import targets  # noqa: E402
-from ludoteca.generator import markers  # noqa: E402
+from ludoteca.cards import markers  # noqa: E402
 from ludoteca.generator.model import Face, Options  # noqa: E402
 from ludoteca.generator.templating import render  # noqa: E402
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ludoteca.generator import markers
+from ludoteca.cards import markers
 
 from . import ScanError, require_cv2
 from .targets import Target

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ludoteca.cards import Game
-from ludoteca.generator import markers
+from ludoteca.cards import markers
 
 from .targets import Target, targets
 
@@ -118,7 +118,7 @@ def _render(face, size: tuple[float, float], round_: bool) -> Face:
 
 def faces(game: Game) -> tuple[list[Face], list[Face]]:
     """The game's marked faces (one per marker) and some unmarked ones, rendered with the kit's
-    current marker dictionary (``generator.markers.CODES``)."""
+    current marker dictionary (``cards.markers.CODES``)."""
     from ludoteca.generator.model import Options
     table = targets(game)
     module = importlib.import_module(f"ludoteca.generator.games.{game.id}")

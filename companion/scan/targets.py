@@ -1,7 +1,7 @@
 """Which printed marker names which component, and where it sits on the face.
 
 Everything comes from ``cards/`` (the entries' ``marker``, names, sizes) and from
-``generator.markers.PLACES`` (where each kind of face carries its marker), so the scanner and the
+``cards.markers.PLACES`` (where each kind of face carries its marker), so the scanner and the
 print kit cannot disagree.
 
 >>> from ludoteca.cards import load
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ludoteca.cards import Game
-from ludoteca.generator import markers
+from ludoteca.cards import markers
 
 CARD = (63.0, 88.0)
 
@@ -29,7 +29,7 @@ class Target:
     kind: str                      # kind in cards/ ("district", "building", "counter", "token")
     id: str                        # entry id
     name: dict                     # {es, en}
-    face: str                      # key of generator.markers.PLACES
+    face: str                      # key of cards.markers.PLACES
     size_mm: tuple[float, float]   # the face's trim
     round: bool                    # a disc (its outline is a circle)
     entry: Any = None              # the data entry
