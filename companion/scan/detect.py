@@ -26,6 +26,10 @@ CIRCLE_POINTS = 24
 #: of its samples that must be lighter than halfway between the black border and the white cells
 RING_OFFSET = 0.5
 RING_SHARE = 0.75
+#: a printed marker seen from a camera is close to a square: its shortest side in the working
+#: image (px) and how much longer its longest side or diagonal may be
+MIN_SIDE = 10.0
+MAX_STRETCH = 1.6
 
 
 @dataclass
@@ -129,10 +133,21 @@ def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None
     if ids is None:
         return out
     for quad, code in zip(corners, ids.ravel()):
-        if not quiet_zone_clear(work, quad.reshape(4, 2), int(code)):
+        if not square_enough(quad.reshape(4, 2)) or not quiet_zone_clear(work, quad.reshape(4, 2), int(code)):
             continue
         out.append((int(code), [(float(x) / scale, float(y) / scale) for x, y in quad.reshape(4, 2)]))
     return out
+
+
+def square_enough(quad) -> bool:
+    """Whether a quadrilateral (px) can be a marker photographed from above: not tiny, not a thin
+    sliver (a dark icon read as a code comes out skewed like that)."""
+    import numpy as np
+    pts = np.asarray(quad, float)
+    sides = [float(np.hypot(*(pts[i] - pts[(i + 1) % 4]))) for i in range(4)]
+    diagonals = [float(np.hypot(*(pts[0] - pts[2]))), float(np.hypot(*(pts[1] - pts[3])))]
+    return (min(sides) >= MIN_SIDE and max(sides) <= MAX_STRETCH * min(sides)
+            and max(diagonals) <= MAX_STRETCH * min(diagonals))
 
 
 def quiet_zone_clear(gray, quad, code: int) -> bool:
