@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import templating
-from .atomic import write_text
+from .atomic import write_bytes, write_text
 from .compose import Page
 from .layout import Laid, bleed_of, face_size, lay_out
 from .model import Component, Face, GeneratorError, Options
@@ -136,8 +136,10 @@ def check_out_dir(out_dir: Path) -> None:
 def build_components(comps: list[Component], opts: Options, out_dir: Path,
                      roots: tuple[str, ...] = (str(templating.TEMPLATES),),
                      flat: bool = False, notes: list[str] | None = None,
-                     owned: set[str] | None = None, names: dict[str, str] | None = None) -> Summary:
-    """Lay out, render and write every component; the manifest and the guide; PNGs with --png."""
+                     owned: set[str] | None = None, names: dict[str, str] | None = None,
+                     documents: list | None = None) -> Summary:
+    """Lay out, render and write every component and document (rulebooks); the manifest and the
+    guide; PNGs with --png."""
     t0 = time.perf_counter()
     out_dir = Path(out_dir)
     check_out_dir(out_dir)
@@ -145,7 +147,8 @@ def build_components(comps: list[Component], opts: Options, out_dir: Path,
     with Workers() as workers:
         if not cache.pages.is_dir():         # cold: cairo loads in the workers meanwhile
             workers.start()
-        return _build(comps, opts, out_dir, roots, flat, notes, cache, workers, t0, owned, names)
+        return _build(comps, opts, out_dir, roots, flat, notes, cache, workers, t0, owned, names,
+                      documents or [])
 
 
 def component_key(comp: Component, opts: Options, templates: str) -> str:
@@ -323,7 +326,8 @@ def _extra_meta(entry: dict, opts: Options):
 
 def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[str, ...], flat: bool,
            notes: list[str] | None, cache: Cache, workers: Workers, t0: float,
-           owned: set[str] | None = None, names: dict[str, str] | None = None) -> Summary:
+           owned: set[str] | None = None, names: dict[str, str] | None = None,
+           documents: list | None = None) -> Summary:
     notes = notes if notes is not None else []
     old = read_manifest(out_dir)
     check_variant(old, opts, out_dir,
@@ -362,6 +366,7 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
                                    "duplex": True, "fold": False, "gutter_mm": None}))
     all_pages = [pg for p in planned for pg in p.laid.pages] + [pg for e in extra for pg in e[1]]
     entries = [_entry(p, opts) for p in planned] + [entry for _rel, _pages, entry in extra]
+    entries += [d.entry() for d in documents or []]
     merged = [e for e in old.get("files", []) if isinstance(e, dict)]
     state = {"marked": False}
 
@@ -378,6 +383,11 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
                   _meta(p.comp, p.laid, opts, (names or {}).get(p.comp.game, ""))) for p in planned]
         files += [(pages, out_dir / rel, rel, _extra_meta(entry, opts)) for rel, pages, entry in extra]
         summary.written = len(assemble_all(files, cache, workers, before=mark_incomplete))
+        for doc in documents or []:                      # rulebooks: whole PDFs, written as they are
+            target = out_dir / doc.rel
+            if not (target.is_file() and target.read_bytes() == doc.data):
+                mark_incomplete()
+                summary.written += write_bytes(target, doc.data)
         for p in planned:
             cache.index["component:" + p.rel] = dict(_remember(p.laid, keys[p.rel]),
                                                      notes=said.get(p.rel, []))
@@ -386,7 +396,7 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
         bar.close()
         cache.save_index()
     unique = len({pg.key for pg in all_pages})
-    summary.pages = len(all_pages)
+    summary.pages = len(all_pages) + sum(d.pages for d in documents or [])
     summary.rendered = rendered
     summary.cached = unique - rendered
     if opts.png_dpi:
@@ -456,7 +466,9 @@ def guide_from(entries: list[dict], opts: Options) -> str:
     for e in files:
         sheets = int(e.get("sheets", e["pages"]))
         total += sheets
-        if e.get("fold"):
+        if e.get("how"):
+            how = e["how"][opts.lang]
+        elif e.get("fold"):
             how = ("una cara; doblar por la línea discontinua, pegar y cortar" if es else
                    "single-sided; fold on the dashed line, glue, then cut")
         elif e.get("duplex"):
@@ -522,7 +534,10 @@ def build(games: list[str] | tuple[str, ...], opts: Options, out_dir: Path | str
     for game_id in games:
         comps += game_components(game_id, catalog, opts, notes)
     names = {g: (catalog[g].meta.get("name") or {}).get(opts.lang, g) for g in games}
-    return build_components(comps, opts, Path(out_dir), notes=notes, owned=set(games), names=names)
+    from .rulebook import documents
+    docs = documents(catalog, games, opts, Path(out_dir) / ".cache" / "rulebooks")
+    return build_components(comps, opts, Path(out_dir), notes=notes, owned=set(games), names=names,
+                            documents=docs)
 
 
 def report(summary: Summary, stream=None, verbosity: int = 1) -> None:

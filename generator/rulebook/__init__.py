@@ -1,0 +1,169 @@
+"""The printable rulebooks: one per game, in our own words, built from the card data.
+
+Each game gets two files in its folder of the kit:
+
+- ``reglamento.pdf`` / ``rulebook.pdf``: plain pages of the paper size, two columns, with an
+  outline; to read on screen or print as it is.
+- ``reglamento-cuadernillo.pdf`` / ``rulebook-booklet.pdf``: the same text set on pages half the
+  paper (A5 on A4, half-letter on Letter), imposed two per side of a landscape sheet in folding
+  order; printed double-sided (flip on the short edge), folded and stapled in the middle.
+
+>>> from ludoteca.cards import load
+>>> from ludoteca.generator.model import Options
+>>> pdf = book(load(games=("ciudadelas",)), "ciudadelas", Options(), booklet=False)
+>>> pdf[:5]
+b'%PDF-'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..model import Options
+from ..sheets import paper_size
+from .content import blocks, lang_ok
+from .impose import impose, padded
+from .source import TEXTS
+from .typeset import Book, typeset
+
+VERSION = "1"             # bump when the typesetting changes in a way the inputs cannot show
+
+NAMES = {"es": ("reglamento.pdf", "reglamento-cuadernillo.pdf"),
+         "en": ("rulebook.pdf", "rulebook-booklet.pdf")}
+TITLES = {"es": ("Reglamento", "Reglamento (cuadernillo)"), "en": ("Rulebook", "Rulebook (booklet)")}
+
+
+@dataclass
+class Document:
+    """A finished file of the kit that is not made of component pages: a rulebook."""
+
+    game: str
+    component: str
+    rel: str
+    title: dict[str, str]
+    data: bytes
+    pages: int
+    page_size_mm: tuple[float, float]
+    sheets: int
+    duplex: bool
+    how: dict[str, str]
+
+    def entry(self) -> dict[str, Any]:
+        """Its line of manifest.json (the same fields as the component files)."""
+        return {"game": self.game, "component": self.component, "path": self.rel, "pages": self.pages,
+                "page_size_mm": [round(v, 3) for v in self.page_size_mm],
+                "item_size_mm": [round(v, 3) for v in self.page_size_mm], "items": 1,
+                "duplex": self.duplex, "gutter_mm": None}
+
+    def guide_line(self, lang: str, width: int) -> str:
+        """Its line of the print guide."""
+        es = lang == "es"
+        unit = ("hoja" if self.sheets == 1 else "hojas") if es else ("sheet" if self.sheets == 1 else "sheets")
+        return f"{self.rel:<{width}}  {self.title[lang]} · {self.how[lang]} · {self.sheets} {unit}"
+
+
+def booklet_page_mm(paper: str) -> tuple[float, float]:
+    """A booklet page: half of the paper turned landscape (A4 -> A5, Letter -> half-letter)."""
+    w, h = paper_size(paper)
+    short, long_ = min(w, h), max(w, h)
+    return long_ / 2, short
+
+
+def book(catalog: Any, game_id: str, opts: Options, booklet: bool, examples: Path | None = None) -> bytes:
+    """One rulebook PDF: plain pages of the paper, or the booklet imposed on it."""
+    if not booklet:
+        return book_pages(catalog, game_id, opts, False, examples)
+    lang = lang_ok(opts.lang)
+    title = f"{catalog[game_id].meta['name'][lang]} · {TITLES[lang][0]}"
+    return impose(book_pages(catalog, game_id, opts, True, examples), paper_size(opts.paper), title, lang)
+
+
+def book_pages(catalog: Any, game_id: str, opts: Options, booklet: bool, examples: Path | None = None) -> bytes:
+    """The book's pages before imposition: paper-size pages in two columns, or booklet pages."""
+    from .source import texts
+    lang = lang_ok(opts.lang)
+    game = catalog[game_id]
+    parts = blocks(game, lang, catalog, examples)
+    accent = texts(game_id).get("accent", "#6b2d1f")
+    title = f"{game.meta['name'][lang]} · {TITLES[lang][0]}"
+    subject = {"es": "Reglas de juego", "en": "Rules of play"}[lang]
+    if booklet:
+        return typeset(parts, Book(title, subject, lang, title, accent, booklet_page_mm(opts.paper)))
+    return typeset(parts, Book(title, subject, lang, title, accent, paper_size(opts.paper), columns=2))
+
+
+def _key(catalog: Any, game_id: str, opts: Options, booklet: bool) -> str:
+    """A hash of everything a rulebook depends on: the data, the texts, the example, the options."""
+    from importlib import resources
+    digest = hashlib.sha256(f"{VERSION}\0{game_id}\0{booklet}\0{opts.lang}\0{opts.paper}".encode())
+    game = catalog[game_id]
+    digest.update(json.dumps([game.singles, game.kinds], sort_keys=True, default=str).encode("utf-8"))
+    folder = Path(__file__).parent
+    for path in sorted(list(TEXTS.glob("*.yaml")) + list(folder.glob("*.py"))):
+        digest.update(path.read_bytes())
+    example = Path(str(resources.files("ludoteca.examples"))) / f"{game_id}.yaml"
+    if example.is_file():
+        digest.update(example.read_bytes())
+    return digest.hexdigest()[:32]
+
+
+def documents(catalog: Any, games: tuple[str, ...], opts: Options, cache_dir: Path | None = None) -> list[Document]:
+    """The rulebooks of ``games`` (those with a texts file), plain and booklet, for the kit.
+
+    With ``cache_dir``, a book whose inputs did not change since the last build is read back
+    instead of being set again.
+    """
+    lang = lang_ok(opts.lang)
+    out = []
+    for game_id in games:
+        if not (TEXTS / f"{game_id}.yaml").is_file():
+            continue
+        for booklet in (False, True):
+            key = _key(catalog, game_id, opts, booklet)
+            data, n, size = _cached(cache_dir, key)
+            if data is None:
+                data = book(catalog, game_id, opts, booklet)
+                n, size = _measure(data)
+                if cache_dir is not None:
+                    from ..atomic import write_bytes, write_text
+                    write_bytes(cache_dir / f"{key}.pdf", data)
+                    write_text(cache_dir / f"{key}.json", json.dumps({"pages": n, "size": list(size)}))
+            title = {lg: f"{catalog[game_id].meta['name'][lg]} · {TITLES[lg][1 if booklet else 0]}"
+                     for lg in ("es", "en")}
+            if booklet:
+                how = {"es": ("doble cara, girar por el borde corto; apilar, doblar por la mitad y grapar "
+                              f"({padded(n * 2) } páginas)"),
+                       "en": ("double-sided, flip on the short edge; stack, fold in the middle and staple "
+                              f"({padded(n * 2)} pages)")}
+                sheets = n // 2
+            else:
+                how = {"es": "una o dos caras", "en": "single- or double-sided"}
+                sheets = n
+            out.append(Document(game_id, "rulebook_booklet" if booklet else "rulebook",
+                                f"{game_id}/{NAMES[lang][1 if booklet else 0]}", title, data, n, size,
+                                sheets, booklet, how))
+    return out
+
+
+def _measure(data: bytes) -> tuple[int, tuple[float, float]]:
+    """Page count and first page size (mm) of a PDF."""
+    import io
+    from pypdf import PdfReader
+    reader = PdfReader(io.BytesIO(data))
+    box = reader.pages[0].mediabox
+    return len(reader.pages), (float(box.width) * 25.4 / 72, float(box.height) * 25.4 / 72)
+
+
+def _cached(cache_dir: Path | None, key: str) -> tuple[bytes | None, int, tuple[float, float]]:
+    """A book from the cache with its page count and size, or (None, 0, (0, 0))."""
+    if cache_dir is None:
+        return None, 0, (0.0, 0.0)
+    try:
+        meta = json.loads((cache_dir / f"{key}.json").read_text(encoding="utf-8"))
+        return (cache_dir / f"{key}.pdf").read_bytes(), int(meta["pages"]), tuple(meta["size"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None, 0, (0.0, 0.0)

@@ -1,0 +1,90 @@
+"""What a rulebook is made of, in one language, before it is set on pages.
+
+Texts here are already in their language and already marked up for reportlab's paragraphs
+(escaped, ``<b>`` for bold, :func:`icon` for a small drawing inside a line).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape
+
+
+@dataclass
+class Heading:
+    level: int                 # 1 chapter (bookmark, new page for chapters after the first), 2, 3
+    text: str
+    new_page: bool = False
+
+
+@dataclass
+class Para:
+    text: str
+    style: str = "body"        # body | small | lead
+
+
+@dataclass
+class Items:
+    items: list[str]
+    numbered: bool = False
+
+
+@dataclass
+class Icon:
+    """A small drawing: ``dot`` (a coloured disc), ``level`` (the El Mapa level badge), ``res``."""
+
+    kind: str
+    colour: str
+    label: str = ""
+    shape: str = "circle"
+
+
+Cell = str | Icon | list
+
+
+@dataclass
+class Table:
+    header: list[str]
+    rows: list[list[Cell]]
+    widths: list[float] | None = None      # relative widths; None = equal
+    align: list[str] | None = None         # per column: LEFT | CENTER | RIGHT
+    bold_last: bool = False                # the last row is a total
+
+
+@dataclass
+class MapGrid:
+    """An El Mapa starting map: the grid of codes and how to colour it."""
+
+    title: str
+    grid: list[list[str]]
+    styles: dict[str, dict]                # level code -> {"fill", "dark", "light", "shape"}
+    colours: list[str]                     # player colours, J1 first
+    hole: str = ""
+    counts: list[tuple[str, int]] = field(default_factory=list)
+
+
+@dataclass
+class Title:
+    """The cover: the game's name, what the book is, and lines under it."""
+
+    name: str
+    subtitle: str
+    lines: list[str]
+    colour: str
+
+
+Block = Heading | Para | Items | Table | MapGrid | Title
+
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+
+
+def markup(text: str) -> str:
+    """Plain text (``**bold**`` allowed) as paragraph markup: escaped, spaces joined."""
+    return _BOLD.sub(r"<b>\1</b>", escape(" ".join(str(text).split())))
+
+
+def icon(kind: str, colour: str, label: str = "", shape: str = "circle") -> str:
+    """Markup that draws a small icon inside a line of text (room kept with fixed spaces)."""
+    return (f'<onDraw name="icon" label="{escape(kind)}|{escape(colour)}|{escape(label)}|{escape(shape)}"/>'
+            "\u00a0\u00a0\u00a0\u00a0")

@@ -1,0 +1,177 @@
+"""A game's rulebook as blocks in one language: our prose (texts/<game>.yaml) and the data.
+
+The texts file is a list of blocks, each a mapping with one key:
+``h`` / ``h2`` / ``h3`` (headings), ``p`` / ``small`` (paragraphs), ``list`` / ``steps`` (bulleted
+or numbered items), ``data`` (a dotted path to an {es, en} text of the card data, printed as is) and
+``auto`` (a part generated from the data: tables of cards, the box, the maps, the worked example,
+the clarifications).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable
+
+from ludoteca.cards import Game
+
+from .blocks import Block, Heading, Items, Para, Table, Title, markup
+from .notes import notes
+from .source import LANGS, RulebookError, check_text, fill, lookup, texts, where
+
+HEADINGS = {"h": 1, "h2": 2, "h3": 3}
+
+Auto = Callable[["Context"], list[Block]]
+AUTOS: dict[str, dict[str, Auto]] = {}
+
+
+class Context:
+    """What an auto part needs: the game, the language, the words, a way to fill texts."""
+
+    def __init__(self, game: Game, lang: str, catalog: Any, examples: Path | None = None):
+        self.game = game
+        self.lang = lang
+        self.catalog = catalog
+        self.examples = examples
+        self.words = {k: check_text(v, where("common", texts("common")["words"], k, f"words.{k}"))
+                      for k, v in texts("common")["words"].items()}
+
+    def w(self, key: str, **values: Any) -> str:
+        """An interface word in this language, ``{name}`` filled from ``values``."""
+        text = self.words[key][self.lang]
+        return text.format(**values) if values else text
+
+    def t(self, value: Any) -> str:
+        """The text of an {es, en} value in this language (other values as text)."""
+        if isinstance(value, dict):
+            return str(value.get(self.lang) or value.get("es") or "")
+        return str(value)
+
+    def m(self, value: Any) -> str:
+        """:meth:`t` as paragraph markup."""
+        return markup(self.t(value))
+
+
+def auto(game_id: str, name: str) -> Callable[[Auto], Auto]:
+    """Register a generated part of a game's book (``auto: name`` in its texts)."""
+    def register(fn: Auto) -> Auto:
+        AUTOS.setdefault(game_id, {})[name] = fn
+        return fn
+    return register
+
+
+def blocks(game: Game, lang: str, catalog: Any, examples: Path | None = None) -> list[Block]:
+    """The whole book of ``game`` in ``lang``, cover first, clarifications last."""
+    from . import games  # noqa: F401  (registers the autos)
+    ctx = Context(game, lang, catalog, examples)
+    source = texts(game.id)
+    name = game.id
+    players = game.meta.get("players", {})
+    cover = [markup(ctx.w("players", min=players.get("min"), max=players.get("max")))]
+    if "cover" in source:
+        cover.append(markup(fill(check_text(source["cover"], where(name, source, "cover", "cover"))[lang],
+                                 game, lang, where(name, source, "cover", "cover"))))
+    cover.append(f'<font size="7.5" color="#6b5a4a">{markup(ctx.w("made_by"))}</font>')
+    out: list[Block] = [Title(markup(ctx.t(game.meta["name"])), markup(ctx.w("rulebook")), cover,
+                              source.get("accent", "#6b2d1f"))]
+    items = source.get("blocks")
+    if not isinstance(items, list):
+        raise RulebookError(f"{name}.yaml:1: blocks: a list of blocks")
+    for i, item in enumerate(items):
+        at = where(name, items, i, f"blocks[{i}]")
+        if not isinstance(item, dict) or len(item) != 1:
+            raise RulebookError(f"{at}: one of {', '.join(sorted(HEADINGS) + ['p', 'small', 'list', 'steps', 'data', 'auto'])}")
+        (kind, value), = item.items()
+        at = f"{at}.{kind}"
+        if kind in HEADINGS:
+            out.append(Heading(HEADINGS[kind], markup(_text(value, game, lang, at))))
+        elif kind in ("p", "small"):
+            out.append(Para(markup(_text(value, game, lang, at)), "body" if kind == "p" else "small"))
+        elif kind in ("list", "steps"):
+            if not isinstance(value, list) or not value:
+                raise RulebookError(f"{at}: a list of {{es, en}} texts")
+            out.append(Items([markup(_text(v, game, lang, f"{at}[{j}]")) for j, v in enumerate(value)],
+                             numbered=kind == "steps"))
+        elif kind == "data":
+            try:
+                found = lookup(game, str(value))
+            except KeyError:
+                raise RulebookError(f"{at}: '{value}' names no text of {game.id}'s data") from None
+            out.append(Para(markup(_text(found, game, lang, f"{at} ({value})"))))
+        elif kind == "auto":
+            make = AUTOS.get(game.id, {}).get(value) or AUTOS.get("*", {}).get(value)
+            if make is None:
+                known = sorted(AUTOS.get(game.id, {})) + sorted(AUTOS.get("*", {}))
+                raise RulebookError(f"{at}: unknown part '{value}' (one of: {', '.join(known)})")
+            out += make(ctx)
+        else:
+            raise RulebookError(f"{at}: unknown block kind '{kind}'")
+    return out
+
+
+def _text(value: Any, game: Game, lang: str, at: str) -> str:
+    return fill(check_text(value, at)[lang], game, lang, at)
+
+
+# ---------------------------------------------------------------- parts every game has
+
+@auto("*", "clarifications")
+def clarifications(ctx: Context) -> list[Block]:
+    """Every note of the data, with what it is about in bold."""
+    out: list[Block] = [Heading(1, markup(ctx.w("clarifications"))),
+                        Para(markup(ctx.w("clarifications_intro")), "small")]
+    for note in notes(ctx.game):
+        text = note.text[ctx.lang]
+        if ctx.lang == "es" and not note.translated:
+            text += " " + ctx.w("untranslated")
+        out.append(Para(f"<b>{markup(note.topic[ctx.lang])}.</b> {markup(text)}", "small"))
+    return out
+
+
+def example_record(ctx: Context) -> tuple[str, Any]:
+    """The example end-of-game record of the game (examples/<game>.yaml), read as ``score`` reads it."""
+    from ludoteca.companion.engine.scoring import RecordError, read_record
+    folder = ctx.examples or Path(str(resources.files("ludoteca.examples")))
+    path = folder / f"{ctx.game.id}.yaml"
+    try:
+        return path.name, read_record(path)
+    except RecordError as exc:
+        raise RulebookError(f"{path.name}: the worked example cannot be read: {str(exc).splitlines()[0]}") \
+            from None
+
+
+@auto("*", "example")
+def example(ctx: Context) -> list[Block]:
+    """The worked example: the example record, then the points as the scoring engine counts them."""
+    from ludoteca.companion.engine.scoring import RecordError, score_record
+    name, record = example_record(ctx)
+    try:
+        result = score_record(record, ctx.catalog, name)
+    except RecordError as exc:
+        raise RulebookError(f"{name}: the worked example does not score: {str(exc).splitlines()[0]}") from None
+    out: list[Block] = [Heading(2, markup(ctx.w("example"))),
+                        Para(markup(ctx.w("example_intro", file=f"examples/{name}")))]
+    from .games import describe_player
+    out.append(Items([describe_player(ctx, record, p) for p in record["players"]]))
+    out.append(Para(markup(ctx.w("example_scores"))))
+    keys = list(result.players[0].breakdown) if result.players else []
+    header = [""] + [markup(p.name) for p in result.players]
+    rows = [[ctx.m(result.labels.get(k, k))] + [str(p.breakdown[k]) for p in result.players] for k in keys]
+    rows.append([f"<b>{markup(ctx.w('total'))}</b>"] + [f"<b>{p.total}</b>" for p in result.players])
+    out.append(Table(header, rows, widths=[2.6] + [1.0] * len(result.players), bold_last=True))
+    for p in result.players:
+        for n in p.notes:
+            out.append(Para(f"<b>{markup(p.name)}:</b> {ctx.m(n)}.", "small"))
+    for n in result.notes:
+        out.append(Para(ctx.m(n), "small"))
+    best = max(p.total for p in result.players)
+    who = ", ".join(result.winners) or ", ".join(p.name for p in result.players if p.total == best)
+    key = "example_winner" if len(result.winners) == 1 else "example_tie"
+    out.append(Para(f"<b>{markup(ctx.w(key, who=who, total=best))}</b>"))
+    return out
+
+
+def lang_ok(lang: str) -> str:
+    if lang not in LANGS:
+        raise RulebookError(f"rulebook: language '{lang}' (one of: {', '.join(LANGS)})")
+    return lang

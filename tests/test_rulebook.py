@@ -1,0 +1,312 @@
+"""The rulebooks, read back from the PDFs: page order of the folded booklet, sizes, counts, the
+worked example, the clarifications, fonts and text sizes, both languages.
+
+The expected values come from the card data and from the scoring engine, never typed here.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from ludoteca.cards import load
+from ludoteca.companion.engine.scoring import read_record, score_record
+from ludoteca.generator.model import Options
+from ludoteca.generator.rulebook import NAMES, book, book_pages, booklet_page_mm, documents
+from ludoteca.generator.rulebook.impose import sides
+from ludoteca.generator.rulebook.notes import notes
+from ludoteca.generator.rulebook.source import TEXTS
+from pdfmeasure import read
+
+PT = 25.4 / 72
+GAMES = ("ciudadelas",)
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load()
+
+
+@pytest.fixture(scope="module")
+def books(catalog, tmp_path_factory) -> dict:
+    """(game, lang, paper, kind) -> the PDF file, kind 'plain', 'booklet' or 'pages' (unimposed)."""
+    folder = tmp_path_factory.mktemp("books")
+    out = {}
+    for game in GAMES:
+        for lang in ("es", "en"):
+            for paper in PAPERS:
+                opts = Options(lang=lang, paper=paper)
+                for kind, data in (("plain", book(catalog, game, opts, False)),
+                                   ("booklet", book(catalog, game, opts, True)),
+                                   ("pages", book_pages(catalog, game, opts, True))):
+                    path = folder / f"{game}-{lang}-{paper}-{kind}.pdf"
+                    path.write_bytes(data)
+                    out[game, lang, paper, kind] = path
+    return out
+
+
+def text_of(path: Path, first: int | None = None, crop: tuple[float, float, float, float] | None = None) -> str:
+    """pdftotext of a file (or one page, or a crop of it in points)."""
+    cmd = ["pdftotext", "-enc", "UTF-8"]
+    if first is not None:
+        cmd += ["-f", str(first), "-l", str(first)]
+    if crop is not None:
+        x, y, w, h = crop
+        cmd += ["-r", "72", "-x", str(int(x)), "-y", str(int(y)), "-W", str(int(w)), "-H", str(int(h))]
+    return subprocess.run(cmd + [str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def flat(text: str) -> str:
+    """Text with every run of white space as one space (lines and columns joined)."""
+    return " ".join(text.split())
+
+
+def body(path: Path, footer: str) -> str:
+    """The whole text without the page footers, flattened: paragraphs broken by a page join up."""
+    pages = text_of(path).split("\f")
+    kept = []
+    for page in pages:
+        lines = [ln for ln in page.splitlines() if not re.fullmatch(rf"\s*{re.escape(footer)}\s*\d*\s*|\s*\d+\s*",
+                                                                      ln)]
+        kept.append("\n".join(lines))
+    return flat(" ".join(kept))
+
+
+def footer(catalog, game: str, lang: str) -> str:
+    return f"{catalog[game].meta['name'][lang]} · {'Reglamento' if lang == 'es' else 'Rulebook'}"
+
+
+# ---------------------------------------------------------------- the booklet
+
+
+def test_booklet_order_by_hand():
+    """Saddle stitch, worked by hand for 8 pages: the outer sheet holds 8|1 and 2|7."""
+    assert sides(8) == [(8, 1), (2, 7), (6, 3), (4, 5)]
+    assert sides(5) == [(8, 1), (2, 7), (6, 3), (4, 5)]
+    assert sides(12)[:2] == [(12, 1), (2, 11)]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_booklet_pages_sit_where_folding_needs_them(books, catalog, game, paper):
+    """Read the page number printed in each half of each sheet side and fold the stack in thought:
+    sheet s front = [N - 2s, 2s + 1], back = [2s + 2, N - 2s - 1]; blanks beyond the last page."""
+    pages = len(pypdf.PdfReader(books[game, "es", paper, "pages"]).pages)
+    path = books[game, "es", paper, "booklet"]
+    reader = pypdf.PdfReader(path)
+    total = len(reader.pages) * 2
+    assert total % 4 == 0 and pages <= total < pages + 4
+    w, h = (float(v) for v in reader.pages[0].mediabox[2:])
+    assert w > h                                        # landscape sheets
+    assert (round(w * PT, 1), round(h * PT, 1)) == (PAPERS[paper][1], PAPERS[paper][0])
+    name = catalog[game].meta["name"]["es"]
+    found = []
+    for i in range(len(reader.pages)):
+        side = []
+        for half in (0, 1):
+            text = text_of(path, i + 1, (half * w / 2, 0, w / 2, h))
+            number = re.search(r"Reglamento\s+(\d+)\s*$", text.strip())
+            if number:
+                side.append(int(number.group(1)))
+            elif name in text:                          # the cover has no footer
+                side.append(1)
+            else:
+                assert not text.strip(), text
+                side.append(None)
+        found.append(tuple(side))
+    expected = []
+    for s in range(total // 4):
+        expected += [(total - 2 * s, 2 * s + 1), (2 * s + 2, total - 2 * s - 1)]
+    expected = [tuple(p if p <= pages else None for p in side) for side in expected]
+    assert found == expected
+    # folding the stack: reading the sheets front-right, back-left, ... gives 1..N in order
+    order = {}
+    for k, (left, right) in enumerate(expected):
+        order.setdefault(left, k)
+        order.setdefault(right, k)
+    assert sorted(p for p in order if p) == list(range(1, pages + 1))
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_page_sizes(books, paper):
+    """Plain pages are the paper; booklet pages are half of it (A5 on A4), placed without scaling."""
+    pw, ph = PAPERS[paper]
+    for game in GAMES:
+        plain = pypdf.PdfReader(books[game, "en", paper, "plain"])
+        for page in plain.pages:
+            assert (round(float(page.mediabox.width) * PT, 1), round(float(page.mediabox.height) * PT, 1)) == (pw, ph)
+        half = booklet_page_mm(paper)
+        assert half == (ph / 2, pw)
+        for page in pypdf.PdfReader(books[game, "en", paper, "pages"]).pages:
+            assert abs(float(page.mediabox.width) * PT - half[0]) < 0.05
+            assert abs(float(page.mediabox.height) * PT - half[1]) < 0.05
+        sheet = pypdf.PdfReader(books[game, "en", paper, "booklet"]).pages[0]
+        forms = sheet["/Resources"]["/XObject"]
+        for ref in forms.values():
+            form = ref.get_object()
+            x0, y0, x1, y1 = (float(v) for v in form["/BBox"])
+            assert abs((x1 - x0) * PT - half[0]) < 0.05 and abs((y1 - y0) * PT - half[1]) < 0.05
+        assert re.findall(rb"q 1 0 0 1 [\d.]+ [\d.]+ cm /P\d+ Do Q", sheet.get_contents().get_data())
+
+
+# ---------------------------------------------------------------- what the text says
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_ciudadelas_counts_are_the_data(books, catalog, lang):
+    game = catalog["ciudadelas"]
+    counts = game.counts()
+    text = body(books["ciudadelas", lang, "a4", "pages"], footer(catalog, "ciudadelas", lang))
+    cards = "cartas de distrito" if lang == "es" else "district cards"
+    assert f"{counts['districts']} {cards} ({counts['districts_kinds']} " in text
+    for colour in game.entries("colour"):
+        assert f"{counts['districts_by_colour'][colour['id']]} {colour['name'][lang]}" in text
+    assert f"{counts['characters']} {'cartas de personaje' if lang == 'es' else 'character cards'}" in text
+    for comp in game.entries("component"):
+        assert f"{comp['copies']} × {comp['name'][lang]}" in text
+    layout = flat(text_of(books["ciudadelas", lang, "a4", "pages"]).replace("\u00a0", " "))
+    for d in game.entries("district"):
+        assert f"{d['name'][lang]} {d['cost']} {d['copies']}" in layout, d["id"]
+    draft = game.meta["character_draft"]["by_players"]
+    for n, row in draft.items():
+        assert f"{n} {row['face_up']} {row['face_down_before']} {row['characters_each']}" in layout
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_worked_example_is_the_scoring_engine(books, catalog, game, lang):
+    """Every player's row of the example table is what score_record gives for examples/<game>.yaml."""
+    record = read_record(ROOT / "examples" / f"{game}.yaml")
+    result = score_record(record, catalog)
+    text = flat(text_of(books[game, lang, "a4", "pages"]))
+    assert " ".join(p.name for p in result.players) in text
+    for key, label in result.labels.items():
+        row = " ".join([label[lang]] + [str(p.breakdown[key]) for p in result.players])
+        assert row in text, row
+    assert " ".join(["Total"] + [str(p.total) for p in result.players]) in text
+    for p in result.players:
+        assert sum(p.breakdown.values()) == p.total
+    best = max(p.total for p in result.players)
+    winner = result.winners[0]
+    assert (f"Gana {winner} con {best} puntos." if lang == "es" else f"{winner} wins with {best} points.") in text
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_every_clarification_is_printed(books, catalog, game, lang):
+    found = notes(catalog[game])
+    assert found, "every game has notes"
+    text = body(books[game, lang, "a4", "pages"], footer(catalog, game, lang)).replace("\u00a0", " ")
+    for note in found:
+        assert flat(note.text[lang]) in text, note.path
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_note_has_a_current_spanish_text(catalog, game):
+    stale = [n.path for n in notes(catalog[game]) if not n.translated]
+    assert not stale, f"notes_es.yaml: missing or stale for {stale}"
+
+
+def test_an_edited_note_shows_as_untranslated(catalog, tmp_path):
+    """Change one English note: the Spanish book prints the English, marked, until it is translated."""
+    import copy
+    game = copy.deepcopy(catalog["ciudadelas"])
+    game.meta["tie_break"]["note"] = "A different note."
+    note = next(n for n in notes(game) if n.path == "game.tie_break.note")
+    assert not note.translated and note.text["es"] == "A different note."
+
+
+# ---------------------------------------------------------------- fonts, sizes, languages
+
+
+@pytest.mark.parametrize("kind", ["plain", "booklet"])
+def test_fonts_are_embedded(books, kind):
+    for game in GAMES:
+        for lang in ("es", "en"):
+            out = subprocess.run(["pdffonts", str(books[game, lang, "a4", kind])], capture_output=True,
+                                 text=True, check=True).stdout.splitlines()[2:]
+            assert out
+            for line in out:
+                assert "BitstreamVera" in line and re.search(r"\byes\s+yes\b", line), line
+
+
+@pytest.mark.parametrize("kind", ["plain", "pages"])
+def test_no_text_under_6_pt(books, kind):
+    for game in GAMES:
+        for lang in ("es", "en"):
+            sizes = [t.size_pt for page in read(books[game, lang, "a4", kind]) for t in page.texts]
+            assert sizes and min(sizes) >= 6.0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_both_languages_and_metadata(books, catalog, game):
+    for lang, word in (("es", "Reglamento"), ("en", "Rulebook")):
+        path = books[game, lang, "a4", "plain"]
+        info = pypdf.PdfReader(path)
+        assert info.metadata.title == f"{catalog[game].meta['name'][lang]} · {word}"
+        assert info.trailer["/Root"]["/Lang"] == lang
+        assert info.outline, "one bookmark per chapter"
+        text = text_of(path)
+        assert word in text
+    es = text_of(books[game, "es", "a4", "plain"])
+    en = text_of(books[game, "en", "a4", "plain"])
+    assert ("Aclaraciones" in es and "Clarifications" not in es) and "Clarifications" in en
+
+
+# ---------------------------------------------------------------- in the kit
+
+
+def test_build_lists_the_rulebooks(tmp_path):
+    out = tmp_path / "kit"
+    run = subprocess.run([sys.executable, "-m", "ludoteca", "build", "ciudadelas", "--out", str(out),
+                          "--lang", "en"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    entries = {e["path"]: e for e in manifest["files"]}
+    for rel in NAMES["en"]:
+        entry = entries[f"ciudadelas/{rel}"]
+        assert (out / entry["path"]).is_file()
+        assert entry["pages"] == len(pypdf.PdfReader(out / entry["path"]).pages)
+    guide = (out / "PRINT-GUIDE.txt").read_text(encoding="utf-8")
+    assert "ciudadelas/rulebook-booklet.pdf" in guide and "flip on the short edge" in guide
+    again = subprocess.run([sys.executable, "-m", "ludoteca", "build", "ciudadelas", "--out", str(out),
+                            "--lang", "en"], capture_output=True, text=True)
+    assert again.returncode == 0 and ", 0 written" in again.stdout
+
+
+def test_documents_read_back_from_the_cache(catalog, tmp_path):
+    opts = Options(lang="es")
+    first = documents(catalog, ("ciudadelas",), opts, tmp_path)
+    second = documents(catalog, ("ciudadelas",), opts, tmp_path)
+    assert [d.data for d in first] == [d.data for d in second]
+    assert [(d.pages, d.sheets) for d in first] == [(d.pages, d.sheets) for d in second]
+    assert len(list(tmp_path.glob("*.pdf"))) == 2
+
+
+def test_a_bad_placeholder_is_one_line(catalog, tmp_path, monkeypatch):
+    from ludoteca.generator.rulebook import source
+    from ludoteca.generator.rulebook.content import blocks
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    for path in TEXTS.glob("*.yaml"):
+        (folder / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "ciudadelas.yaml").write_text(
+        "blocks:\n  - p: {es: 'Hay {game.no_such} cartas', en: 'There are {game.no_such} cards'}\n",
+        encoding="utf-8")
+    monkeypatch.setattr(source, "TEXTS", folder)
+    source._read.cache_clear()
+    try:
+        with pytest.raises(source.RulebookError) as err:
+            blocks(catalog["ciudadelas"], "es", catalog)
+    finally:
+        source._read.cache_clear()
+    assert str(err.value) == "ciudadelas.yaml:2: blocks[0].p: {game.no_such} names no value of ciudadelas's data"
