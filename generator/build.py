@@ -535,7 +535,7 @@ def build(games: list[str] | tuple[str, ...], opts: Options, out_dir: Path | str
         comps += game_components(game_id, catalog, opts, notes)
     names = {g: (catalog[g].meta.get("name") or {}).get(opts.lang, g) for g in games}
     from .rulebook import documents
-    docs = documents(catalog, games, opts, Path(out_dir) / ".cache" / "rulebooks")
+    docs = documents(catalog, games, opts, Path(out_dir) / ".cache" / "rulebooks", notes)
     return build_components(comps, opts, Path(out_dir), notes=notes, owned=set(games), names=names,
                             documents=docs)
 

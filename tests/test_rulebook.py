@@ -310,3 +310,21 @@ def test_a_bad_placeholder_is_one_line(catalog, tmp_path, monkeypatch):
     finally:
         source._read.cache_clear()
     assert str(err.value) == "ciudadelas.yaml:2: blocks[0].p: {game.no_such} names no value of ciudadelas's data"
+
+
+def test_edited_data_that_the_example_does_not_fit_leaves_it_out(catalog, tmp_path):
+    """A complete city of 9 (edited data): the example's first_complete is refused by the scoring,
+    so the book has no worked example and the build says why, instead of failing."""
+    import copy
+    edited = copy.copy(catalog)
+    game = copy.deepcopy(catalog["ciudadelas"])
+    game.meta["complete_city"] = 9
+    edited["ciudadelas"] = game
+    notes_out: list[str] = []
+    docs = documents(edited, ("ciudadelas",), Options(lang="en"), None, notes_out)
+    assert len(docs) == 2 and len(notes_out) == 1
+    assert notes_out[0].startswith("ciudadelas rulebook: no worked example (examples/ciudadelas.yaml:")
+    path = tmp_path / "book.pdf"
+    path.write_bytes(docs[0].data)
+    text = text_of(path)
+    assert "A scoring example" not in text and "reaches 9 districts" in flat(text)

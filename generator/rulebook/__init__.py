@@ -73,21 +73,24 @@ def booklet_page_mm(paper: str) -> tuple[float, float]:
     return long_ / 2, short
 
 
-def book(catalog: Any, game_id: str, opts: Options, booklet: bool, examples: Path | None = None) -> bytes:
+def book(catalog: Any, game_id: str, opts: Options, booklet: bool, examples: Path | None = None,
+         with_example: bool = True) -> bytes:
     """One rulebook PDF: plain pages of the paper, or the booklet imposed on it."""
+    pages = book_pages(catalog, game_id, opts, booklet, examples, with_example)
     if not booklet:
-        return book_pages(catalog, game_id, opts, False, examples)
+        return pages
     lang = lang_ok(opts.lang)
     title = f"{catalog[game_id].meta['name'][lang]} · {TITLES[lang][0]}"
-    return impose(book_pages(catalog, game_id, opts, True, examples), paper_size(opts.paper), title, lang)
+    return impose(pages, paper_size(opts.paper), title, lang)
 
 
-def book_pages(catalog: Any, game_id: str, opts: Options, booklet: bool, examples: Path | None = None) -> bytes:
+def book_pages(catalog: Any, game_id: str, opts: Options, booklet: bool, examples: Path | None = None,
+               with_example: bool = True) -> bytes:
     """The book's pages before imposition: paper-size pages in two columns, or booklet pages."""
     from .source import texts
     lang = lang_ok(opts.lang)
     game = catalog[game_id]
-    parts = blocks(game, lang, catalog, examples)
+    parts = blocks(game, lang, catalog, examples, with_example)
     accent = texts(game_id).get("accent", "#6b2d1f")
     title = f"{game.meta['name'][lang]} · {TITLES[lang][0]}"
     subject = {"es": "Reglas de juego", "en": "Rules of play"}[lang]
@@ -111,22 +114,33 @@ def _key(catalog: Any, game_id: str, opts: Options, booklet: bool) -> str:
     return digest.hexdigest()[:32]
 
 
-def documents(catalog: Any, games: tuple[str, ...], opts: Options, cache_dir: Path | None = None) -> list[Document]:
+def documents(catalog: Any, games: tuple[str, ...], opts: Options, cache_dir: Path | None = None,
+              notes: list[str] | None = None) -> list[Document]:
     """The rulebooks of ``games`` (those with a texts file), plain and booklet, for the kit.
 
     With ``cache_dir``, a book whose inputs did not change since the last build is read back
-    instead of being set again.
+    instead of being set again.  When the example record does not score with the data (edited
+    cards), the book leaves the worked example out and ``notes`` says why.
     """
+    from .content import scored_example
+    from .source import RulebookError
     lang = lang_ok(opts.lang)
     out = []
     for game_id in games:
         if not (TEXTS / f"{game_id}.yaml").is_file():
             continue
+        try:
+            scored_example(game_id, catalog)
+            with_example = True
+        except RulebookError as exc:
+            with_example = False
+            if notes is not None:
+                notes.append(f"{game_id} rulebook: no worked example ({exc})")
         for booklet in (False, True):
-            key = _key(catalog, game_id, opts, booklet)
+            key = _key(catalog, game_id, opts, booklet) + ("" if with_example else "-x")
             data, n, size = _cached(cache_dir, key)
             if data is None:
-                data = book(catalog, game_id, opts, booklet)
+                data = book(catalog, game_id, opts, booklet, with_example=with_example)
                 n, size = _measure(data)
                 if cache_dir is not None:
                     from ..atomic import write_bytes, write_text

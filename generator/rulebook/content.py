@@ -28,8 +28,10 @@ AUTOS: dict[str, dict[str, Auto]] = {}
 class Context:
     """What an auto part needs: the game, the language, the words, a way to fill texts."""
 
-    def __init__(self, game: Game, lang: str, catalog: Any, examples: Path | None = None):
+    def __init__(self, game: Game, lang: str, catalog: Any, examples: Path | None = None,
+                 with_example: bool = True):
         self.game = game
+        self.with_example = with_example
         self.lang = lang
         self.catalog = catalog
         self.examples = examples
@@ -60,10 +62,11 @@ def auto(game_id: str, name: str) -> Callable[[Auto], Auto]:
     return register
 
 
-def blocks(game: Game, lang: str, catalog: Any, examples: Path | None = None) -> list[Block]:
+def blocks(game: Game, lang: str, catalog: Any, examples: Path | None = None,
+           with_example: bool = True) -> list[Block]:
     """The whole book of ``game`` in ``lang``, cover first, clarifications last."""
     from . import games  # noqa: F401  (registers the autos)
-    ctx = Context(game, lang, catalog, examples)
+    ctx = Context(game, lang, catalog, examples, with_example)
     source = texts(game.id)
     name = game.id
     players = game.meta.get("players", {})
@@ -128,27 +131,26 @@ def clarifications(ctx: Context) -> list[Block]:
     return out
 
 
-def example_record(ctx: Context) -> tuple[str, Any]:
-    """The example end-of-game record of the game (examples/<game>.yaml), read as ``score`` reads it."""
-    from ludoteca.companion.engine.scoring import RecordError, read_record
-    folder = ctx.examples or Path(str(resources.files("ludoteca.examples")))
-    path = folder / f"{ctx.game.id}.yaml"
+def scored_example(game_id: str, catalog: Any, examples: Path | None = None) -> tuple[str, Any, Any]:
+    """The game's example end-of-game record (examples/<game>.yaml), read and scored as
+    ``ludoteca score`` does it: (file name, record, result)."""
+    from ludoteca.companion.engine.scoring import RecordError, read_record, score_record
+    folder = examples or Path(str(resources.files("ludoteca.examples")))
+    path = folder / f"{game_id}.yaml"
     try:
-        return path.name, read_record(path)
+        record = read_record(path)
+        return path.name, record, score_record(record, catalog, path.name)
     except RecordError as exc:
-        raise RulebookError(f"{path.name}: the worked example cannot be read: {str(exc).splitlines()[0]}") \
-            from None
+        raise RulebookError(f"examples/{path.name}: the worked example does not score with these data: "
+                            f"{str(exc).splitlines()[0]}") from None
 
 
 @auto("*", "example")
 def example(ctx: Context) -> list[Block]:
     """The worked example: the example record, then the points as the scoring engine counts them."""
-    from ludoteca.companion.engine.scoring import RecordError, score_record
-    name, record = example_record(ctx)
-    try:
-        result = score_record(record, ctx.catalog, name)
-    except RecordError as exc:
-        raise RulebookError(f"{name}: the worked example does not score: {str(exc).splitlines()[0]}") from None
+    if not ctx.with_example:
+        return []
+    name, record, result = scored_example(ctx.game.id, ctx.catalog, ctx.examples)
     out: list[Block] = [Heading(2, markup(ctx.w("example"))),
                         Para(markup(ctx.w("example_intro", file=f"examples/{name}")))]
     from .games import describe_player
