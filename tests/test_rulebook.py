@@ -26,7 +26,7 @@ from ludoteca.generator.rulebook.source import TEXTS
 from pdfmeasure import read
 
 PT = 25.4 / 72
-GAMES = ("ciudadelas",)
+GAMES = ("ciudadelas", "el_mapa")
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -113,8 +113,9 @@ def test_booklet_pages_sit_where_folding_needs_them(books, catalog, game, paper)
     for i in range(len(reader.pages)):
         side = []
         for half in (0, 1):
+            strip = text_of(path, i + 1, (half * w / 2, h - 40, w / 2, 40))     # the footer line
+            number = re.fullmatch(re.escape(footer(catalog, game, "es")) + r"\s+(\d+)", strip.strip())
             text = text_of(path, i + 1, (half * w / 2, 0, w / 2, h))
-            number = re.search(r"Reglamento\s+(\d+)\s*$", text.strip())
             if number:
                 side.append(int(number.group(1)))
             elif name in text:                          # the cover has no footer
@@ -179,6 +180,37 @@ def test_ciudadelas_counts_are_the_data(books, catalog, lang):
     draft = game.meta["character_draft"]["by_players"]
     for n, row in draft.items():
         assert f"{n} {row['face_up']} {row['face_down_before']} {row['characters_each']}" in layout
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_el_mapa_counts_and_maps_are_the_data(books, catalog, lang):
+    from collections import Counter
+    game = catalog["el_mapa"]
+    counts = game.counts()
+    text = body(books["el_mapa", lang, "a4", "pages"], footer(catalog, "el_mapa", lang)).replace("\u00a0", " ")
+    of = "de nivel" if lang == "es" else "of level"
+    levels = ", ".join(f"{n} {of} {lv}" for lv, n in sorted(counts["tiles_by_level"].items()))
+    assert f"{counts['tiles']} " in text and levels in text
+    assert f"{counts['tech_cards']} " in text
+    for c in game.entries("counter"):
+        assert f"{c['copies']} × {c['name'][lang]}" in text, c["id"]
+    colours = len(game.entries("player_colour"))
+    for m in game.entries("player_marker"):
+        assert f"{m['copies'] * colours} × {m['name'][lang]}" in text, m["id"]
+    for b in game.entries("board"):
+        assert f"{b['copies']} × {b['name'][lang]}" in text
+    for m in game.entries("map"):
+        grid = m["grid"]
+        assert f"{m['name'][lang]} ({len(grid[0])} × {len(grid)})" in text
+        tally = Counter(str(c) for row in grid for c in row if str(c).isdigit())
+        # the level badge prints its number; the map's own J/P/M labels may come between in reading order
+        between = r"(?: [JPMX]\d*)* "
+        assert re.search(between.join(f"{lv} × {tally[lv]}" for lv in sorted(tally)), text), m["id"]
+    rows = flat(text_of(books["el_mapa", lang, "a4", "pages"]).replace("\u00a0", " "))
+    for t in game.entries("troop"):
+        assert f"{t['name'][lang]} " in rows and f" {t['hp']} {t['damage']} {t['map_move']} {t['battle_move']} " in rows
+    for c in game.entries("tech_card"):
+        assert f"{c['name'][lang]} {c['copies']} " in rows, c["id"]
 
 
 @pytest.mark.parametrize("game", GAMES)

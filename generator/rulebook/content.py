@@ -120,14 +120,19 @@ def _text(value: Any, game: Game, lang: str, at: str) -> str:
 
 @auto("*", "clarifications")
 def clarifications(ctx: Context) -> list[Block]:
-    """Every note of the data, with what it is about in bold."""
+    """Every note of the data, with what it is about in bold; notes with the same text are one item."""
     out: list[Block] = [Heading(1, markup(ctx.w("clarifications"))),
                         Para(markup(ctx.w("clarifications_intro")), "small")]
+    grouped: dict[str, list[str]] = {}
     for note in notes(ctx.game):
         text = note.text[ctx.lang]
         if ctx.lang == "es" and not note.translated:
             text += " " + ctx.w("untranslated")
-        out.append(Para(f"<b>{markup(note.topic[ctx.lang])}.</b> {markup(text)}", "small"))
+        topics = grouped.setdefault(text, [])
+        if note.topic[ctx.lang] not in topics:
+            topics.append(note.topic[ctx.lang])
+    for text, topics in grouped.items():
+        out.append(Para(f"<b>{markup(', '.join(topics))}.</b> {markup(text)}", "small"))
     return out
 
 

@@ -146,3 +146,178 @@ def ciudadelas_dark_city(ctx: Context) -> list[Block]:
             for d in ctx.game.entries("dark_district")]
     return [Table([markup(ctx.w("name")), markup(ctx.w("cost")), markup(ctx.w("effect"))], rows,
                   widths=[2.4, 1.1, 5.6])]
+
+
+# ---------------------------------------------------------------- El Mapa
+
+def _level_styles() -> dict[int, dict]:
+    from ..games.el_mapa import LEVEL_STYLE
+    return LEVEL_STYLE
+
+
+def _level(ctx: Context, level: int) -> str:
+    """The level badge of the kit's tiles and buildings (its colour and its shape) with its number."""
+    style = _level_styles().get(level, {"fill": "#555555", "shape": "circle"})
+    return icon("level", style["fill"], str(level), style["shape"])
+
+
+def _res(ctx: Context, amounts: dict, sep: str = ", ") -> str:
+    """``{oro: 3, madera: 1}`` as '3 Gold, 1 Wood' with each resource's colour dot
+    (``sep="<br/>"``: one resource a line, so an icon never parts from its words)."""
+    parts = []
+    for rid, n in amounts.items():
+        res = ctx.game.get("resource", rid)
+        parts.append(icon("dot", res["colour"]) + markup(f"{n}\u00a0{ctx.t(res['name'])}"))
+    return sep.join(parts)
+
+
+def _castle_sets(ctx: Context) -> int:
+    return sum(b["copies"] for b in ctx.game.entries("board") if b.get("slots"))
+
+
+@auto("el_mapa", "box")
+def el_mapa_box(ctx: Context) -> list[Block]:
+    g = ctx.game
+    counts = g.counts()
+    by_level = ", ".join(label(ctx, "per_level", n=n, level=lv) for lv, n in sorted(counts["tiles_by_level"].items()))
+    tech_levels = ", ".join(label(ctx, "per_level", n=n, level=lv)
+                            for lv, n in sorted(counts["tech_cards_by_level"].items()))
+    sets = _castle_sets(ctx)
+    castle = [b for b in g.entries("building") if b.get("scope") != "shared"]
+    shared = [b for b in g.entries("building") if b.get("scope") == "shared"]
+    items = [label(ctx, "box_tiles", n=counts["tiles"], kinds=counts["tiles_kinds"], levels=by_level),
+             label(ctx, "box_tech", n=counts["tech_cards"], kinds=counts["tech_cards_kinds"], levels=tech_levels)]
+    for b in g.entries("board"):
+        items.append(f"{b['copies']} × {ctx.t(b['name'])}: {ctx.t(b['text'])}")
+    items.append(label(ctx, "box_buildings", n=len(castle) * sets + len(shared), sets=sets,
+                       kinds=len(castle), shared=len(shared)))
+    for c in g.entries("counter"):
+        items.append(f"{c['copies']} × {ctx.t(c['name'])}")
+    colours = g.entries("player_colour")
+    for m in g.entries("player_marker"):
+        items.append(label(ctx, "box_markers", n=m["copies"] * len(colours), name=ctx.t(m["name"]),
+                           each=m["copies"], colours=len(colours)))
+    items.append(label(ctx, "box_maps", n=counts["maps"]))
+    return [Heading(1, markup(ctx.w("box"))), Para(markup(ctx.w("box_intro")), "small"),
+            Items([markup(i) for i in items])]
+
+
+def _contents(ctx: Context, tile: dict) -> str:
+    parts = []
+    for c in tile.get("contents") or []:
+        kind = c["type"]
+        values = {"n": c.get("count", 1), "level": c.get("level", tile["level"])}
+        if c.get("resource"):
+            values["resource"] = ctx.t(ctx.game.get("resource", c["resource"])["name"]).lower()
+        if c.get("troop"):
+            values["troop"] = ctx.t(ctx.game.get("troop", c["troop"])["name"]).lower()
+        parts.append(label(ctx, f"content_{kind}", **values))
+    if tile.get("closed_side"):
+        parts.append(label(ctx, "closed_side"))
+    return markup(", ".join(parts) or label(ctx, "content_empty"))
+
+
+@auto("el_mapa", "tiles")
+def el_mapa_tiles(ctx: Context) -> list[Block]:
+    rows = [[_level(ctx, t["level"]) + ctx.m(t["name"]), str(t["copies"]), _contents(ctx, t)]
+            for t in sorted(ctx.game.entries("tile"), key=lambda e: e["level"])]
+    return [Table([markup(ctx.w("name")), markup(ctx.w("copies")), markup(label(ctx, "on_tile"))], rows,
+                  widths=[3.2, 1.1, 4.2])]
+
+
+@auto("el_mapa", "buildings")
+def el_mapa_buildings(ctx: Context) -> list[Block]:
+    rows = []
+    for b in sorted(ctx.game.entries("building"), key=lambda e: (e["level"], bool(e.get("variant")))):
+        name = _level(ctx, b["level"]) + ctx.m(b["name"])
+        if b.get("variant"):
+            name += " *"
+        points = str(b["level"] + b.get("extra_points", 0))
+        rows.append([name, _res(ctx, b["cost"], "<br/>"), ctx.m(b["effect"]), points])
+    return [Table([markup(ctx.w("name")), markup(ctx.w("cost")), markup(ctx.w("effect")),
+                   markup(ctx.w("points"))], rows, widths=[2.6, 1.8, 4.2, 1.1]),
+            Para(markup(label(ctx, "variant_mark")), "small")]
+
+
+@auto("el_mapa", "troops")
+def el_mapa_troops(ctx: Context) -> list[Block]:
+    rows = []
+    for t in ctx.game.entries("troop"):
+        source = ctx.t(ctx.game.get("building", t["produced_by"])["name"]) if t.get("produced_by") \
+            else label(ctx, "castle")
+        rows.append([ctx.m(t["name"]), _res(ctx, t["cost"], "<br/>"), str(t["hp"]), str(t["damage"]),
+                     str(t["map_move"]), str(t["battle_move"]),
+                     markup(label(ctx, "every", n=t["recruit_every"], where=source)), str(t["points"])])
+    head = [ctx.w("name"), ctx.w("cost"), label(ctx, "hp"), label(ctx, "damage"), label(ctx, "map_move"),
+            label(ctx, "battle_move"), label(ctx, "recruit"), ctx.w("points")]
+    out: list[Block] = [Table([markup(h) for h in head], rows, widths=[1.4, 1.4, 0.8, 1.2, 1.0, 1.1, 2.0, 1.1])]
+    for t in ctx.game.entries("troop"):
+        if t.get("ranged"):
+            out.append(Para(f"<b>{ctx.m(t['name'])}.</b> {ctx.m(t['ranged']['rule'])}"))
+    return out
+
+
+@auto("el_mapa", "trades")
+def el_mapa_trades(ctx: Context) -> list[Block]:
+    return [Items([_res(ctx, tr["give"]) + " » " + _res(ctx, tr["get"]) for tr in ctx.game.meta["bank_trades"]])]
+
+
+@auto("el_mapa", "treasure")
+def el_mapa_treasure(ctx: Context) -> list[Block]:
+    table = ctx.game.meta["treasure_table"]
+    rows = [[str(o["roll"]), _res(ctx, o["gain"])] for o in table["outcomes"]]  # one line each
+    return [Para(markup(label(ctx, "treasure_intro", die=table["die"]))),
+            Table([markup(label(ctx, "roll")), markup(label(ctx, "gain"))], rows, widths=[1, 4])]
+
+
+@auto("el_mapa", "tech")
+def el_mapa_tech(ctx: Context) -> list[Block]:
+    rows = []
+    for c in sorted(ctx.game.entries("tech_card"), key=lambda e: e["level"]):
+        effect = ctx.m(c["effect"])
+        if c.get("boost"):
+            effect += " <i>" + markup(label(ctx, "boost")) + "</i> " + ctx.m(c["boost"])
+        rows.append([_level(ctx, c["level"]) + ctx.m(c["name"]), str(c["copies"]),
+                     markup(label(ctx, f"play_{c['play']}")), effect])
+    return [Table([markup(ctx.w("name")), markup(ctx.w("copies")), markup(label(ctx, "when")),
+                   markup(ctx.w("effect"))], rows, widths=[2.4, 1.0, 1.6, 5.0])]
+
+
+@auto("el_mapa", "maps")
+def el_mapa_maps(ctx: Context) -> list[Block]:
+    rule = ctx.game.singles.get("map_rule", {})
+    styles = {str(n): s for n, s in _level_styles().items()}
+    colours = [c["hex"] for c in ctx.game.entries("player_colour")]
+    out: list[Block] = []
+    legend = [f"<b>{markup(str(c['code']))}</b>: {ctx.m(c['meaning'])}" for c in rule.get("cells", [])
+              if not c.get("level")]
+    out.append(Items(legend))
+    for m in sorted(ctx.game.entries("map"), key=lambda e: e["players"]):
+        grid = [[str(code) for code in row] for row in m["grid"]]
+        tally = Counter(code for row in grid for code in row if code.isdigit())
+        counts = [(_level(ctx, int(lv)), n) for lv, n in sorted(tally.items())]
+        title = f"{ctx.t(m['name'])} ({len(grid[0])} × {len(grid)})"
+        out.append(MapGrid(markup(title), grid, styles, colours, str(rule.get("hole_code", "")), counts))
+    return out
+
+
+@auto("el_mapa", "end")
+def el_mapa_end(ctx: Context) -> list[Block]:
+    return [Items([ctx.m(e["text"]) for e in ctx.game.meta["end_conditions"]])]
+
+
+@auto("el_mapa", "variants")
+def el_mapa_variants(ctx: Context) -> list[Block]:
+    return [Items([f"<b>{ctx.m(v['name'])}.</b> {ctx.m(v['text'])}" for v in ctx.game.entries("variant")])]
+
+
+@auto("el_mapa", "damage_example")
+def el_mapa_damage_example(ctx: Context) -> list[Block]:
+    """A platoon of 5 of the first troop against each troop: damage and kills from the troop data."""
+    troops = ctx.game.entries("troop")
+    first, n = troops[0], 5
+    total = n * first["damage"]
+    kills = label(ctx, "or").join(label(ctx, "kills", k=total // t["hp"], name=ctx.t(t["name"]).lower(),
+                                        hp=t["hp"]) for t in troops)
+    return [Para(markup(label(ctx, "damage_example", n=n, name=ctx.t(first["name"]).lower(),
+                              damage=first["damage"], total=total, kills=kills)))]

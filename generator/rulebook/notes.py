@@ -1,8 +1,8 @@
 """Our reading of each ambiguity: every ``note:`` of a game's card data, in both languages.
 
 Ciudadelas and El Mapa keep their notes in English only (a plain string); the Spanish text of each
-is in ``texts/notes_es.yaml``, keyed by where the note sits and stamped with a fingerprint of the
-English it translates, so an edited note shows up as untranslated instead of silently stale.
+is in ``texts/notes_es.yaml``, keyed by a fingerprint of the English it translates, so an edited
+note shows up as untranslated instead of silently stale.
 """
 
 from __future__ import annotations
@@ -69,10 +69,9 @@ def notes(game: Game) -> list[Note]:
             out.append(Note(path, topic, {lang: " ".join(value[lang].split()) for lang in LANGS}))
             continue
         english = " ".join(str(value).split())
-        saved = spanish.get(path)
-        ok = isinstance(saved, dict) and str(saved.get("en")) == note_key(english) \
-            and isinstance(saved.get("es"), str) and saved["es"].strip()
-        es = " ".join(saved["es"].split()) if ok else english
+        saved = spanish.get(note_key(english))
+        ok = isinstance(saved, str) and bool(saved.strip())
+        es = " ".join(saved.split()) if ok else english
         out.append(Note(path, topic, {"es": es, "en": english}, bool(ok), english))
     return out
 

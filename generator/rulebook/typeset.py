@@ -65,7 +65,7 @@ def _styles(accent: str) -> dict:
                                 spaceAfter=SMALL_PT * 0.45),
         "item": ParagraphStyle("item", base, spaceAfter=BODY_PT * 0.25),
         "cell": ParagraphStyle("cell", base, fontSize=TABLE_PT, leading=TABLE_PT * 1.2, spaceAfter=0),
-        "head": ParagraphStyle("head", base, fontName="VeraBd", fontSize=TABLE_PT,
+        "head": ParagraphStyle("head", base, fontName="VeraBd", fontSize=TABLE_PT, splitLongWords=0,
                                leading=TABLE_PT * 1.2, spaceAfter=0, textColor=HexColor("#ffffff")),
         1: ParagraphStyle("h1", base, fontName="VeraBd", fontSize=15, leading=18,
                           textColor=HexColor(accent), spaceBefore=4, spaceAfter=6),
