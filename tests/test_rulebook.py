@@ -19,14 +19,14 @@ import pytest
 from ludoteca.cards import load
 from ludoteca.companion.engine.scoring import read_record, score_record
 from ludoteca.generator.model import Options
-from ludoteca.generator.rulebook import NAMES, book, book_pages, booklet_page_mm, documents
+from ludoteca.generator.rulebook import NAMES, book_pages, booklet_of, booklet_page_mm, documents
 from ludoteca.generator.rulebook.impose import sides
 from ludoteca.generator.rulebook.notes import notes
 from ludoteca.generator.rulebook.source import TEXTS
 from pdfmeasure import read
 
 PT = 25.4 / 72
-GAMES = ("ciudadelas", "el_mapa")
+GAMES = ("ciudadelas", "el_mapa", "gladiadores")
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,16 +38,15 @@ def catalog():
 
 @pytest.fixture(scope="module")
 def books(catalog, tmp_path_factory) -> dict:
-    """(game, lang, paper, kind) -> the PDF file, kind 'plain', 'booklet' or 'pages' (unimposed)."""
+    """(game, lang, paper, kind) -> the PDF file, kind 'plain' (the pages in order) or 'booklet'."""
     folder = tmp_path_factory.mktemp("books")
     out = {}
     for game in GAMES:
         for lang in ("es", "en"):
             for paper in PAPERS:
                 opts = Options(lang=lang, paper=paper)
-                for kind, data in (("plain", book(catalog, game, opts, False)),
-                                   ("booklet", book(catalog, game, opts, True)),
-                                   ("pages", book_pages(catalog, game, opts, True))):
+                pages = book_pages(catalog, game, opts)
+                for kind, data in (("plain", pages), ("booklet", booklet_of(pages, catalog, game, opts))):
                     path = folder / f"{game}-{lang}-{paper}-{kind}.pdf"
                     path.write_bytes(data)
                     out[game, lang, paper, kind] = path
@@ -63,6 +62,13 @@ def text_of(path: Path, first: int | None = None, crop: tuple[float, float, floa
         x, y, w, h = crop
         cmd += ["-r", "72", "-x", str(int(x)), "-y", str(int(y)), "-W", str(int(w)), "-H", str(int(h))]
     return subprocess.run(cmd + [str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def layout_lines(path: Path) -> list[str]:
+    """pdftotext -layout: each line as it is printed (a table row stays one line), spaces squeezed."""
+    out = subprocess.run(["pdftotext", "-layout", "-enc", "UTF-8", str(path), "-"], capture_output=True,
+                         text=True, check=True).stdout
+    return [flat(line.replace("\u00a0", " ")) for line in out.splitlines()]
 
 
 def flat(text: str) -> str:
@@ -100,7 +106,7 @@ def test_booklet_order_by_hand():
 def test_booklet_pages_sit_where_folding_needs_them(books, catalog, game, paper):
     """Read the page number printed in each half of each sheet side and fold the stack in thought:
     sheet s front = [N - 2s, 2s + 1], back = [2s + 2, N - 2s - 1]; blanks beyond the last page."""
-    pages = len(pypdf.PdfReader(books[game, "es", paper, "pages"]).pages)
+    pages = len(pypdf.PdfReader(books[game, "es", paper, "plain"]).pages)
     path = books[game, "es", paper, "booklet"]
     reader = pypdf.PdfReader(path)
     total = len(reader.pages) * 2
@@ -139,15 +145,13 @@ def test_booklet_pages_sit_where_folding_needs_them(books, catalog, game, paper)
 
 @pytest.mark.parametrize("paper", sorted(PAPERS))
 def test_page_sizes(books, paper):
-    """Plain pages are the paper; booklet pages are half of it (A5 on A4), placed without scaling."""
+    """The pages are half the paper (A5 on A4, half-letter on Letter); the booklet places them on
+    landscape sheets of the paper without scaling."""
     pw, ph = PAPERS[paper]
     for game in GAMES:
-        plain = pypdf.PdfReader(books[game, "en", paper, "plain"])
-        for page in plain.pages:
-            assert (round(float(page.mediabox.width) * PT, 1), round(float(page.mediabox.height) * PT, 1)) == (pw, ph)
         half = booklet_page_mm(paper)
         assert half == (ph / 2, pw)
-        for page in pypdf.PdfReader(books[game, "en", paper, "pages"]).pages:
+        for page in pypdf.PdfReader(books[game, "en", paper, "plain"]).pages:
             assert abs(float(page.mediabox.width) * PT - half[0]) < 0.05
             assert abs(float(page.mediabox.height) * PT - half[1]) < 0.05
         sheet = pypdf.PdfReader(books[game, "en", paper, "booklet"]).pages[0]
@@ -166,7 +170,7 @@ def test_page_sizes(books, paper):
 def test_ciudadelas_counts_are_the_data(books, catalog, lang):
     game = catalog["ciudadelas"]
     counts = game.counts()
-    text = body(books["ciudadelas", lang, "a4", "pages"], footer(catalog, "ciudadelas", lang))
+    text = body(books["ciudadelas", lang, "a4", "plain"], footer(catalog, "ciudadelas", lang))
     cards = "cartas de distrito" if lang == "es" else "district cards"
     assert f"{counts['districts']} {cards} ({counts['districts_kinds']} " in text
     for colour in game.entries("colour"):
@@ -174,7 +178,7 @@ def test_ciudadelas_counts_are_the_data(books, catalog, lang):
     assert f"{counts['characters']} {'cartas de personaje' if lang == 'es' else 'character cards'}" in text
     for comp in game.entries("component"):
         assert f"{comp['copies']} × {comp['name'][lang]}" in text
-    layout = flat(text_of(books["ciudadelas", lang, "a4", "pages"]).replace("\u00a0", " "))
+    layout = flat(text_of(books["ciudadelas", lang, "a4", "plain"]).replace("\u00a0", " "))
     for d in game.entries("district"):
         assert f"{d['name'][lang]} {d['cost']} {d['copies']}" in layout, d["id"]
     draft = game.meta["character_draft"]["by_players"]
@@ -187,7 +191,7 @@ def test_el_mapa_counts_and_maps_are_the_data(books, catalog, lang):
     from collections import Counter
     game = catalog["el_mapa"]
     counts = game.counts()
-    text = body(books["el_mapa", lang, "a4", "pages"], footer(catalog, "el_mapa", lang)).replace("\u00a0", " ")
+    text = body(books["el_mapa", lang, "a4", "plain"], footer(catalog, "el_mapa", lang)).replace("\u00a0", " ")
     of = "de nivel" if lang == "es" else "of level"
     levels = ", ".join(f"{n} {of} {lv}" for lv, n in sorted(counts["tiles_by_level"].items()))
     assert f"{counts['tiles']} " in text and levels in text
@@ -206,11 +210,39 @@ def test_el_mapa_counts_and_maps_are_the_data(books, catalog, lang):
         # the level badge prints its number; the map's own J/P/M labels may come between in reading order
         between = r"(?: [JPMX]\d*)* "
         assert re.search(between.join(f"{lv} × {tally[lv]}" for lv in sorted(tally)), text), m["id"]
-    rows = flat(text_of(books["el_mapa", lang, "a4", "pages"]).replace("\u00a0", " "))
+    rows = flat(text_of(books["el_mapa", lang, "a4", "plain"]).replace("\u00a0", " "))
     for t in game.entries("troop"):
         assert f"{t['name'][lang]} " in rows and f" {t['hp']} {t['damage']} {t['map_move']} {t['battle_move']} " in rows
     for c in game.entries("tech_card"):
         assert f"{c['name'][lang]} {c['copies']} " in rows, c["id"]
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_gladiadores_counts_and_cards_are_the_data(books, catalog, lang):
+    game = catalog["gladiadores"]
+    counts = game.counts()
+    text = body(books["gladiadores", lang, "a4", "plain"], footer(catalog, "gladiadores", lang))
+    by_kind = counts["gladiators_by_kind"]
+    if lang == "es":
+        assert f"{counts['gladiators']} cartas de gladiador: {by_kind['tiro']} tiros (novatos) y {by_kind['veteran']} veteranos" in text
+    else:
+        assert f"{counts['gladiators']} gladiator cards: {by_kind['tiro']} Tiros (novices) and {by_kind['veteran']} veterans" in text
+    for t in game.entries("token"):
+        assert f"{t['copies']} × {t['name'][lang]}" in text, t["id"]
+    rows = flat(text_of(books["gladiadores", lang, "a4", "plain"]))
+    lines = layout_lines(books["gladiadores", lang, "a4", "plain"])
+    for g in game.entries("gladiator"):
+        numbers = [g["combat"], g["work"], g["construction"], g["shields"], g["favor"], g["fight_cost"],
+                   g.get("min_bid", "—"), g["copies"]]
+        assert f"{g['name'][lang]} " + " ".join(map(str, numbers)) in lines, g["id"]
+    for c in game.entries("combat_card"):
+        assert f"{c['name'][lang]} {c['swords']} {c['shields']} {c['skulls']} {c['copies']}" in rows, c["id"]
+    for row in game.meta["player_counts"]:
+        star = r" ?\*" if row["expansion"] else ""
+        assert any(re.fullmatch(rf"{row['players']}{star} .+ {row['starting_buildings']}", ln) for ln in lines), row
+    setup = game.meta["setup"]
+    assert (f"Da {setup['starting_coins']} monedas a cada jugador" if lang == "es"
+            else f"Give {setup['starting_coins']} coins to each player") in text
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -219,7 +251,7 @@ def test_worked_example_is_the_scoring_engine(books, catalog, game, lang):
     """Every player's row of the example table is what score_record gives for examples/<game>.yaml."""
     record = read_record(ROOT / "examples" / f"{game}.yaml")
     result = score_record(record, catalog)
-    text = flat(text_of(books[game, lang, "a4", "pages"]))
+    text = flat(text_of(books[game, lang, "a4", "plain"]))
     assert " ".join(p.name for p in result.players) in text
     for key, label in result.labels.items():
         row = " ".join([label[lang]] + [str(p.breakdown[key]) for p in result.players])
@@ -237,7 +269,7 @@ def test_worked_example_is_the_scoring_engine(books, catalog, game, lang):
 def test_every_clarification_is_printed(books, catalog, game, lang):
     found = notes(catalog[game])
     assert found, "every game has notes"
-    text = body(books[game, lang, "a4", "pages"], footer(catalog, game, lang)).replace("\u00a0", " ")
+    text = body(books[game, lang, "a4", "plain"], footer(catalog, game, lang)).replace("\u00a0", " ")
     for note in found:
         assert flat(note.text[lang]) in text, note.path
 
@@ -271,7 +303,7 @@ def test_fonts_are_embedded(books, kind):
                 assert "BitstreamVera" in line and re.search(r"\byes\s+yes\b", line), line
 
 
-@pytest.mark.parametrize("kind", ["plain", "pages"])
+@pytest.mark.parametrize("kind", ["plain"])
 def test_no_text_under_6_pt(books, kind):
     for game in GAMES:
         for lang in ("es", "en"):

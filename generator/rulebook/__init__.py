@@ -2,11 +2,15 @@
 
 Each game gets two files in its folder of the kit:
 
-- ``reglamento.pdf`` / ``rulebook.pdf``: plain pages of the paper size, two columns, with an
-  outline; to read on screen or print as it is.
-- ``reglamento-cuadernillo.pdf`` / ``rulebook-booklet.pdf``: the same text set on pages half the
-  paper (A5 on A4, half-letter on Letter), imposed two per side of a landscape sheet in folding
-  order; printed double-sided (flip on the short edge), folded and stapled in the middle.
+- ``reglamento.pdf`` / ``rulebook.pdf``: the book's pages in reading order, each half the paper
+  (A5 on A4, half-letter on Letter), with an outline: to read on screen, or to print two pages per
+  sheet.
+- ``reglamento-cuadernillo.pdf`` / ``rulebook-booklet.pdf``: the same pages imposed two per side
+  of a landscape sheet of the paper in folding order; printed double-sided (flip on the short
+  edge), stacked, folded and stapled in the middle.
+
+Both files come from one typesetting of the book (the booklet places the very same pages), so page
+numbers agree between them.
 
 >>> from ludoteca.cards import load
 >>> from ludoteca.generator.model import Options
@@ -75,18 +79,21 @@ def booklet_page_mm(paper: str) -> tuple[float, float]:
 
 def book(catalog: Any, game_id: str, opts: Options, booklet: bool, examples: Path | None = None,
          with_example: bool = True) -> bytes:
-    """One rulebook PDF: plain pages of the paper, or the booklet imposed on it."""
-    pages = book_pages(catalog, game_id, opts, booklet, examples, with_example)
-    if not booklet:
-        return pages
+    """One rulebook PDF: its pages in reading order, or the booklet imposed on the paper."""
+    pages = book_pages(catalog, game_id, opts, examples, with_example)
+    return booklet_of(pages, catalog, game_id, opts) if booklet else pages
+
+
+def booklet_of(pages: bytes, catalog: Any, game_id: str, opts: Options) -> bytes:
+    """The book's pages imposed for saddle stitch on the paper."""
     lang = lang_ok(opts.lang)
-    title = f"{catalog[game_id].meta['name'][lang]} · {TITLES[lang][0]}"
+    title = f"{catalog[game_id].meta['name'][lang]} · {TITLES[lang][1]}"
     return impose(pages, paper_size(opts.paper), title, lang)
 
 
-def book_pages(catalog: Any, game_id: str, opts: Options, booklet: bool, examples: Path | None = None,
+def book_pages(catalog: Any, game_id: str, opts: Options, examples: Path | None = None,
                with_example: bool = True) -> bytes:
-    """The book's pages before imposition: paper-size pages in two columns, or booklet pages."""
+    """The book set on pages half the paper, in reading order (the plain file)."""
     from .source import texts
     lang = lang_ok(opts.lang)
     game = catalog[game_id]
@@ -94,9 +101,7 @@ def book_pages(catalog: Any, game_id: str, opts: Options, booklet: bool, example
     accent = texts(game_id).get("accent", "#6b2d1f")
     title = f"{game.meta['name'][lang]} · {TITLES[lang][0]}"
     subject = {"es": "Reglas de juego", "en": "Rules of play"}[lang]
-    if booklet:
-        return typeset(parts, Book(title, subject, lang, title, accent, booklet_page_mm(opts.paper)))
-    return typeset(parts, Book(title, subject, lang, title, accent, paper_size(opts.paper), columns=2))
+    return typeset(parts, Book(title, subject, lang, title, accent, booklet_page_mm(opts.paper)))
 
 
 def _key(catalog: Any, game_id: str, opts: Options, booklet: bool) -> str:
@@ -136,11 +141,14 @@ def documents(catalog: Any, games: tuple[str, ...], opts: Options, cache_dir: Pa
             with_example = False
             if notes is not None:
                 notes.append(f"{game_id} rulebook: no worked example ({exc})")
+        pages = None
         for booklet in (False, True):
             key = _key(catalog, game_id, opts, booklet) + ("" if with_example else "-x")
             data, n, size = _cached(cache_dir, key)
             if data is None:
-                data = book(catalog, game_id, opts, booklet, with_example=with_example)
+                if pages is None:
+                    pages = book_pages(catalog, game_id, opts, None, with_example)
+                data = booklet_of(pages, catalog, game_id, opts) if booklet else pages
                 n, size = _measure(data)
                 if cache_dir is not None:
                     from ..atomic import write_bytes, write_text
@@ -155,8 +163,9 @@ def documents(catalog: Any, games: tuple[str, ...], opts: Options, cache_dir: Pa
                               f"({padded(n * 2)} pages)")}
                 sheets = n // 2
             else:
-                how = {"es": "una o dos caras", "en": "single- or double-sided"}
-                sheets = n
+                how = {"es": "páginas de media hoja, en orden: para leer en pantalla o imprimir 2 por hoja",
+                       "en": "half-sheet pages in order: to read on screen or print 2 per sheet"}
+                sheets = (n + 1) // 2
             out.append(Document(game_id, "rulebook_booklet" if booklet else "rulebook",
                                 f"{game_id}/{NAMES[lang][1 if booklet else 0]}", title, data, n, size,
                                 sheets, booklet, how))

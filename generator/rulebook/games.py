@@ -321,3 +321,110 @@ def el_mapa_damage_example(ctx: Context) -> list[Block]:
                                         hp=t["hp"]) for t in troops)
     return [Para(markup(label(ctx, "damage_example", n=n, name=ctx.t(first["name"]).lower(),
                               damage=first["damage"], total=total, kills=kills)))]
+
+
+# ---------------------------------------------------------------- Gladiadores
+
+def _symbol(ctx: Context, symbol: str) -> str:
+    return label(ctx, f"symbol_{symbol}")
+
+
+@auto("gladiadores", "box")
+def gladiadores_box(ctx: Context) -> list[Block]:
+    g = ctx.game
+    counts = g.counts()
+    kinds = counts["gladiators_by_kind"]
+    symbols = ", ".join(f"{n} {_symbol(ctx, s)}" for s, n in sorted(counts["buildings_by_symbol"].items()))
+    items = [label(ctx, "box_gladiators", n=counts["gladiators"], tiros=kinds.get("tiro", 0),
+                   veterans=kinds.get("veteran", 0)),
+             label(ctx, "box_buildings", n=counts["buildings"], symbols=symbols),
+             label(ctx, "box_combat", n=counts["combat_cards"])]
+    for t in g.entries("token"):
+        line = f"{t['copies']} × {ctx.t(t['name'])} ({ctx.t(t['colour_name'])})"
+        if t.get("note"):
+            line += f": {ctx.t(t['note'])}"
+        items.append(line)
+    return [Heading(1, markup(ctx.w("box"))), Para(markup(ctx.w("box_intro")), "small"),
+            Items([markup(i) for i in items])]
+
+
+@auto("gladiadores", "player_counts")
+def gladiadores_player_counts(ctx: Context) -> list[Block]:
+    rows = []
+    for row in ctx.game.meta["player_counts"]:
+        players = str(row["players"]) + (" *" if row["expansion"] else "")
+        rows.append([players, markup(", ".join(_symbol(ctx, s) for s in row["symbols"])),
+                     str(row["starting_buildings"])])
+    return [Table([markup(label(ctx, "players")), markup(label(ctx, "symbols")),
+                   markup(label(ctx, "starting_buildings"))], rows, widths=[1, 3, 2]),
+            Para(markup(label(ctx, "expansion_mark")), "small")]
+
+
+@auto("gladiadores", "actions")
+def gladiadores_actions(ctx: Context) -> list[Block]:
+    return [Items([f"<b>{ctx.m(a['name'])}.</b> {ctx.m(a['text'])}" for a in ctx.game.entries("action")])]
+
+
+@auto("gladiadores", "combat")
+def gladiadores_combat(ctx: Context) -> list[Block]:
+    """The combat rule of the data, one numbered step per '1)', '2)' ... of its text."""
+    import re
+    text = " ".join(ctx.t(ctx.game.meta["combat"]["rule"]).split())
+    steps = [s.strip() for s in re.split(r"\s*\d+\)\s*", text) if s.strip()]
+    return [Items([markup(s) for s in steps], numbered=True)]
+
+
+@auto("gladiadores", "auction")
+def gladiadores_auction(ctx: Context) -> list[Block]:
+    a = ctx.game.meta["auction"]
+    steps = [label(ctx, "auction_room"),
+             label(ctx, "auction_reveal", reveal=a["reveal"], choose=a["choose"]),
+             label(ctx, f"auction_order_{a['order']}"),
+             label(ctx, "auction_bids", rounds=a["rounds"]),
+             label(ctx, f"auction_tie_{a['tie']}"),
+             label(ctx, f"auction_arrives_{a['arrives']}"),
+             label(ctx, "auction_none")]
+    return [Items([markup(s) for s in steps], numbered=True)]
+
+
+@auto("gladiadores", "gladiators")
+def gladiadores_gladiators(ctx: Context) -> list[Block]:
+    rows = []
+    for g in ctx.game.entries("gladiator"):
+        name = ctx.m(g["name"])
+        if g.get("ability"):
+            name += "<br/>" + f'<font size="6.5">{ctx.m(g["ability"])}</font>'
+        rows.append([name, str(g["combat"]), str(g["work"]), str(g["construction"]), str(g["shields"]),
+                     str(g["favor"]), str(g["fight_cost"]), str(g.get("min_bid", "—")), str(g["copies"])])
+    head = [ctx.w("name"), label(ctx, "combat"), label(ctx, "work"), label(ctx, "construction"),
+            label(ctx, "shields"), label(ctx, "favor"), label(ctx, "fight_cost"), label(ctx, "min_bid"),
+            ctx.w("copies")]
+    return [Table([markup(h) for h in head], rows, widths=[3.9, 1, 1, 1, 1, 1.1, 1.1, 1.1, 1.2])]
+
+
+@auto("gladiadores", "buildings")
+def gladiadores_buildings(ctx: Context) -> list[Block]:
+    rows = []
+    for b in ctx.game.entries("building"):
+        name = ctx.m(b["name"]) + f' <font size="6.5">({ctx.m(b["gloss"])})</font>'
+        if b["starting"]:
+            name += " ◊"
+        rows.append([name, markup(_symbol(ctx, b["symbol"])), str(b["cost"]), str(b.get("points", 0)),
+                     ctx.m(b["ability"])])
+    return [Table([markup(ctx.w("name")), markup(label(ctx, "symbol")), markup(ctx.w("cost")),
+                   markup(ctx.w("points")), markup(ctx.w("effect"))], rows, widths=[2.6, 1.1, 0.9, 0.9, 4.5]),
+            Para(markup(label(ctx, "starting_mark")), "small")]
+
+
+@auto("gladiadores", "combat_cards")
+def gladiadores_combat_cards(ctx: Context) -> list[Block]:
+    rows = [[ctx.m(c.get("name") or c["id"]), str(c["swords"]), str(c["shields"]), str(c["skulls"]),
+             str(c["copies"])] for c in ctx.game.entries("combat_card")]
+    return [Table([markup(ctx.w("name")), markup(label(ctx, "swords")), markup(label(ctx, "shields")),
+                   markup(label(ctx, "skulls")), markup(ctx.w("copies"))], rows, widths=[3, 1, 1, 1, 1])]
+
+
+@auto("gladiadores", "optional")
+def gladiadores_optional(ctx: Context) -> list[Block]:
+    rules = ctx.game.meta.get("optional_rules", {})
+    return [Para(f"<b>{ctx.m(r['name'])}.</b> {ctx.m(r['rule'])}") for r in rules.values()]

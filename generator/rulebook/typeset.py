@@ -1,7 +1,7 @@
 """Blocks -> a PDF with reportlab's platypus: text that wraps and flows across pages.
 
 Platypus does what a rulebook needs and the SVG face pipeline does not: paragraphs that break
-across pages and columns, headings kept with what follows, tables whose rows split across pages
+across pages, headings kept with what follows, tables whose rows split across pages
 with the header repeated, and an outline.  The fonts are the kit's own (Bitstream Vera, shipped in
 reportlab), embedded as subsets; nothing is drawn under 7 pt.
 """
@@ -35,7 +35,6 @@ class Book:
     footer: str
     accent: str
     page_mm: tuple[float, float]
-    columns: int = 1
 
 
 def _fonts() -> None:
@@ -182,12 +181,12 @@ def _flowables(blocks: list[Block], book: Book, styles: dict, frame_w: float) ->
             out += [Paragraph(line, styles["cover3"]) for line in block.lines]
             out += [NextPageTemplate("body"), PageBreak()]
         elif isinstance(block, Heading):
-            if block.level == 1:
-                out.append(CondPageBreak(mm_to_pt(45)))
+            # room for the heading and a few lines under it, else a new page (no keep-with-next:
+            # a long table after a heading must be free to split where the page ends)
+            out.append(CondPageBreak(mm_to_pt({1: 45, 2: 28, 3: 20}.get(block.level, 20))))
             para = Paragraph(block.text, styles[block.level])
             if block.level <= 2:
                 para._bookmark = (block.level, _plain(block.text))
-            para.keepWithNext = True
             out.append(para)
         elif isinstance(block, Para):
             out.append(Paragraph(block.text, styles[block.style]))
@@ -240,11 +239,9 @@ def typeset(blocks: list[Block], book: Book) -> bytes:
     w, h = (mm_to_pt(v) for v in book.page_mm)
     margin = mm_to_pt(12 if book.page_mm[0] < 180 else 15)
     bottom = margin + mm_to_pt(4)
-    gap = mm_to_pt(7)
-    cols = max(1, book.columns)
-    col_w = (w - 2 * margin - gap * (cols - 1)) / cols
-    frames = [Frame(margin + i * (col_w + gap), bottom, col_w, h - margin - bottom, id=f"c{i}",
-                    leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0) for i in range(cols)]
+    col_w = w - 2 * margin
+    frames = [Frame(margin, bottom, col_w, h - margin - bottom, id="body",
+                    leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)]
     cover = Frame(margin, bottom, w - 2 * margin, h - margin - bottom, id="cover",
                   leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
 
