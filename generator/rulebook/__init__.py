@@ -104,10 +104,10 @@ def book_pages(catalog: Any, game_id: str, opts: Options, examples: Path | None 
     return typeset(parts, Book(title, subject, lang, title, accent, booklet_page_mm(opts.paper)))
 
 
-def _key(catalog: Any, game_id: str, opts: Options, booklet: bool) -> str:
-    """A hash of everything a rulebook depends on: the data, the texts, the example, the options."""
+def _key(catalog: Any, game_id: str, opts: Options) -> str:
+    """A hash of everything a game's rulebook depends on: the data, the texts, the example, the options."""
     from importlib import resources
-    digest = hashlib.sha256(f"{VERSION}\0{game_id}\0{booklet}\0{opts.lang}\0{opts.paper}".encode())
+    digest = hashlib.sha256(f"{VERSION}\0{game_id}\0{opts.lang}\0{opts.paper}".encode())
     game = catalog[game_id]
     digest.update(json.dumps([game.singles, game.kinds], sort_keys=True, default=str).encode("utf-8"))
     folder = Path(__file__).parent
@@ -127,33 +127,18 @@ def documents(catalog: Any, games: tuple[str, ...], opts: Options, cache_dir: Pa
     instead of being set again.  When the example record does not score with the data (edited
     cards), the book leaves the worked example out and ``notes`` says why.
     """
-    from .content import scored_example
-    from .source import RulebookError
     lang = lang_ok(opts.lang)
     out = []
     for game_id in games:
         if not (TEXTS / f"{game_id}.yaml").is_file():
             continue
-        try:
-            scored_example(game_id, catalog)
-            with_example = True
-        except RulebookError as exc:
-            with_example = False
-            if notes is not None:
-                notes.append(f"{game_id} rulebook: no worked example ({exc})")
-        pages = None
-        for booklet in (False, True):
-            key = _key(catalog, game_id, opts, booklet) + ("" if with_example else "-x")
-            data, n, size = _cached(cache_dir, key)
-            if data is None:
-                if pages is None:
-                    pages = book_pages(catalog, game_id, opts, None, with_example)
-                data = booklet_of(pages, catalog, game_id, opts) if booklet else pages
-                n, size = _measure(data)
-                if cache_dir is not None:
-                    from ..atomic import write_bytes, write_text
-                    write_bytes(cache_dir / f"{key}.pdf", data)
-                    write_text(cache_dir / f"{key}.json", json.dumps({"pages": n, "size": list(size)}))
+        key = _key(catalog, game_id, opts)
+        found = [_cached(cache_dir, f"{key}-{kind}") for kind in ("plain", "booklet")]
+        if any(data is None for data, _n, _size, _note in found):
+            found = _make(catalog, game_id, opts, cache_dir, key)
+        for booklet, (data, n, size, note) in enumerate(found):
+            if note and notes is not None and not booklet:
+                notes.append(note)
             title = {lg: f"{catalog[game_id].meta['name'][lg]} · {TITLES[lg][1 if booklet else 0]}"
                      for lg in ("es", "en")}
             if booklet:
@@ -181,12 +166,38 @@ def _measure(data: bytes) -> tuple[int, tuple[float, float]]:
     return len(reader.pages), (float(box.width) * 25.4 / 72, float(box.height) * 25.4 / 72)
 
 
-def _cached(cache_dir: Path | None, key: str) -> tuple[bytes | None, int, tuple[float, float]]:
-    """A book from the cache with its page count and size, or (None, 0, (0, 0))."""
+def _make(catalog: Any, game_id: str, opts: Options, cache_dir: Path | None, key: str) -> list[tuple]:
+    """Set a game's book once and impose it: [(data, pages, size, note)] for the plain file and the
+    booklet, written to the cache."""
+    from .content import scored_example
+    from .source import RulebookError
+    note = ""
+    try:
+        scored_example(game_id, catalog)
+        with_example = True
+    except RulebookError as exc:
+        with_example = False
+        note = f"{game_id} rulebook: no worked example ({exc})"
+    pages = book_pages(catalog, game_id, opts, None, with_example)
+    out = []
+    for kind, data in (("plain", pages), ("booklet", booklet_of(pages, catalog, game_id, opts))):
+        n, size = _measure(data)
+        if cache_dir is not None:
+            from ..atomic import write_bytes, write_text
+            write_bytes(cache_dir / f"{key}-{kind}.pdf", data)
+            write_text(cache_dir / f"{key}-{kind}.json",
+                       json.dumps({"pages": n, "size": list(size), "note": note}))
+        out.append((data, n, size, note))
+    return out
+
+
+def _cached(cache_dir: Path | None, key: str) -> tuple[bytes | None, int, tuple[float, float], str]:
+    """A book from the cache with its page count, size and build note, or (None, 0, (0, 0), "")."""
     if cache_dir is None:
-        return None, 0, (0.0, 0.0)
+        return None, 0, (0.0, 0.0), ""
     try:
         meta = json.loads((cache_dir / f"{key}.json").read_text(encoding="utf-8"))
-        return (cache_dir / f"{key}.pdf").read_bytes(), int(meta["pages"]), tuple(meta["size"])
+        return ((cache_dir / f"{key}.pdf").read_bytes(), int(meta["pages"]), tuple(meta["size"]),
+                str(meta.get("note", "")))
     except (OSError, ValueError, KeyError, TypeError):
-        return None, 0, (0.0, 0.0)
+        return None, 0, (0.0, 0.0), ""

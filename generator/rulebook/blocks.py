@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape
+
+
+def escape(text: str) -> str:
+    """Text safe inside paragraph markup (``&``, ``<``, ``>``, ``"``)."""
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;"))
 
 
 @dataclass

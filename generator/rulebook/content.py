@@ -106,7 +106,13 @@ def blocks(game: Game, lang: str, catalog: Any, examples: Path | None = None,
             if make is None:
                 known = sorted(AUTOS.get(game.id, {})) + sorted(AUTOS.get("*", {}))
                 raise RulebookError(f"{at}: unknown part '{value}' (one of: {', '.join(known)})")
-            out += make(ctx)
+            try:
+                out += make(ctx)
+            except (KeyError, TypeError, ValueError) as exc:
+                if isinstance(exc, RulebookError):
+                    raise
+                raise RulebookError(f"{at}: the part '{value}' cannot be made from {game.id}'s data "
+                                    f"({type(exc).__name__}: {exc})") from None
         else:
             raise RulebookError(f"{at}: unknown block kind '{kind}'")
     return out

@@ -225,9 +225,10 @@ def _flowables(blocks: list[Block], book: Book, styles: dict, frame_w: float) ->
 
 
 def _plain(text: str) -> str:
+    """Paragraph markup as plain text (for the outline)."""
     import re
-    from xml.sax.saxutils import unescape
-    return unescape(re.sub(r"<[^>]+>", "", text))
+    text = re.sub(r"<[^>]+>", "", text)
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&amp;", "&")
 
 
 def typeset(blocks: list[Block], book: Book) -> bytes:
