@@ -86,7 +86,9 @@ def test_manifest_counts_match_the_data(kit, game):
     for entry in kit.files.values():
         assert (kit.out / entry["path"]).is_file()
         assert len(PdfReader(kit.out / entry["path"]).pages) == entry["pages"]
-        assert entry["page_size_mm"] == pytest.approx(list(PAPERS[kit.paper]), abs=0.01)
+        w, h = PAPERS[kit.paper]
+        size = {"rulebook": [h / 2, w], "rulebook_booklet": [h, w]}.get(entry["component"], [w, h])
+        assert entry["page_size_mm"] == pytest.approx(size, abs=0.01)
 
 
 # ---------------------------------------------------------------- card geometry

@@ -340,6 +340,9 @@ def test_build_lists_the_rulebooks(tmp_path):
         entry = entries[f"ciudadelas/{rel}"]
         assert (out / entry["path"]).is_file()
         assert entry["pages"] == len(pypdf.PdfReader(out / entry["path"]).pages)
+        assert entry["item_size_mm"] == pytest.approx([297 / 2, 210], abs=0.01)     # A5 pages on A4
+    assert entries["ciudadelas/rulebook.pdf"]["page_size_mm"] == pytest.approx([148.5, 210], abs=0.01)
+    assert entries["ciudadelas/rulebook-booklet.pdf"]["page_size_mm"] == pytest.approx([297, 210], abs=0.01)
     guide = (out / "PRINT-GUIDE.txt").read_text(encoding="utf-8")
     assert "ciudadelas/rulebook-booklet.pdf" in guide and "flip on the short edge" in guide
     again = subprocess.run([sys.executable, "-m", "ludoteca", "build", "ciudadelas", "--out", str(out),

@@ -52,6 +52,7 @@ class Document:
     data: bytes
     pages: int
     page_size_mm: tuple[float, float]
+    item_size_mm: tuple[float, float]
     sheets: int
     duplex: bool
     how: dict[str, str]
@@ -60,7 +61,7 @@ class Document:
         """Its line of manifest.json (the same fields as the component files)."""
         return {"game": self.game, "component": self.component, "path": self.rel, "pages": self.pages,
                 "page_size_mm": [round(v, 3) for v in self.page_size_mm],
-                "item_size_mm": [round(v, 3) for v in self.page_size_mm], "items": 1,
+                "item_size_mm": [round(v, 3) for v in self.item_size_mm], "items": 1,
                 "duplex": self.duplex, "gutter_mm": None}
 
     def guide_line(self, lang: str, width: int) -> str:
@@ -153,7 +154,7 @@ def documents(catalog: Any, games: tuple[str, ...], opts: Options, cache_dir: Pa
                 sheets = (n + 1) // 2
             out.append(Document(game_id, "rulebook_booklet" if booklet else "rulebook",
                                 f"{game_id}/{NAMES[lang][1 if booklet else 0]}", title, data, n, size,
-                                sheets, booklet, how))
+                                booklet_page_mm(opts.paper), sheets, booklet, how))
     return out
 
 
