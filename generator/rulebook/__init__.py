@@ -58,17 +58,12 @@ class Document:
     how: dict[str, str]
 
     def entry(self) -> dict[str, Any]:
-        """Its line of manifest.json (the same fields as the component files)."""
-        return {"game": self.game, "component": self.component, "path": self.rel, "pages": self.pages,
+        """Its line of manifest.json: the fields of a component file, and ``how`` to print it."""
+        return {"game": self.game, "component": self.component, "path": self.rel, "title": dict(self.title),
+                "pages": self.pages, "sheets": self.sheets, "layout": "booklet" if self.duplex else "page",
                 "page_size_mm": [round(v, 3) for v in self.page_size_mm],
                 "item_size_mm": [round(v, 3) for v in self.item_size_mm], "items": 1,
-                "duplex": self.duplex, "gutter_mm": None}
-
-    def guide_line(self, lang: str, width: int) -> str:
-        """Its line of the print guide."""
-        es = lang == "es"
-        unit = ("hoja" if self.sheets == 1 else "hojas") if es else ("sheet" if self.sheets == 1 else "sheets")
-        return f"{self.rel:<{width}}  {self.title[lang]} · {self.how[lang]} · {self.sheets} {unit}"
+                "duplex": self.duplex, "fold": False, "gutter_mm": None, "how": dict(self.how)}
 
 
 def booklet_page_mm(paper: str) -> tuple[float, float]:
