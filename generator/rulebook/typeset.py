@@ -185,7 +185,7 @@ def _flowables(blocks: list[Block], book: Book, styles: dict, frame_w: float) ->
             # a long table after a heading must be free to split where the page ends)
             out.append(CondPageBreak(mm_to_pt({1: 45, 2: 28, 3: 20}.get(block.level, 20))))
             para = Paragraph(block.text, styles[block.level])
-            if block.level <= 2:
+            if block.level == 1:                   # the outline: one bookmark per chapter
                 para._bookmark = (block.level, _plain(block.text))
             out.append(para)
         elif isinstance(block, Para):
