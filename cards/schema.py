@@ -6,8 +6,8 @@ options.  Types:
 ``id``      lower-case ASCII id, ``[a-z0-9_]+``, unique within its kind
 ``str``     a non-empty string
 ``text``    displayed text: ``{es: ..., en: ...}``, both required
-``int``     an integer; ``min`` / ``max``
-``number``  an integer or a decimal; ``min`` / ``max``
+``int``     an integer from ``min`` to ``max`` (both required: every number has a plausible range)
+``number``  an integer or a decimal from ``min`` to ``max`` (both required)
 ``bool``    true or false
 ``enum``    one of ``values``
 ``ref``     the id of an entry of kind ``to`` in the same game
@@ -232,6 +232,12 @@ def check_spec(spec: Any, where: str, kinds: Any = None) -> list[tuple[str, str,
         return [(where, f"a field spec with a type among {', '.join(sorted(TYPES))}", got)]
     out = [(where, "a known spec key", f"'{k}'") for k in spec if k not in SPEC_KEYS]
     kind = spec["type"]
+    if kind in ("int", "number"):
+        for bound in ("min", "max"):
+            value = spec.get(bound)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                out.append((where, f"a {kind} with a plausible range ('{bound}' and its value)",
+                            f"'{bound}': {describe(value)}"))
     if kind == "enum" and not isinstance(spec.get("values"), list):
         out.append((where, "an enum with a list of values", describe(spec.get("values"))))
     if kind == "ref":

@@ -4,6 +4,9 @@ PyYAML builds plain values and forgets where they came from; the data
 checks and the scoring records need ``path:line`` in every message, so
 this module walks the composed node tree itself.  Duplicate keys, which
 PyYAML silently overwrites, are reported instead.
+
+Before anything is composed, :func:`prescan` walks the event stream and refuses a document
+beyond the limits of :mod:`cards.limits` (depth, values after alias expansion, alias uses).
 """
 
 from __future__ import annotations
@@ -12,6 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+from .limits import (MAX_ALIASES, MAX_DEPTH, MAX_FILE_BYTES, MAX_INT_DIGITS, MAX_NODES, InputTooLarge,
+                     read_bytes)
 
 try:
     _Loader = yaml.CSafeLoader
@@ -53,6 +59,63 @@ class YamlProblem(ValueError):
         self.message = message
 
 
+_NODE_EVENTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)
+
+
+def prescan(text: str, path: Path | str = "<string>") -> None:
+    """Refuse YAML that is too deep, too large once its aliases are expanded, or alias-heavy.
+
+    The event parser is iterative, so this is safe on any input; the size and height of every
+    anchored value are kept, so an alias counts as what it would expand to.
+    """
+    if len(text) > MAX_FILE_BYTES:
+        raise YamlProblem(path, 1, f"file: at most {MAX_FILE_BYTES:,} characters, got {len(text):,}")
+    total = 0
+    aliases = 0
+    stack: list[list] = []  # per open collection: [anchor, total at its start, height of its children]
+    anchors: dict[str, tuple[int, int]] = {}  # anchor -> (values, height) of the anchored value
+    for event in yaml.parse(text, Loader=_Loader):
+        height = 0
+        if isinstance(event, yaml.AliasEvent):
+            aliases += 1
+            if aliases > MAX_ALIASES:
+                raise YamlProblem(path, event.start_mark.line + 1,
+                                  f"yaml: at most {MAX_ALIASES:,} aliases (*name), got more")
+            if event.anchor not in anchors:
+                what = "a recursive alias" if any(s[0] == event.anchor for s in stack) else \
+                    f"'*{event.anchor}' before its anchor"
+                raise YamlProblem(path, event.start_mark.line + 1,
+                                  f"yaml: data without recursive aliases, got {what}")
+            size, height = anchors[event.anchor]
+            total += size
+        elif isinstance(event, _NODE_EVENTS):
+            total += 1
+            if isinstance(event, yaml.ScalarEvent):
+                height = 1
+                if event.anchor:
+                    anchors[event.anchor] = (1, 1)
+                if event.implicit[0] and len(event.value) > MAX_INT_DIGITS \
+                        and event.value.lstrip("+-").isdigit():
+                    raise YamlProblem(path, event.start_mark.line + 1,
+                                      f"yaml: numbers of at most {MAX_INT_DIGITS} digits, "
+                                      f"got one of {len(event.value.lstrip('+-'))}")
+            else:
+                stack.append([event.anchor, total - 1, 0])
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            anchor, start, children = stack.pop()
+            height = children + 1
+            if anchor:
+                anchors[anchor] = (total - start, height)
+        if height and stack:
+            stack[-1][2] = max(stack[-1][2], height)
+        if len(stack) + (height if isinstance(event, yaml.AliasEvent) else 0) > MAX_DEPTH:
+            raise YamlProblem(path, event.start_mark.line + 1,
+                              f"yaml: nesting of at most {MAX_DEPTH} levels, got more")
+        if total > MAX_NODES:
+            raise YamlProblem(path, event.start_mark.line + 1,
+                              f"yaml: at most {MAX_NODES:,} values (aliases expanded), got more")
+
+
 def _walk(loader: yaml.SafeLoader, node: yaml.Node, path: Path | str) -> Any:
     if isinstance(node, yaml.MappingNode):
         out = LDict()
@@ -84,8 +147,10 @@ def _walk(loader: yaml.SafeLoader, node: yaml.Node, path: Path | str) -> Any:
 
 def parse(text: str, path: Path | str = "<string>") -> Any:
     """Parse YAML text into LDict/LList/scalars; raise YamlProblem on bad input."""
-    loader = _Loader(text)
+    loader = None
     try:
+        prescan(text, path)
+        loader = _Loader(text)
         node = loader.get_single_node()
         if node is None:
             return None
@@ -100,13 +165,16 @@ def parse(text: str, path: Path | str = "<string>") -> Any:
     except RecursionError:
         raise YamlProblem(path, 1, "yaml: data without recursive aliases, got a recursive alias") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def read(path: Path) -> Any:
     """Read and parse one YAML file (UTF-8)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bytes(path).decode("utf-8")
+    except InputTooLarge as exc:
+        raise YamlProblem(path, 1, exc.message) from None
     except UnicodeDecodeError as exc:
         raise YamlProblem(path, 1, f"file: UTF-8 text, got undecodable bytes ({exc.reason})") from None
     return parse(text, path)

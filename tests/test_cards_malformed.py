@@ -274,7 +274,7 @@ def bool_where_int(c: Copy) -> list[str]:
 def negative_cost(c: Copy) -> list[str]:
     line = c.edit("dark_city.yaml", "cost: 3", "cost: -3", after="- id: lighthouse")
     return [f"{REL}/dark_city.yaml:{line}: dark_district 'lighthouse': cost: "
-            "an integer of at least 0, got -3"]
+            "an integer from 0 to 100, got -3"]
 
 
 @case
@@ -368,8 +368,8 @@ def undecodable_bytes(c: Copy) -> list[str]:
 
 @case
 def schema_unknown_type(c: Copy) -> list[str]:
-    line = c.edit("schema.yaml", "cost: {type: int, min: 0, doc: Gold paid to build it.}",
-                  "cost: {type: integer, min: 0, doc: Gold paid to build it.}")
+    line = c.edit("schema.yaml", "cost: {type: int, min: 0, max: 100, doc: Gold paid to build it.}",
+                  "cost: {type: integer, min: 0, max: 100, doc: Gold paid to build it.}")
     return [f"{REL}/schema.yaml:{line}: schema '{GAME}': district.cost: a field spec with a type "
             "among bool, enum, id, int, list, map, number, object, ref, str, text, got 'integer'"]
 

@@ -167,7 +167,7 @@ def test_negative_and_wrong_types_and_unknown_fields():
     assert problems(record) == [
         "r.yaml: players[0].glod: unknown field (did you mean 'gold'?); known: name, gold, city, "
         "built_last_round, hand, tucked, characters",
-        "r.yaml: players[0].gold: expected a number of at least 0, got -1",
+        "r.yaml: players[0].gold: expected a number from 0 to 999, got -1",
         "r.yaml: players[1].city: expected a list, got 'castle'",
         "r.yaml: players[1].gold: expected a whole number, got 'two'"]
 

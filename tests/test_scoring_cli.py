@@ -99,7 +99,7 @@ players:
 def test_every_ciudadelas_problem_with_its_line(tmp_path):
     path, lines = bad(tmp_path, BAD_CIUDADELAS)
     assert lines[0] == f"{path}:2: first_complete: 'Luis' has 2 districts; a complete city has at least 8"
-    assert lines[1] == f"{path}:5: players[0].gold: expected a number of at least 0, got -2"
+    assert lines[1] == f"{path}:5: players[0].gold: expected a number from 0 to 999, got -2"
     assert lines[2].startswith(f"{path}:8: players[0].city[1]: unknown district 'Catedrall' "
                                "(closest: Catedral / Cathedral")
     assert lines[3] == (f"{path}:9: players[0].city[2]: duplicate district 'Castillo / Castle' "
@@ -129,7 +129,7 @@ def test_unknown_gladiadores_building_and_negative_wins(tmp_path):
     path, lines = bad(tmp_path, "game: gladiadores\nplayers:\n  - name: Ana\n    combat_wins: -4\n"
                                 "    buildings: [Casula]\n  - name: Luis\n    combat_wins: 1\n"
                                 "    buildings: [Colosseum]\n")
-    assert lines[0] == f"{path}:4: players[0].combat_wins: expected a number of at least 0, got -4"
+    assert lines[0] == f"{path}:4: players[0].combat_wins: expected a number from 0 to 999, got -4"
     assert lines[1].startswith(f"{path}:8: players[1].buildings[0]: unknown building 'Colosseum'")
     assert len(lines) == 2
 
@@ -151,7 +151,7 @@ def test_json_record_problems_have_lines_too(tmp_path):
     text = '{\n "game": "ciudadelas",\n "players": [\n  {"name": "Ana", "city": ["Castle"]},\n' \
            '  {"name": "Luis", "city": ["Castle"], "gold": -1}\n ]\n}\n'
     path, lines = bad(tmp_path, text, "r.json")
-    assert lines == [f"{path}:5: players[1].gold: expected a number of at least 0, got -1"]
+    assert lines == [f"{path}:5: players[1].gold: expected a number from 0 to 999, got -1"]
 
 
 def test_missing_cards_folder(tmp_path):

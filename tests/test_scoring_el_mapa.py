@@ -36,7 +36,7 @@ def test_bad_el_mapa_records():
     assert "Mercado / Market" in found[0]
     assert found[1:] == [
         "m.yaml: players[0].tiles_revealed: expected a whole number, got 2.5",
-        "m.yaml: players[0].defeated.leva: expected a number of at least 0, got -1",
+        "m.yaml: players[0].defeated.leva: expected a number from 0 to 999, got -1",
         "m.yaml: players[0].defeated.dragon: unknown troop 'dragon' (known: Leva / Levy, "
         "Soldado / Soldier, Arquero / Archer, Caballería / Knight)",
         "m.yaml: players[0].resources.oro: expected a whole number, got 'x'",

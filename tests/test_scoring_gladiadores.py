@@ -49,10 +49,10 @@ def test_bad_gladiadores_records():
     assert found[2].startswith("g.yaml: players[0].buildings[2]: unknown building 'Thermea' "
                                "(closest: Thermae / Thermae")
     assert found[:2] + found[3:] == [
-        "g.yaml: target: expected a number of at least 0, got -3",
+        "g.yaml: target: expected a number from 0 to 999, got -3",
         "g.yaml: players[0].buildings[1]: duplicate building 'templum' (already at buildings[0]); "
         "a player may not hold two of the same",
-        "g.yaml: players[1].combat_wins: expected a number of at least 0, got -1",
+        "g.yaml: players[1].combat_wins: expected a number from 0 to 999, got -1",
         "g.yaml: players[1].buildings: at most 5 buildings, got 6"]
 
 

@@ -15,8 +15,13 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ludoteca.cards import fold
+from ludoteca.cards.limits import InputTooLarge, json_loads, read_bytes
 from ludoteca.cards.schema import describe
 from ludoteca.cards.yamlread import YamlProblem, parse
+
+#: The most of anything a record may count (gold, tiles, wins...): no end state of these games comes
+#: near it, and the physical checks of each game (copies, tiles that exist) come from the data.
+MAX_COUNT = 999
 
 
 @dataclass(frozen=True)
@@ -58,7 +63,9 @@ def read_record(path: Path | str) -> Any:
     if Path(path).is_dir():
         raise RecordError([RecordProblem(where, None, "", "expected a record file, got a folder")])
     try:
-        text = Path(path).read_bytes().decode("utf-8-sig")
+        text = read_bytes(path).decode("utf-8-sig")
+    except InputTooLarge as exc:
+        raise RecordError([RecordProblem(where, None, exc.field, f"{exc.expected}, got {exc.got}")]) from None
     except OSError as exc:
         raise RecordError([RecordProblem(where, None, "", f"cannot read the file ({exc.strerror})")]) from None
     except UnicodeDecodeError as exc:
@@ -66,7 +73,10 @@ def read_record(path: Path | str) -> Any:
         raise RecordError([RecordProblem(where, 1, "file", message)]) from None
     if Path(path).suffix.lower() == ".json":
         try:
-            data = json.loads(text)
+            data = json_loads(text, where)
+        except InputTooLarge as exc:
+            raise RecordError([RecordProblem(where, exc.line, exc.field,
+                                             f"{exc.expected}, got {exc.got}")]) from None
         except json.JSONDecodeError as exc:
             what = f"{exc.msg[:1].lower()}{exc.msg[1:]}, column {exc.colno}"
             raise RecordError([RecordProblem(where, exc.lineno, "json",
@@ -121,8 +131,9 @@ class Reader:
                 self.bad(line_of(obj, key), _join(prefix, str(key)),
                          f"unknown field{hint}; known: {', '.join(allowed)}")
 
-    def count(self, obj: dict, key: str, prefix: str, default: int | None = 0) -> int | None:
-        """A whole number >= 0; ``default`` when absent (``None`` means required)."""
+    def count(self, obj: dict, key: str, prefix: str, default: int | None = 0,
+              most: int = MAX_COUNT) -> int | None:
+        """A whole number from 0 to ``most``; ``default`` when absent (``None`` means required)."""
         if key not in obj:
             if default is None:
                 self.missing(obj, key, prefix)
@@ -131,8 +142,8 @@ class Reader:
         if isinstance(value, bool) or not isinstance(value, int):
             self.bad(line_of(obj, key), _join(prefix, key), f"expected a whole number, got {describe(value)}")
             return None
-        if value < 0:
-            self.bad(line_of(obj, key), _join(prefix, key), f"expected a number of at least 0, got {value}")
+        if value < 0 or value > most:
+            self.bad(line_of(obj, key), _join(prefix, key), f"expected a number from 0 to {most}, got {describe(value)}")
             return None
         return value
 
