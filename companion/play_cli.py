@@ -12,8 +12,12 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, Iterator
 
+from ludoteca.cards.limits import MAX_LINE_BYTES, InputTooLarge, json_loads
+
+#: The largest seed: what one SQLite integer holds.
+MAX_SEED = 2**63 - 1
 GAME_ALIASES = {"ciudadelas": "ciudadelas", "citadels": "ciudadelas", "el_mapa": "el_mapa",
                 "el-mapa": "el_mapa", "elmapa": "el_mapa", "mapa": "el_mapa",
                 "gladiadores": "gladiadores", "ludi_gladiatorii": "gladiadores"}
@@ -30,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     who.add_argument("--game-id", help="resume a saved game")
     who.add_argument("--actions", action="store_true", help="list the game's actions and their arguments")
     play.add_argument("--db", help="database file (default: $LUDOTECA_DB or the user data folder)")
-    play.add_argument("--seed", type=int, help="random seed of a new game (default: random)")
+    play.add_argument("--seed", type=_seed, help=f"random seed of a new game, 0 to {MAX_SEED} (default: random)")
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                       help="a game option, e.g. crown=Ana (JSON values allowed); repeatable")
     play.add_argument("--cards", help="folder of card data (default: the shipped data)")
@@ -52,15 +56,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     exp.set_defaults(func=cmd_export)
 
 
+def _seed(value: str) -> int:
+    """``--seed``: a whole number from 0 to :data:`MAX_SEED` (argparse turns the error into one line)."""
+    text = value.strip()
+    if not text.isdigit() or len(text) > len(str(MAX_SEED)) or int(text) > MAX_SEED:
+        shown = text if len(text) <= 24 else f"{text[:20]}... ({len(text)} characters)"
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to {MAX_SEED}, got '{shown}'")
+    return int(text)
+
+
 def _fail(message: str) -> int:
     print(f"ludoteca: error: {message}", file=sys.stderr)
     return 2
 
 
-def _open_store(db: str | None, cards_dir: str | None = None):
+def _open_store(db: str | None, cards_dir: str | None = None, readonly: bool = False):
     from ludoteca.companion.engine import Store
 
-    store = Store(db, cards_dir=cards_dir)
+    store = Store(db, cards_dir=cards_dir, readonly=readonly)
     if store.notice:
         print(f"ludoteca: {store.notice['en']}", file=sys.stderr)
     return store
@@ -77,7 +90,9 @@ def _options(pairs: list[str]) -> dict[str, Any]:
         if not sep or not key:
             raise ValueError(f"--option {pair!r}: expected KEY=VALUE")
         try:
-            out[key] = json.loads(value)
+            out[key] = json_loads(value, f"--option {key}", MAX_LINE_BYTES)
+        except InputTooLarge as exc:
+            raise ValueError(str(exc)) from None
         except ValueError:
             out[key] = value
     return out
@@ -98,7 +113,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not args.players and not args.game_id:
         hint = ""
         try:
-            waiting = [g for g in _open_store(args.db, args.cards).unfinished() if g["game"] == game]
+            waiting = [g for g in _open_store(args.db, args.cards, readonly=True).unfinished()
+                       if g["game"] == game]
         except StoreError:
             waiting = []
         if waiting:
@@ -118,13 +134,20 @@ def cmd_play(args: argparse.Namespace) -> int:
     except (IllegalAction, StoreError, ValueError) as exc:
         return _fail(str(exc))
     out = sys.stdout
-    for line in sys.stdin:
+    for number, line in enumerate(_lines(sys.stdin.buffer), start=1):
+        if isinstance(line, InputTooLarge):
+            answer: dict[str, Any] = {"ok": False, "error": str(line)}
+            out.write(json.dumps(answer) + "\n")
+            out.flush()
+            continue
         if not line.strip():
             continue
         try:
-            action = json.loads(line)
+            action = json_loads(line, f"line {number}", MAX_LINE_BYTES)
+        except InputTooLarge as exc:
+            answer = {"ok": False, "error": str(exc)}
         except ValueError as exc:
-            answer: dict[str, Any] = {"ok": False, "error": f"not JSON: {exc}"}
+            answer = {"ok": False, "error": f"not JSON: {exc}"}
         else:
             try:
                 state = session.apply(action)
@@ -136,10 +159,32 @@ def cmd_play(args: argparse.Namespace) -> int:
                 out.flush()
                 return 1
             else:
-                answer = {"ok": True, "game_id": session.id, "seq": session.seq, "state": state}
+                answer = {"ok": True, "game_id": session.id, "seq": session.acknowledged, "state": state}
+                if session.repeated:
+                    answer["repeated"] = True
         out.write(json.dumps(answer, ensure_ascii=False) + "\n")
         out.flush()
     return 0
+
+
+def _lines(stream: BinaryIO) -> Iterator[str | InputTooLarge]:
+    """The lines of ``stream`` as text; a line over :data:`MAX_LINE_BYTES` is skipped unread and
+    given as an :class:`InputTooLarge` (so one huge line costs no memory and ends nothing)."""
+    number = 0
+    while True:
+        chunk = stream.readline(MAX_LINE_BYTES + 1)
+        if not chunk:
+            return
+        number += 1
+        if len(chunk) > MAX_LINE_BYTES and not chunk.endswith(b"\n"):
+            size = len(chunk)
+            while chunk and not chunk.endswith(b"\n"):
+                chunk = stream.readline(MAX_LINE_BYTES)
+                size += len(chunk)
+            yield InputTooLarge(f"line {number}", None, "line", f"at most {MAX_LINE_BYTES:,} bytes",
+                                f"{size:,}")
+            continue
+        yield chunk.decode("utf-8", "replace")
 
 
 def _scores_text(final: dict | None) -> str:
@@ -152,14 +197,18 @@ def cmd_history(args: argparse.Namespace) -> int:
     """``ludoteca history``: every saved game, one game (``ID`` or ``last``), or ``--stats``."""
     from ludoteca.companion.engine import IllegalAction, StoreError
     from ludoteca.companion.engine.lookup import find_game
+    from ludoteca.companion.engine.store import NoDatabase
 
     try:
-        store = _open_store(args.db)
+        store = _open_store(args.db, readonly=True)
         if args.stats:
             return _print_stats(store, args.json, args.id)
         if args.id:
             return _print_game(store, find_game(store, args.id), args.json)
         games = store.history()
+    except NoDatabase as exc:
+        games = []
+        print(f"ludoteca: {exc}", file=sys.stderr)
     except (IllegalAction, StoreError) as exc:
         return _fail(str(exc))
     if args.json:
@@ -178,7 +227,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
     for row in [header] + rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
-    stats = store.player_stats()
+    stats = store.player_stats() if games else {}
     if stats:
         print()
         print("player stats: " + "; ".join(f"{n} {s['wins']}/{s['games']} won"
@@ -248,7 +297,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from ludoteca.companion.engine.lookup import find_game
 
     try:
-        store = _open_store(args.db)
+        store = _open_store(args.db, readonly=True)
         data = export_data(store, find_game(store, args.id), args.format)
     except (IllegalAction, StoreError) as exc:
         return _fail(str(exc))

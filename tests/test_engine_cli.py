@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -94,7 +95,7 @@ def test_resume_with_game_id_and_export_to_file(tmp_path):
     (["play", "ciudadelas"], "--players"),
     (["play", "ciudadelas", "--players", "Ana"], "2 to 7 players"),
     (["play", "gladiadores", "--game-id", "nope"], "no game with id"),
-    (["export", "nope", "--format", "json"], "no game with id"),
+    (["export", "nope", "--format", "json"], "no database here"),
     (["export", "x", "--format", "pdf"], "invalid choice"),
 ])
 def test_command_line_errors_are_one_line(tmp_path, args, message):
@@ -112,28 +113,34 @@ def test_actions_lists_every_action():
 
 
 def test_sigkill_never_loses_an_acknowledged_action(tmp_path):
+    """Kill ``play`` at random moments; the client resends every action it has no answer for, and
+    some it has, with the same ids: nothing acknowledged is lost and nothing is applied twice."""
     db = tmp_path / "crash.db"
     rnd = random.Random(1234)
     game_id = None
     acknowledged: dict[int, dict] = {}
-    kills = 0
+    seq_of_id: dict[str, int] = {}
+    # every action differs from its neighbours (player and a wide delta), so a stored row that is
+    # not the one acknowledged at its seq (shifted, repeated, mixed up) fails the comparison below
+    planned = [{"id": f"a{k}", "action": "adjust", "player": rnd.choice(["Ana", "Luis", "Eva"]),
+                "resource": "gold", "delta": rnd.randint(1, 10**6)} for k in range(3000)]
+    sent_upto = 0  # planned[:sent_upto] have been sent at least once
+    kills = repeats = 0
     while kills < 22:
         args = ["play", "ciudadelas", "--db", str(db)]
         args += ["--game-id", game_id] if game_id else ["--players", "Ana,Luis,Eva", "--seed", "3"]
         proc = subprocess.Popen(LUDOTECA + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, bufsize=1)
-        # every action differs from its neighbours (player and a wide delta), so a stored row that is
-        # not the one acknowledged at its seq (shifted, repeated, mixed up) fails the comparison below
-        batch = [{"action": "adjust", "player": rnd.choice(["Ana", "Luis", "Eva"]), "resource": "gold",
-                  "delta": rnd.randint(1, 10**6)} for _ in range(200)]
-        for a in batch:
-            proc.stdin.write(json.dumps(a) + "\n")
-        proc.stdin.flush()
-        time.sleep(0.25 + rnd.random() * 0.4)  # start-up, then a random moment in the stream
+        again = [acknowledged[seq]["sent"] for seq in sorted(acknowledged)[-3:]]  # answered, sent again
+        batch = again + [a for a in planned[:sent_upto + 200] if a["id"] not in seq_of_id]
+        feeder = threading.Thread(target=_feed, args=(proc, batch), daemon=True)
+        feeder.start()  # a thread: answers fill the pipe back while lines are still being sent
+        first = proc.stdout.readline()  # start-up is over: kill at a random moment in the stream
+        time.sleep(rnd.random() * 0.3)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         kills += 1
-        out = proc.stdout.read()
+        out = first + proc.stdout.read()
         answers = []
         for line in out.splitlines():
             try:
@@ -143,14 +150,25 @@ def test_sigkill_never_loses_an_acknowledged_action(tmp_path):
         for sent, answer in zip(batch, answers):  # one answer per line, in the order sent
             assert answer.get("ok"), answer
             game_id = answer["game_id"]
+            if sent["id"] in seq_of_id:
+                assert answer.get("repeated") and answer["seq"] == seq_of_id[sent["id"]], answer
+                repeats += 1
+                continue
             assert answer["seq"] not in acknowledged, "two acknowledgements for one seq"
+            seq_of_id[sent["id"]] = answer["seq"]
             acknowledged[answer["seq"]] = {"sent": sent, "state": answer["state"]}
-    assert kills >= 20 and len(acknowledged) > 20
+        sent_upto += 200
+    assert kills >= 20 and len(acknowledged) > 20 and repeats > 0
     conn = sqlite3.connect(db)
-    rows = dict(conn.execute("SELECT seq, action FROM actions WHERE game_id = ?", (game_id,)))
+    rows = {seq: (json.loads(action), cid) for seq, action, cid in conn.execute(
+        "SELECT seq, action, client_id FROM actions WHERE game_id = ?", (game_id,))}
+    ids = [cid for _, cid in rows.values()]
+    assert len(ids) == len(set(ids)), "an action id applied twice"
     for seq, answer in acknowledged.items():
         assert seq in rows, f"acknowledged action {seq} lost"
-        assert json.loads(rows[seq]) == answer["sent"], f"the action stored at {seq} is not the one acknowledged"
+        sent = dict(answer["sent"])
+        assert rows[seq] == ({k: v for k, v in sent.items() if k != "id"}, sent["id"]), \
+            f"the action stored at {seq} is not the one acknowledged"
     reopened = Store(db).open(game_id)
     assert reopened.seq >= max(acknowledged)
     top = acknowledged[max(acknowledged)]["state"]
@@ -158,6 +176,15 @@ def test_sigkill_never_loses_an_acknowledged_action(tmp_path):
     assert replay.notice is None
     assert [p["gold"] for p in top["players"]] == [
         p["gold"] for p in _state_at(replay, game_id, max(acknowledged))["players"]]
+
+
+def _feed(proc: subprocess.Popen, batch: list[dict]) -> None:
+    try:
+        for a in batch:
+            proc.stdin.write(json.dumps(a) + "\n")
+        proc.stdin.flush()
+    except (BrokenPipeError, OSError, ValueError):
+        pass  # killed while lines were still being sent
 
 
 def _state_at(store, game_id, seq):

@@ -140,34 +140,62 @@ def test_database_settings_are_durable(tmp_path):
     assert store.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
 
 
-@pytest.mark.parametrize("garbage", [b"this is not a database at all" * 100,
-                                     b"SQLite format 3\x00" + b"\xff" * 5000])
-def test_damaged_database_is_moved_aside(tmp_path, garbage):
+@pytest.mark.parametrize("damage", ["header", "first_page"])
+def test_damaged_database_is_moved_aside_and_its_actions_recovered(tmp_path, damage):
     path = tmp_path / "ludoteca.db"
     good = Store(path)
     old = good.new_game("ciudadelas", GAMES["ciudadelas"], seed=1)
+    for delta in (3, 5, 7):
+        old.apply({"action": "adjust", "player": "Ana", "resource": "gold", "delta": delta})
     good.close()
-    path.write_bytes(garbage)
+    data = bytearray(path.read_bytes())
+    span = 100 if damage == "header" else 4096
+    data[:span] = bytes(span)
+    path.write_bytes(bytes(data))
     store = Store(path)
-    assert store.moved_to is not None and store.moved_to.exists()
+    assert store.moved_to is not None and store.moved_to.read_bytes() == bytes(data)
     assert store.moved_to.name.startswith("ludoteca.db.damaged-")
-    assert store.moved_to.read_bytes() == garbage
     assert "damaged" in store.notice["en"] and "dañada" in store.notice["es"]
-    assert str(store.moved_to.name) in store.notice["en"]
-    assert store.history() == []
+    assert str(store.moved_to.name) in store.notice["en"] and "All 3 readable actions" in store.notice["en"]
+    assert (store.recovery.actions_found, store.recovery.actions, store.recovery.games) == (3, 3, 1)
+    [row] = store.history()
+    assert row["id"] == old.id and store.open(old.id).state["players"][0]["gold"] == old.state["players"][0]["gold"]
     s = store.new_game("ciudadelas", GAMES["ciudadelas"], seed=1)
     assert s.id != old.id and Store(path).notice is None
 
 
+@pytest.mark.parametrize("content", [b"this is not a database at all" * 100,
+                                     b"SQLite format 3\x00" + b"\xff" * 5000])
+def test_a_file_that_is_not_ours_is_left_alone(tmp_path, content):
+    from ludoteca.companion.engine.store import NotOurs
+
+    path = tmp_path / "notes.txt"
+    path.write_bytes(content)
+    with pytest.raises(NotOurs, match="not a Ludoteca database"):
+        Store(path)
+    assert path.read_bytes() == content and sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
 def test_damaged_database_on_the_command_line(tmp_path):
     path = tmp_path / "x.db"
-    path.write_bytes(b"garbage " * 600)
+    store = Store(path)
+    store.new_game("gladiadores", GAMES["gladiadores"], seed=1)
+    store.close()
+    data = bytearray(path.read_bytes())
+    data[:100] = b"garbage " * 12 + b"gear"
+    path.write_bytes(bytes(data))
     out = subprocess.run([sys.executable, "-m", "ludoteca", "history", "--db", str(path), "--json"],
                          capture_output=True, text=True)
+    assert out.returncode == 2 and "damaged" in out.stderr and "Traceback" not in out.stderr
+    assert path.read_bytes() == bytes(data)  # history only reads
+    out = subprocess.run([sys.executable, "-m", "ludoteca", "play", "gladiadores", "--players", "A,B",
+                          "--db", str(path)], capture_output=True, text=True, input="")
     assert out.returncode == 0, out.stderr
-    assert "damaged" in out.stderr and "moved aside" in out.stderr and "Traceback" not in out.stderr
-    assert json.loads(out.stdout) == []
+    assert "moved aside" in out.stderr and "All 0 readable actions" in out.stderr
     assert len(list(tmp_path.glob("x.db.damaged-*"))) == 1
+    out = subprocess.run([sys.executable, "-m", "ludoteca", "history", "--db", str(path), "--json"],
+                         capture_output=True, text=True)
+    assert len(json.loads(out.stdout)) == 2
 
 
 def test_every_game_module_declares_its_actions():

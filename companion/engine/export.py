@@ -15,6 +15,8 @@ from .common import text
 from .errors import BadArgument
 
 FORMATS = ("json", "csv", "bgstats")
+#: What a spreadsheet may read as the start of a formula (OWASP, "CSV Injection").
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 #: The file name ending of each format (what the app names a shared export).
 SUFFIXES = {"json": "json", "csv": "csv", "bgstats": "bgsplay"}
 #: The ``about`` text of a BG Stats file (our words; BG Stats shows it to whoever opens the file elsewhere).
@@ -39,16 +41,27 @@ def export_data(store, game_id: str, fmt: str, tz: tzinfo | None = None) -> str:
                           ensure_ascii=False, indent=1) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
+        writer = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)  # a CR inside a cell stays in it
         writer.writerow(["seq", "at", "action", "player", "arguments"])
         for row in store.log(game_id):
             action = dict(row["action"])
             name = action.pop("action", "")
             player = action.pop("player", "")
-            writer.writerow([row["seq"], row["at"], name, player,
-                             json.dumps(action, ensure_ascii=False) if action else ""])
+            writer.writerow([spreadsheet_safe(cell) for cell in (
+                row["seq"], row["at"], name, player, json.dumps(action, ensure_ascii=False) if action else "")])
         return buf.getvalue()
     return json.dumps(_bgstats(session, summary, store, tz), ensure_ascii=False, indent=1) + "\n"
+
+
+def spreadsheet_safe(cell: object) -> object:
+    """A CSV cell a spreadsheet shows as text: one that could start a formula gets a leading ``'``.
+
+    >>> spreadsheet_safe('=HYPERLINK("http://x")'), spreadsheet_safe("Ana"), spreadsheet_safe(-3)
+    ('\'=HYPERLINK("http://x")', 'Ana', -3)
+    """
+    if isinstance(cell, str) and cell.startswith(FORMULA_START):
+        return "'" + cell
+    return cell
 
 
 def _bgstats(session, summary: dict, store=None, tz: tzinfo | None = None) -> dict:

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from .store import Store
 
 META_ACTIONS = ("undo", "redo")
+#: The longest client-chosen action ``id``.
+MAX_CLIENT_ID = 100
 
 
 def fold_log(rows: list[dict]) -> tuple[list[dict], list[dict]]:
@@ -64,6 +66,8 @@ class Session:
         self.module = GAME_MODULES[game]
         self.data = store.data(game)
         self.seq = seq
+        self.repeated = False  # whether the last apply() was a resent id, acknowledged again
+        self.acknowledged = seq  # the seq the last apply() acknowledged
         self._applied, self._undone = fold_log(rows)
         self.state = self._replay(self._applied)
 
@@ -112,7 +116,9 @@ class Session:
         """Apply one action; it is committed to the database before this returns the new state.
 
         Raises :class:`~companion.engine.errors.IllegalAction` and leaves everything unchanged when
-        the action is not allowed.
+        the action is not allowed.  An optional ``"id"`` (a client's own name for the action, up to
+        100 characters) makes a resend harmless: an id already saved in this game is acknowledged
+        again (:attr:`repeated`, :attr:`acknowledged`) without being applied twice.
         """
         if not isinstance(action, dict) or not isinstance(action.get("action"), str):
             raise BadArgument(text('una acción es un objeto con "action": nombre',
@@ -121,6 +127,13 @@ class Session:
             action = json.loads(json.dumps(action))
         except (TypeError, ValueError):
             raise BadArgument(text("la acción no es JSON", "the action is not JSON")) from None
+        client_id = self._client_id(action.pop("id", None))
+        self.repeated = False
+        if client_id is not None:
+            seq = self.store.seq_of(self.id, client_id)
+            if seq is not None:
+                self.repeated, self.acknowledged = True, seq
+                return self.state
         name = action["action"]
         if name not in self.module.ACTIONS:
             known = ", ".join(sorted(self.module.ACTIONS))
@@ -151,13 +164,25 @@ class Session:
             if new_state is None:
                 new_state = self._replay(applied)
             new_state = self._decorate(new_state)
-            self.store._append(self, action, new_state)
+            self.store._append(self, action, new_state, client_id)
         except BaseException:
             self._applied, self._undone = saved_applied, saved_undone
             raise
         self.seq += 1
+        self.acknowledged = self.seq
         self.state = new_state
         return new_state
+
+    @staticmethod
+    def _client_id(value: Any) -> str | None:
+        """A client's action id as stored (text), or ``None``; anything else is refused."""
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (str, int)) or not str(value).strip() \
+                or len(str(value)) > MAX_CLIENT_ID:
+            raise BadArgument(text(f'"id" es un texto o un número de 1 a {MAX_CLIENT_ID} caracteres',
+                                   f'"id" is a text or a number of 1 to {MAX_CLIENT_ID} characters'))
+        return str(value)
 
     def legal_actions(self) -> list[dict]:
         """What may be done now (the active player's moves, plus undo/redo when possible)."""

@@ -6,29 +6,41 @@
 True
 
 The file uses WAL with ``synchronous=FULL``: once :meth:`Session.apply` returns, the action
-survives a killed process or a power cut.  A file that is not a readable database is moved aside
-(``<name>.damaged-<time>``) and a fresh one is started; :attr:`Store.notice` says so.
+survives a killed process or a power cut.  A file that is not a Ludoteca database is never
+touched (:class:`NotOurs`); a damaged Ludoteca database is moved aside (``<name>.damaged-<time>``),
+a fresh one is started and every action still readable in the old file is recovered into it
+(:attr:`Store.recovery`); :attr:`Store.notice` says so.  An action may carry a client-chosen
+``id``: sent again, it is acknowledged again and not applied twice.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import secrets
+import shutil
 import sqlite3
 import sys
 import time
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from .common import text
 from .errors import BadArgument, StoreError
+from .recover import carve_files, looks_like_ours
 from .session import Session
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: Seconds to wait for another program (the phone app, a second ``ludoteca play``) to release a lock.
 BUSY_TIMEOUT = 10.0
+#: ``PRAGMA application_id`` of a Ludoteca database ("Ludo"): written when the file is created.
+APPLICATION_ID = 0x4C75646F
+#: The longest client-chosen action id.
+MAX_ACTION_ID = 100
+SQLITE_MAGIC = b"SQLite format 3\x00"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -47,9 +59,30 @@ CREATE TABLE IF NOT EXISTS actions (
     seq INTEGER NOT NULL,
     action TEXT NOT NULL,
     at TEXT NOT NULL,
+    client_id TEXT,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS unreplayed (
+    game_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    at TEXT NOT NULL,
+    client_id TEXT,
+    reason TEXT NOT NULL
+);
 """
+CLIENT_ID_INDEX = ("CREATE UNIQUE INDEX IF NOT EXISTS actions_client_id ON actions (game_id, client_id)"
+                   " WHERE client_id IS NOT NULL")
+COLUMNS = {"games": {"id", "game", "players", "seed", "status", "seq", "final"},
+           "actions": {"game_id", "seq", "action"}}
+
+
+class NoDatabase(StoreError):
+    """A read-only command was pointed at a path where no database exists (nothing is created)."""
+
+
+class NotOurs(StoreError):
+    """The file is not a Ludoteca database; it is left exactly as it was."""
 
 
 def default_db_path() -> Path:
@@ -70,37 +103,155 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-class Store:
-    """All saved games in one database file (``":memory:"`` for a throw-away store)."""
+#: Free bytes below which an SQLite "disk I/O error" is taken for a full disk (SQLite gives no errno).
+LOW_SPACE = 256 * 1024
 
-    def __init__(self, path: str | os.PathLike | None = None, cards_dir: str | os.PathLike | None = None):
+
+def _full_disk(exc: BaseException, path: Any = None) -> bool:
+    if "full" in str(exc).lower() or getattr(exc, "errno", None) == errno.ENOSPC:
+        return True
+    if path is None or str(path) == ":memory:" or "disk i/o error" not in str(exc).lower():
+        return False
+    try:
+        return shutil.disk_usage(Path(path).parent).free < LOW_SPACE
+    except OSError:
+        return False
+
+
+def _write_error(path: Any, what: str, exc: BaseException) -> StoreError:
+    if _full_disk(exc, path):
+        return StoreError(f"{path}: cannot {what}: the disk is full; free some space and try again "
+                          "(nothing was saved)")
+    return StoreError(f"{path}: cannot {what}: {exc}")
+
+
+@dataclass
+class Recovery:
+    """What was read back from a damaged file into the new database."""
+
+    games: int = 0
+    games_found: int = 0
+    actions: int = 0
+    actions_found: int = 0
+    apart: int = 0
+
+    def text(self) -> dict[str, str]:
+        """The sentence the notice ends with."""
+        es = (f"Se han recuperado las {self.actions_found} acciones legibles: {self.actions} vuelven a "
+              f"sus {self.games} partidas")
+        en = (f"All {self.actions_found} readable actions were recovered: {self.actions} back in their "
+              f"{self.games} games")
+        if self.apart:
+            es += f" y {self.apart} que ya no se pueden aplicar quedan aparte (tabla unreplayed)"
+            en += f" and {self.apart} that no longer apply kept apart (table unreplayed)"
+        return text(es, en)
+
+
+class Store:
+    """All saved games in one database file (``":memory:"`` for a throw-away store).
+
+    ``readonly=True`` (``history``, ``export``) never creates, changes or moves the file, and works
+    on a file the user may not write.  A file that is not a Ludoteca database raises
+    :class:`NotOurs` and is left as it is; a damaged Ludoteca database is moved aside and every
+    action that can still be read is recovered into the new one (:attr:`recovery`).
+    """
+
+    def __init__(self, path: str | os.PathLike | None = None, cards_dir: str | os.PathLike | None = None,
+                 readonly: bool = False):
         self.path = default_db_path() if path is None else path
         self.cards_dir = cards_dir
+        self.readonly = readonly
         self.notice: dict[str, str] | None = None
         self.moved_to: Path | None = None
+        self.recovery: Recovery | None = None
         self._data: dict[str, Any] = {}
-        try:
+        self.has_client_ids = True
+        if str(self.path) == ":memory:":
             self.conn = self._connect()
-        except sqlite3.OperationalError as exc:
-            # Busy, locked, read-only or unopenable: the file is not damaged, so it stays where it is.
-            raise StoreError(f"{self.path}: cannot open the database: {exc}") from None
-        except sqlite3.DatabaseError as exc:
-            self._move_aside(exc)
+            return
+        path = Path(self.path)
+        if path.is_dir():
+            raise StoreError(f"{path}: is a folder, not a database file")
+        if readonly and not path.exists():
+            raise NoDatabase(f"{path}: no database here (nothing was created)")
+        damaged = self._identify(path) if path.exists() else None
+        if damaged is None:
             try:
                 self.conn = self._connect()
-            except sqlite3.DatabaseError as again:
-                raise StoreError(f"{self.path}: cannot start a new database: {again}") from None
+                return
+            except sqlite3.OperationalError as exc:
+                if _full_disk(exc, path):
+                    raise _write_error(path, "open the database", exc) from None
+                # Busy, locked, read-only or unopenable: the file is not damaged, so it stays where it is.
+                raise StoreError(f"{path}: cannot open the database: {exc}") from None
+            except sqlite3.DatabaseError as exc:
+                damaged = exc
+        if readonly:
+            raise StoreError(f"{path}: the database is damaged ({damaged}); `ludoteca play` or the app "
+                             "sets it aside and recovers what can be read")
+        self._move_aside(damaged)
+        try:
+            self.conn = self._connect()
+        except sqlite3.DatabaseError as again:
+            raise _write_error(path, "start a new database", again) from None
+        self._recover()
 
     # -- opening --------------------------------------------------------------------------------
+    def _identify(self, path: Path) -> Exception | None:
+        """``None`` for a readable Ludoteca (or empty) database, the error for a damaged one.
+
+        Raises :class:`NotOurs` for any other file, before anything writes to it.
+        """
+        try:
+            with open(path, "rb") as f:
+                head = f.read(100)
+        except OSError as exc:
+            raise StoreError(f"{path}: cannot read the file: {exc.strerror}") from None
+        if not head:
+            return None
+        if not head.startswith(SQLITE_MAGIC):
+            if looks_like_ours(path):
+                return sqlite3.DatabaseError("file is not a database")
+            raise NotOurs(f"{path}: not a Ludoteca database (not an SQLite file); it was left unchanged")
+        try:
+            probe = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT)
+        except sqlite3.Error:
+            return sqlite3.DatabaseError("cannot be opened")
+        try:
+            app_id = probe.execute("PRAGMA application_id").fetchone()[0]
+            tables = {name for (name,) in probe.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            columns = {t: {row[1] for row in probe.execute(f"PRAGMA table_info({t})")} for t in COLUMNS
+                       if t in tables}
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                return None  # another program holds it: _connect reports it without moving anything
+            return self._damaged_or_not_ours(path, exc)
+        except sqlite3.DatabaseError as exc:
+            return self._damaged_or_not_ours(path, exc)
+        finally:
+            probe.close()
+        if app_id not in (0, APPLICATION_ID) or tables and not (
+                set(COLUMNS) <= tables and all(COLUMNS[t] <= columns[t] for t in COLUMNS)):
+            raise NotOurs(f"{path}: an SQLite database of another program, not Ludoteca's; "
+                          "it was left unchanged")
+        return None
+
+    @staticmethod
+    def _damaged_or_not_ours(path: Path, exc: Exception) -> Exception:
+        if looks_like_ours(path):
+            return exc
+        raise NotOurs(f"{path}: not a Ludoteca database (a damaged SQLite file of unknown content: "
+                      f"{exc}); it was left unchanged")
+
     def _connect(self) -> sqlite3.Connection:
+        if self.readonly:
+            return self._connect_readonly()
         if str(self.path) != ":memory:":
             path = Path(self.path)
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise StoreError(f"{path.parent}: cannot create the data folder: {exc.strerror}") from None
-            if path.is_dir():
-                raise StoreError(f"{path}: is a folder, not a database file")
         conn = sqlite3.connect(str(self.path), isolation_level=None, timeout=BUSY_TIMEOUT)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
@@ -108,14 +259,18 @@ class Store:
             check = conn.execute("PRAGMA quick_check").fetchone()
             if not check or check[0] != "ok":
                 raise sqlite3.DatabaseError(f"integrity check failed: {check[0] if check else '?'}")
-            conn.executescript(SCHEMA)
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA_VERSION):
+            if version not in (0, 1, SCHEMA_VERSION):
                 raise sqlite3.DatabaseError(f"unknown schema version {version}")
+            conn.executescript(SCHEMA)
+            if "client_id" not in {row[1] for row in conn.execute("PRAGMA table_info(actions)")}:
+                conn.execute("ALTER TABLE actions ADD COLUMN client_id TEXT")
+            conn.execute(CLIENT_ID_INDEX)
             if version != SCHEMA_VERSION:
                 conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            for table, cols in (("games", {"id", "game", "players", "seed", "status", "seq", "final"}),
-                                ("actions", {"game_id", "seq", "action"})):
+            if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+                conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            for table, cols in COLUMNS.items():
                 have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
                 if not cols <= have:
                     raise sqlite3.DatabaseError(f"table {table} lacks {sorted(cols - have)}")
@@ -123,6 +278,22 @@ class Store:
             conn.close()
             raise
         return conn
+
+    def _connect_readonly(self) -> sqlite3.Connection:
+        """Open without writing anything; a file whose folder is read-only is read as it is."""
+        uri = Path(self.path).resolve().as_uri()
+        last: Exception | None = None
+        for mode in ("mode=ro", "immutable=1"):
+            try:
+                conn = sqlite3.connect(f"{uri}?{mode}", uri=True, isolation_level=None, timeout=BUSY_TIMEOUT)
+                conn.execute("SELECT count(*) FROM games").fetchone()
+                self.has_client_ids = "client_id" in {row[1] for row in conn.execute("PRAGMA table_info(actions)")}
+                return conn
+            except sqlite3.OperationalError as exc:
+                last = exc
+                if "no such table" in str(exc):
+                    raise NoDatabase(f"{self.path}: an empty database, with no games yet") from None
+        raise sqlite3.OperationalError(str(last))
 
     def _move_aside(self, exc: Exception) -> None:
         path = Path(self.path)
@@ -148,6 +319,74 @@ class Store:
             "y se empieza una nueva.",
             f"The database {path} was damaged ({exc}); it was moved aside as {target.name} "
             "and a new one was started.")
+
+    def _recover(self) -> None:
+        """Copy every game and action still readable in the set-aside file into this database.
+
+        Each game's readable actions are applied again in their order, through the rules: those
+        that apply go back into the game (numbered again from 1, so a gap closes up); those that no
+        longer apply after a lost action, and those of a game whose own row was lost, are kept in
+        the table ``unreplayed`` with the reason, so no readable action is left behind.
+        """
+        from .session import Session
+
+        assert self.moved_to is not None
+        carved = carve_files([self.moved_to, Path(str(self.moved_to) + "-wal")])
+        report = Recovery(games_found=len(carved.games), actions_found=len(carved.actions))
+        by_game: dict[str, list[dict]] = {}
+        for (gid, _seq), row in sorted(carved.actions.items()):
+            by_game.setdefault(gid, []).append(row)
+        scratch = Store(":memory:", cards_dir=self.cards_dir)
+        scratch._data = self._data
+        apart: list[tuple[dict, str]] = []
+        for gid, game in carved.games.items():
+            rows = by_game.pop(gid, [])
+            try:
+                session = Session(scratch, gid, game["game"], json.loads(game["players"]), game["seed"],
+                                  json.loads(game["options"]), [], 0)
+            except Exception as exc:  # recovered bytes: a setup that fails keeps its actions apart
+                apart += [(row, f"the game cannot be set up again: {exc}") for row in rows]
+                continue
+            kept: list[dict] = []
+            for row in rows:
+                action = json.loads(row["action"])
+                if row["client_id"] is not None:
+                    action["id"] = row["client_id"]
+                try:
+                    session.apply(action)
+                except Exception as exc:  # an action after a lost one may no longer apply
+                    apart.append((row, f"no longer applies: {exc}"))
+                    continue
+                kept.append(row)
+            self._restore(game, kept, session)
+            report.games += 1
+            report.actions += len(kept)
+        for rows in by_game.values():
+            apart += [(row, "the game's own record was lost") for row in rows]
+        if apart:
+            with self._transaction():
+                self.conn.executemany(
+                    "INSERT INTO unreplayed (game_id, seq, action, at, client_id, reason) VALUES (?, ?, ?, ?, ?, ?)",
+                    [(r["game_id"], r["seq"], r["action"], r["at"], r["client_id"], why) for r, why in apart])
+        report.apart = len(apart)
+        scratch.close()
+        self.recovery = report
+        if self.notice is not None:
+            self.notice = {lang: f"{self.notice[lang]} {report.text()[lang]}." for lang in ("es", "en")}
+
+    def _restore(self, game: dict, rows: list[dict], session: Any) -> None:
+        state = session.state
+        finished = bool(state.get("finished"))
+        final = json.dumps(state.get("final"), ensure_ascii=False) if finished else None
+        with self._transaction():
+            self.conn.execute(
+                "INSERT INTO games (id, game, players, seed, options, created, updated, status, seq, final)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game["id"], game["game"], game["players"], game["seed"], game["options"], game["created"],
+                 game["updated"], "finished" if finished else "active", len(rows), final))
+            self.conn.executemany(
+                "INSERT INTO actions (game_id, seq, action, at, client_id) VALUES (?, ?, ?, ?, ?)",
+                [(game["id"], n, r["action"], r["at"], r["client_id"]) for n, r in enumerate(rows, start=1)])
 
     def close(self) -> None:
         """Close the database connection."""
@@ -175,7 +414,10 @@ class Store:
         if len({n.casefold() for n in names}) != len(names):
             raise BadArgument(text("hay dos jugadores con el mismo nombre",
                                    "two players have the same name"))
-        seed = secrets.randbelow(2**31) if seed is None else int(seed)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
+            raise BadArgument(text(f"la semilla es un número de 0 a {2**63 - 1}",
+                                   f"the seed is a whole number from 0 to {2**63 - 1}"))
+        seed = secrets.randbelow(2**31) if seed is None else seed
         options = dict(options or {})
         game_id = f"{time.strftime('%Y%m%d')}-{secrets.token_hex(3)}"
         session = Session(self, game_id, game, names, seed, options, [], 0)  # validates the setup
@@ -212,20 +454,38 @@ class Store:
 
         class _Tx:
             def __enter__(self):
+                if store.readonly:
+                    raise StoreError(f"{store.path}: opened read-only")
                 try:
                     store.conn.execute("BEGIN IMMEDIATE")
                 except sqlite3.OperationalError as exc:
-                    raise StoreError(f"{store.path}: cannot write: {exc}") from None
+                    raise _write_error(store.path, "write", exc) from None
 
             def __exit__(self, kind, value, tb):
                 if kind is None:
-                    store.conn.execute("COMMIT")
-                else:
+                    try:
+                        store.conn.execute("COMMIT")
+                        return False
+                    except sqlite3.OperationalError as exc:
+                        value = exc
+                try:
                     store.conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass  # the transaction was already rolled back by SQLite itself
+                if isinstance(value, sqlite3.OperationalError):
+                    raise _write_error(store.path, "save", value) from None
                 return False
         return _Tx()
 
-    def _append(self, session: Session, action: dict, state: dict) -> None:
+    def seq_of(self, game_id: str, client_id: str) -> int | None:
+        """The seq of the action a client sent with this id, if it was saved."""
+        if not self.has_client_ids:
+            return None
+        row = self.conn.execute("SELECT seq FROM actions WHERE game_id = ? AND client_id = ?",
+                                (game_id, client_id)).fetchone()
+        return row[0] if row else None
+
+    def _append(self, session: Session, action: dict, state: dict, client_id: str | None = None) -> None:
         """Commit one log row and the game's summary; raises if anything fails."""
         seq = session.seq + 1
         now = _now()
@@ -233,14 +493,14 @@ class Store:
         final = json.dumps(state.get("final"), ensure_ascii=False) if finished else None
         try:
             with self._transaction():
-                self.conn.execute("INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
-                                  (session.id, seq, json.dumps(action, ensure_ascii=False), now))
+                self.conn.execute("INSERT INTO actions (game_id, seq, action, at, client_id) VALUES (?, ?, ?, ?, ?)",
+                                  (session.id, seq, json.dumps(action, ensure_ascii=False), now, client_id))
                 self.conn.execute("UPDATE games SET updated = ?, status = ?, seq = ?, final = ? WHERE id = ?",
                                   (now, "finished" if finished else "active", seq, final, session.id))
         except sqlite3.IntegrityError:
             raise StoreError(f"game {session.id} was changed by another program; open it again") from None
         except sqlite3.OperationalError as exc:
-            raise StoreError(f"{self.path}: cannot save the action: {exc}") from None
+            raise _write_error(self.path, "save the action", exc) from None
 
     # -- reading back ---------------------------------------------------------------------------
     def history(self) -> list[dict]:

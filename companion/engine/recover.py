@@ -1,0 +1,198 @@
+"""Reading the games and actions still in a damaged database file, by their bytes.
+
+SQLite stores each row as a *record*: a header of varints (its own length, then one serial type
+per column) followed by the values.  A damaged file may have lost its header page, its page
+pointers or whole pages, yet the rows themselves are usually intact somewhere in the main file or
+in its ``-wal``.  :func:`carve` finds them without trusting any page structure: every game id in
+the bytes (``20261123-a1b2c3``, the first column of both tables) is tried as the start of a row
+of ``games`` (10 columns) or ``actions`` (4 or 5), and a row is kept only if every value has the
+type and shape the table gives it (JSON that parses, a timestamp, a known status).
+
+>>> carve(b"no rows here")
+Carved(games={}, actions={})
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+GAME_ID = re.compile(rb"\d{8}-[0-9a-f]{6}")
+TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
+STATUSES = ("active", "finished")
+#: The longest record header tried before a game id (10 columns of up to 9-byte varints).
+MAX_HEADER = 40
+#: Bytes of a damaged file read for recovery (a database of 10,000 games is about 20 MB).
+MAX_SCAN_BYTES = 256 * 1024 * 1024
+
+
+@dataclass
+class Carved:
+    """What was read: the newest row of each game, and each action by (game id, seq)."""
+
+    games: dict[str, dict] = field(default_factory=dict)
+    actions: dict[tuple[str, int], dict] = field(default_factory=dict)
+
+
+def _varint(buf: bytes, pos: int) -> tuple[int, int]:
+    """An SQLite varint at ``pos``: (value, position after it)."""
+    value = 0
+    for i in range(9):
+        if pos >= len(buf):
+            raise IndexError(pos)
+        byte = buf[pos]
+        pos += 1
+        if i == 8:
+            return (value << 8) | byte, pos
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            return value, pos
+    return value, pos
+
+
+_INT_SIZES = {1: 1, 2: 2, 3: 3, 4: 4, 5: 6, 6: 8}
+
+
+def _size(serial: int) -> int:
+    if serial in _INT_SIZES:
+        return _INT_SIZES[serial]
+    if serial == 7:
+        return 8
+    if serial in (0, 8, 9):
+        return 0
+    if serial >= 12:
+        return (serial - 12) // 2
+    raise ValueError(serial)
+
+
+def _value(buf: bytes, pos: int, serial: int) -> Any:
+    size = _size(serial)
+    raw = buf[pos:pos + size]
+    if len(raw) != size:
+        raise IndexError(pos)
+    if serial == 0:
+        return None
+    if serial in (8, 9):
+        return serial - 8
+    if serial in _INT_SIZES:
+        return int.from_bytes(raw, "big", signed=True)
+    if serial == 7:
+        return struct.unpack(">d", raw)[0]
+    if serial % 2:
+        return raw.decode("utf-8")
+    return raw
+
+
+def _record(buf: bytes, start: int, body: int) -> list | None:
+    """The values of a record whose header starts at ``start`` and whose body starts at ``body``."""
+    try:
+        length, pos = _varint(buf, start)
+        if start + length != body:
+            return None
+        serials = []
+        while pos < body:
+            serial, pos = _varint(buf, pos)
+            if serial in (10, 11):
+                return None
+            serials.append(serial)
+        if pos != body or not 4 <= len(serials) <= 10:
+            return None
+        values = []
+        for serial in serials:
+            values.append(_value(buf, pos, serial))
+            pos += _size(serial)
+        return values
+    except (IndexError, ValueError, UnicodeDecodeError):
+        return None
+
+
+def _json(text: Any, kind: type) -> Any:
+    if not isinstance(text, str):
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, kind) else None
+
+
+def _as_action(values: list) -> dict | None:
+    if len(values) not in (4, 5):
+        return None
+    game_id, seq, action, at = values[:4]
+    client_id = values[4] if len(values) == 5 else None
+    parsed = _json(action, dict)
+    if (not isinstance(seq, int) or seq < 1 or parsed is None or not isinstance(parsed.get("action"), str)
+            or not isinstance(at, str) or not TIMESTAMP.match(at)
+            or client_id is not None and not isinstance(client_id, str)):
+        return None
+    return {"game_id": game_id, "seq": seq, "action": action, "at": at, "client_id": client_id}
+
+
+def _as_game(values: list) -> dict | None:
+    if len(values) != 10:
+        return None
+    gid, game, players, seed, options, created, updated, status, seq, final = values
+    names = _json(players, list)
+    if (not isinstance(game, str) or not names or not all(isinstance(n, str) for n in names)
+            or not isinstance(seed, int) or _json(options, dict) is None
+            or not all(isinstance(t, str) and TIMESTAMP.match(t) for t in (created, updated))
+            or status not in STATUSES or not isinstance(seq, int) or seq < 0
+            or final is not None and _json(final, dict) is None):
+        return None
+    return {"id": gid, "game": game, "players": players, "seed": seed, "options": options,
+            "created": created, "updated": updated, "status": status, "seq": seq, "final": final}
+
+
+def carve(data: bytes, found: Carved | None = None) -> Carved:
+    """Every readable ``games`` and ``actions`` row in ``data`` (later copies win for actions)."""
+    found = found or Carved()
+    for match in GAME_ID.finditer(data):
+        body = match.start()
+        for start in range(body - 2, max(body - MAX_HEADER, 0) - 1, -1):
+            values = _record(data, start, body)
+            if values is None or values[0] != match.group().decode():
+                continue
+            action = _as_action(values)
+            if action is not None:
+                found.actions[(action["game_id"], action["seq"])] = action
+                break
+            game = _as_game(values)
+            if game is not None:
+                old = found.games.get(game["id"])
+                if old is None or (game["seq"], game["updated"]) >= (old["seq"], old["updated"]):
+                    found.games[game["id"]] = game
+                break
+    return found
+
+
+def carve_files(paths: list[Path]) -> Carved:
+    """Carve the main file then its ``-wal`` (newer), reading at most :data:`MAX_SCAN_BYTES` of each."""
+    found = Carved()
+    for path in paths:
+        try:
+            with open(path, "rb") as f:
+                carve(f.read(MAX_SCAN_BYTES), found)
+        except OSError:
+            continue
+    return found
+
+
+def looks_like_ours(path: Path, limit: int = 4 * 1024 * 1024) -> bool:
+    """Whether a file that SQLite cannot read (or its ``-wal``) holds Ludoteca's tables or rows."""
+    for part in (Path(path), Path(f"{path}-wal")):
+        try:
+            with open(part, "rb") as f:
+                head = f.read(limit)
+        except OSError:
+            continue
+        if b"CREATE TABLE games (" in head and b"CREATE TABLE actions (" in head:
+            return True
+        found = carve(head)
+        if found.games or found.actions:
+            return True
+    return False
