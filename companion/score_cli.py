@@ -34,6 +34,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help='print {"game", "players": [{"name", "total", "rank", "breakdown"}], "winners"}')
     p.add_argument("--lang", choices=("both", "es", "en"), default="both",
                    help="language of the table's labels (default: Spanish / English)")
+    p.add_argument("--lenient", action="store_true",
+                   help="score an end state the physical game does not allow (a house rule), with a warning")
     p.add_argument("--cards", metavar="DIR", default=None,
                    help="read this copy of the card data instead of the built-in one")
     p.set_defaults(func=run_score)
@@ -54,11 +56,14 @@ def run_score(args: argparse.Namespace) -> int:
         record = read_record(args.file)
         game_id = game_of(record, args.file)
         catalog = load(args.cards, games=(game_id,))
-        result = score_record(record, catalog, path=args.file)
+        result = score_record(record, catalog, path=args.file, lenient=args.lenient)
     except RecordError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         return 2
+    for note in result.notes:
+        if note["en"].startswith("House rule"):
+            print(f"ludoteca: warning: {note['en']}", file=sys.stderr)
     if args.json:
         json.dump(result.as_json(), sys.stdout, ensure_ascii=False)
         print()

@@ -19,7 +19,8 @@ def test_ciudadelas_example():
     #      + Manor 3 = 22; five colours (Haunted City stays purple, University is purple too) +3;
     #      first complete +4 = 29.
     # Luis: 5 + 5 + 4 + 5 + 6 + 2 = 27; five colours +3 = 30 (six districts: no completion bonus).
-    # Eva: 3 + 3 + 2 + 2 + 3 + 2 + 8 + 5 = 28; five colours +3; complete, not first +2 = 33.
+    # Eva: 3 + 3 + 2 + 2 + 3 + 2 + 8 + 5 = 28 (Church 2: the deck's only Haunted City is Ana's);
+    #      five colours +3; complete, not first +2 = 33.
     result = score("ciudadelas.yaml")
     assert [(p["name"], p["total"], p["rank"]) for p in result["players"]] == [
         ("Ana", 29, 3), ("Luis", 30, 2), ("Eva", 33, 1)]
@@ -29,10 +30,12 @@ def test_ciudadelas_example():
 def test_el_mapa_example():
     # Ana: Cuartel 1 + Mercado 1 + Estatua 1+3 + Arquería 2 + Teatro 2+5 = 15 buildings;
     #      battles 5 levas x 1 + 2 soldados x 2 = 9; 12 tiles -> 36.
+    # Luis: Mercado 1 + Ayuntamiento 1 + Cuartel 1 + Banco 2 + Teatro 2+5 + Tesorería 3 = 15 (three on
+    #      level 1, two on them, one on top: the support rule); battles 2 levas x 1 = 2; 9 tiles -> 26.
     result = score("el_mapa.yaml")
-    ana = result["players"][0]
-    assert ana["total"] == 36
-    assert ana["breakdown"]["buildings"] == 15
+    assert [(p["name"], p["total"], p["breakdown"]["buildings"]) for p in result["players"]] == [
+        ("Ana", 36, 15), ("Luis", 26, 15)]
+    assert result["winners"] == ["Ana"]
 
 
 def test_gladiadores_example():

@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 from ludoteca.cards import Game, fold
 
 from .ranking import Result, Text, rank_players
-from .records import Reader, line_of
+from .records import Reader, finish, line_of
 
 ANY_COLOUR = "end_any_colour"      # ability: one colour of the owner's choice for the bonus
 DUPLICATE = "allow_duplicate"      # ability: params.max_duplicates repeated districts allowed
@@ -279,12 +279,49 @@ def _first_complete(reader: Reader, record: dict, game: Game, players: list[City
     return match[0].name
 
 
-def score_record(record: dict, game: Game, reader: Reader) -> Result:
-    """Check a record and score it (raises :class:`RecordError` listing every problem)."""
+def check_physical(record: dict, game: Game, reader: Reader, players: Sequence[CityEnd]) -> None:
+    """What the box allows: no more copies of a district in the cities than the deck holds, and
+    each character card in one hand only (the seed's lines from ``game.yaml`` ``physical``)."""
+    seed = game.meta["physical"]
+    cards = district_index(game)
+    rows = record["players"]
+    seen: dict[str, list[str]] = {}
+    for index, player in enumerate(players):
+        items = rows[index].get("city")
+        for j, district_id in enumerate(player.city):
+            where = f"players[{index}].city[{j}]"
+            seen.setdefault(district_id, []).append(where)
+            copies = cards[district_id].get("copies", 1)
+            if len(seen[district_id]) == copies + 1:
+                name = cards[district_id]["name"]
+                reader.bad(line_of(items, j), where,
+                           f"'{name['es']} / {name['en']}' is in the cities {copies + 1} times or more "
+                           f"({', '.join(seen[district_id][:copies])}, {where}), and the deck holds {copies}; "
+                           f"seed {seed['district_copies']}")
+    holders: dict[str, str] = {}
+    for index, player in enumerate(players):
+        items = rows[index].get("characters")
+        for j, character in enumerate(player.characters):
+            where = f"players[{index}].characters[{j}]"
+            if character in holders and not holders[character].startswith(f"players[{index}]."):
+                name = game.get("character", character)["name"]
+                reader.bad(line_of(items, j), where,
+                           f"'{name['es']} / {name['en']}' is also in {holders[character]}: there is one card "
+                           f"of each character; seed {seed['characters']}")
+            holders.setdefault(character, where)
+
+
+def score_record(record: dict, game: Game, reader: Reader, lenient: bool = False) -> Result:
+    """Check a record and score it (raises :class:`RecordError` listing every problem).
+
+    ``lenient`` scores a state the box does not allow (a house rule) and says so in the notes.
+    """
     players, first = from_record(record, game, reader)
     reader.raise_if_bad()
+    physical = Reader(reader.path)
+    check_physical(record, game, physical, players)
     notes: list[Text] = []
     if first is not None and "first_complete" not in record:
         notes.append({"es": f"{first} es la única ciudad completa: se entiende que la completó primero",
                       "en": f"{first} has the only complete city, so completed it first"})
-    return score(players, game, first, notes)
+    return finish(score(players, game, first, notes), physical, reader, lenient)

@@ -9,12 +9,14 @@ names of the rules applied, which this module checks it knows).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations
 from typing import Sequence
 
 from ludoteca.cards import Game
 
 from .ranking import Result, Text, rank_players
-from .records import Reader, RecordError, RecordProblem, line_of
+from .records import Reader, RecordError, RecordProblem, finish, line_of
 
 LABELS: dict[str, Text] = {
     "buildings": {"es": "Edificios", "en": "Buildings"},
@@ -26,7 +28,10 @@ LABELS: dict[str, Text] = {
 KNOWN_RULES = {"building": "level_plus_extra_points", "per_defeated_unit": "troop_points",
                "wonder_bonus": "per_unit_of_wonder_resource"}
 PLAYER_FIELDS = ("name", "buildings", "tiles_revealed", "defeated", "resources", "trained_troops")
-RECORD_FIELDS = ("game", "players")
+RECORD_FIELDS = ("game", "variants", "players")
+#: Steps the castle search of one record may take (about 0.2 ms each): far above what a real end of
+#: game needs (a few dozen), so that a record of hundreds of buildings is refused in well under 2 s.
+SEARCH_BUDGET = 3_000
 
 
 @dataclass(frozen=True)
@@ -122,8 +127,205 @@ def from_record(record: dict, game: Game, reader: Reader) -> list[RealmEnd]:
     return out
 
 
-def score_record(record: dict, game: Game, reader: Reader) -> Result:
-    """Check a record and score it (raises :class:`RecordError` listing every problem)."""
+def castle_board(game: Game) -> dict:
+    """The board that holds buildings (the one with ``slots``): its copies and its slots."""
+    return next(b for b in game.entries("board") if b.get("slots"))
+
+
+@lru_cache(maxsize=8)
+def _shapes(slots: tuple[tuple[str, int, tuple[str, ...]], ...]) -> frozenset[tuple[int, ...]]:
+    """Every count of buildings by level (levels 1..4) that one castle can hold.
+
+    A set of filled slots is possible when every filled slot's ``rests_on`` slots are filled; a
+    building goes in a slot of its level or higher, so buildings fit filled slots when, for each
+    level, the buildings of that level or higher are no more than the slots of that level or higher
+    (and the numbers match).
+    """
+    top = max(level for _, level, _ in slots)
+    out: set[tuple[int, ...]] = set()
+    names = [s[0] for s in slots]
+    for size in range(1, len(slots) + 1):
+        for chosen in combinations(range(len(slots)), size):
+            filled = {names[i] for i in chosen}
+            if not all(set(slots[i][2]) <= filled for i in chosen):
+                continue
+            have = [sum(1 for i in chosen if slots[i][1] == lv) for lv in range(1, top + 1)]
+            out |= {b for b in _splits(size, top) if all(
+                sum(b[lv:]) <= sum(have[lv:]) for lv in range(top))}
+    return frozenset(out)
+
+
+def _splits(total: int, parts: int) -> list[tuple[int, ...]]:
+    if parts == 1:
+        return [(total,)]
+    return [(k, *rest) for k in range(total + 1) for rest in _splits(total - k, parts - 1)]
+
+
+def castles_needed(levels: dict[str, int], counts: dict[str, int], shapes: frozenset,
+                   top: int, most: int, budget: int = SEARCH_BUDGET) -> int | None:
+    """The fewest castles that hold these buildings (``counts`` by id, ``levels`` by id), each
+    castle holding at most one of each building and a shape from ``shapes``; ``None`` if more than
+    ``most`` would be needed.  Raises ``TimeoutError`` past ``budget`` steps.
+
+    Castles are filled one after the other, largest shapes first and in order (castles are alike,
+    so only one order of the same shapes is tried); a castle that takes *k* buildings of a level
+    takes one each of the *k* ids with the most copies left, which loses nothing (Gale and Ryser:
+    a bipartite degree sequence is realised greedily, largest first).  A count of castles below
+    what the most crowded level needs is never tried.
+    """
+    ordered = sorted(shapes, key=lambda sh: (-sum(sh), sh), reverse=False)
+    room = [max(sum(sh[lv:]) for sh in shapes) for lv in range(top)]  # most of level >= lv+1 per castle
+    state0 = tuple(tuple(sorted((counts[i] for i in counts if levels[i] == lv), reverse=True))
+                   for lv in range(1, top + 1))
+    steps = [0]
+    memo: dict = {}
+
+    def lower_bound(state: tuple) -> int:
+        above = [sum(sum(level) for level in state[lv:]) for lv in range(top)]
+        widest = max((level[0] for level in state if level), default=0)
+        return max([widest] + [-(-above[lv] // room[lv]) for lv in range(top) if room[lv]])
+
+    def fits(state: tuple, left: int, start: int) -> bool:
+        if not any(any(level) for level in state):
+            return True
+        if lower_bound(state) > left:
+            return False
+        key = (state, left, start)
+        if key in memo:
+            return memo[key]
+        steps[0] += 1
+        if steps[0] > budget:
+            raise TimeoutError
+        found = False
+        for index in range(start, len(ordered)):
+            shape = ordered[index]
+            if any(shape[lv] > len(state[lv]) or shape[lv] and not state[lv][shape[lv] - 1]
+                   for lv in range(top)):
+                continue
+            after = tuple(tuple(sorted([c - 1 for c in level[:k]] + list(level[k:]), reverse=True))
+                          for level, k in zip(state, shape))
+            after = tuple(tuple(c for c in level if c) for level in after)
+            if fits(after, left - 1, index):
+                found = True
+                break
+        memo[key] = found
+        return found
+
+    state0 = tuple(tuple(c for c in level if c) for level in state0)
+    for castles in range(max(1, lower_bound(state0)), most + 1):
+        if fits(state0, castles, 0):
+            return castles
+    return None
+
+
+def check_physical(record: dict, game: Game, reader: Reader, castle_ids: list[list[tuple[str, int | None]]],
+                   tiles: list[tuple[int, int | None]], enabled: set[str]) -> None:
+    """What the box allows: the support rule, building and board copies, tiles, variants.
+
+    ``castle_ids`` holds, per player, the (building id, line) of each building listed.
+    """
+    seed = game.meta["physical"]
+    board = castle_board(game)
+    boards = board["copies"]
+    slots = tuple((s["id"], s["level"], tuple(s.get("rests_on", []))) for s in board["slots"])
+    shapes = _shapes(slots)
+    top = max(level for _, level, _ in slots)
+    below = {s[0]: s for s in slots}
+
+    def under(slot: str) -> int:
+        seen: set[str] = set()
+        todo = list(below[slot][2])
+        while todo:
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                todo.extend(below[name][2])
+        return len(seen)
+
+    needs_under = {lv: min(under(s[0]) for s in slots if s[1] == lv) for lv in range(1, top + 1)}
+    players = record.get("players") if isinstance(record.get("players"), list) else []
+    total_castles = 0
+    table: dict[str, int] = {}
+    for index, listed in enumerate(castle_ids):
+        prefix = f"players[{index}]"
+        line = line_of(players[index], "buildings") if index < len(players) else None
+        for bid, where in listed:
+            entry = game.get("building", bid)
+            variant = entry.get("variant")
+            if variant and variant not in enabled:
+                vname = game.get("variant", variant)["name"]
+                reader.bad(where, f"{prefix}.buildings", f"'{entry['name']['es']}' belongs to the variant "
+                           f"'{vname['es']} / {vname['en']}', which the record does not enable (add "
+                           f"'variants: [{variant}]'); seed {seed['variant_buildings']}")
+        counts: dict[str, int] = {}
+        for bid, _ in listed:
+            counts[bid] = counts.get(bid, 0) + 1
+            table[bid] = table.get(bid, 0) + 1
+        if not counts:
+            total_castles += 1
+            continue
+        levels = {bid: game.get("building", bid)["level"] for bid in counts}
+        most = boards - (len(castle_ids) - 1)
+        try:
+            need = castles_needed(levels, counts, shapes, top, max(most, 0),
+                                  SEARCH_BUDGET // max(len(castle_ids), 1))
+        except TimeoutError:
+            reader.bad(line, f"{prefix}.buildings",
+                       f"{sum(counts.values())} buildings: too many to check against the support rule "
+                       f"(the search gives up after {SEARCH_BUDGET // max(len(castle_ids), 1)} steps; "
+                       f"--lenient scores it anyway); seed {seed['support']}")
+            continue
+        if need is None:
+            high = max(counts, key=lambda b: levels[b])
+            name = game.get("building", high)["name"]["es"]
+            reader.bad(line, f"{prefix}.buildings",
+                       f"these buildings cannot be placed in the player's castles (at most {max(most, 1)}): "
+                       f"a building of level 2 or more goes on the two slots below it, both filled (a level-"
+                       f"{levels[high]} building such as '{name}' needs {needs_under[levels[high]]} under it "
+                       f"in its castle), one of each building per castle; seed {seed['support']}")
+            continue
+        total_castles += need
+    if total_castles > boards:
+        reader.bad(line_of(record, "players"), "players", f"the buildings listed need {total_castles} castles, "
+                   f"and the game has {boards} castle boards; seed {seed['castle_boards']}")
+    for bid, n in table.items():
+        entry = game.get("building", bid)
+        copies = 1 if entry.get("scope") == "shared" else boards
+        if n > copies and entry.get("scope") != "shared":  # a shared one listed twice is reported where read
+            reader.bad(line_of(record, "players"), "players",
+                       f"{n} x '{entry['name']['es']}' listed, and the game has {copies} (one per castle board); "
+                       f"seed {seed['castle_boards']}")
+    exist = sum(t["copies"] for t in game.entries("tile"))
+    starting = len(game.meta["starting"]["tiles"]) * len(castle_ids)
+    revealed = sum(n for n, _ in tiles)
+    if revealed > exist - starting:
+        reader.bad(line_of(record, "players"), "players.tiles_revealed",
+                   f"{revealed} tiles revealed in all, and the map has {exist} tiles of which {starting} start "
+                   f"face up ({len(game.meta['starting']['tiles'])} per player): at most {exist - starting}; "
+                   f"seed {seed['tiles']}")
+
+
+def _variants(record: dict, game: Game, reader: Reader) -> set[str]:
+    items = reader.items(record, "variants", "", required=False) or []
+    out: set[str] = set()
+    for j, name in enumerate(items):
+        entry = reader.card(game, "variant", name, f"variants[{j}]", line_of(items, j))
+        if entry is not None:
+            out.add(entry["id"])
+    return out
+
+
+def score_record(record: dict, game: Game, reader: Reader, lenient: bool = False) -> Result:
+    """Check a record and score it (raises :class:`RecordError` listing every problem).
+
+    ``lenient`` scores a state the box does not allow (a house rule) and says so in the notes.
+    """
+    enabled = _variants(record, game, reader)
     players = from_record(record, game, reader)
     reader.raise_if_bad()
-    return score(players, game)
+    items = [p.get("buildings") for p in record["players"]]
+    castles = [[(b, line_of(items[i], j)) for j, b in enumerate(p.buildings)] for i, p in enumerate(players)]
+    physical = Reader(reader.path)
+    check_physical(record, game, physical, castles, [(p.tiles_revealed, None) for p in players], enabled)
+    return finish(score(players, game), physical, reader, lenient)
+

@@ -15,7 +15,7 @@ from typing import Sequence
 from ludoteca.cards import Game
 
 from .ranking import Result, Text, rank_players
-from .records import Reader, line_of
+from .records import Reader, finish, line_of
 
 LABELS: dict[str, Text] = {
     "combat": {"es": "Combates ganados", "en": "Combats won"},
@@ -98,8 +98,32 @@ def from_record(record: dict, game: Game, reader: Reader) -> tuple[list[LudusEnd
     return out, target
 
 
-def score_record(record: dict, game: Game, reader: Reader) -> Result:
-    """Check a record and score it (raises :class:`RecordError` listing every problem)."""
+def check_physical(record: dict, game: Game, reader: Reader, players: Sequence[LudusEnd]) -> None:
+    """What the box allows: no building in more hands than it has copies."""
+    seed = game.meta["physical"]
+    seen: dict[str, list[str]] = {}
+    for index, player in enumerate(players):
+        items = record["players"][index].get("buildings")
+        for j, building in enumerate(player.buildings):
+            where = f"players[{index}].buildings[{j}]"
+            seen.setdefault(building, []).append(where)
+            entry = game.get("building", building)
+            copies = entry.get("copies", 1)
+            if len(seen[building]) == copies + 1:
+                name = entry["name"]
+                shown = f"'{name['es']} / {name['en']}'" if isinstance(name, dict) else f"'{name}'"
+                reader.bad(line_of(items, j), where,
+                           f"{shown} is held {copies + 1} times or more ({', '.join(seen[building][:copies])}, "
+                           f"{where}), and the game has {copies}; seed {seed['building_copies']}")
+
+
+def score_record(record: dict, game: Game, reader: Reader, lenient: bool = False) -> Result:
+    """Check a record and score it (raises :class:`RecordError` listing every problem).
+
+    ``lenient`` scores a state the box does not allow (a house rule) and says so in the notes.
+    """
     players, target = from_record(record, game, reader)
     reader.raise_if_bad()
-    return score(players, game, target)
+    physical = Reader(reader.path)
+    check_physical(record, game, physical, players)
+    return finish(score(players, game, target), physical, reader, lenient)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -240,6 +240,23 @@ class Reader:
                 seen.setdefault(fold(name), index)
             out.append((index, player))
         return out
+
+
+def finish(result: Any, physical: Reader, reader: Reader, lenient: bool) -> Any:
+    """The result, unless the physical checks found a state the box does not allow.
+
+    Without ``lenient`` those problems are refused like any other; with it (a house rule) the
+    result is kept and each problem becomes a note.
+    """
+    if not physical.problems:
+        return result
+    if not lenient:
+        reader.problems.extend(physical.problems)
+        reader.raise_if_bad()
+    notes = tuple({"es": f"Regla de la casa (--lenient), la caja no lo permite: {p.field}: {p.message}",
+                   "en": f"House rule (--lenient), the box does not allow it: {p.field}: {p.message}"}
+                  for p in physical.problems)
+    return replace(result, notes=tuple(result.notes) + notes)
 
 
 def _join(prefix: str, key: str) -> str:
