@@ -59,7 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _seed(value: str) -> int:
     """``--seed``: a whole number from 0 to :data:`MAX_SEED` (argparse turns the error into one line)."""
     text = value.strip()
-    if not text.isdigit() or len(text) > len(str(MAX_SEED)) or int(text) > MAX_SEED:
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(MAX_SEED)) or int(text) > MAX_SEED:
         shown = text if len(text) <= 24 else f"{text[:20]}... ({len(text)} characters)"
         raise argparse.ArgumentTypeError(f"expected a whole number from 0 to {MAX_SEED}, got '{shown}'")
     return int(text)

@@ -28,6 +28,10 @@ STATUSES = ("active", "finished")
 MAX_HEADER = 40
 #: Bytes of a damaged file read for recovery (a database of 10,000 games is about 20 MB).
 MAX_SCAN_BYTES = 256 * 1024 * 1024
+#: Bytes read at a time; consecutive pieces overlap by :data:`OVERLAP`, more than any row we write
+#: in one page, so a row across a boundary is still read whole in one of them.
+CHUNK = 8 * 1024 * 1024
+OVERLAP = 64 * 1024
 
 
 @dataclass
@@ -176,7 +180,15 @@ def carve_files(paths: list[Path]) -> Carved:
     for path in paths:
         try:
             with open(path, "rb") as f:
-                carve(f.read(MAX_SCAN_BYTES), found)
+                tail = b""
+                done = 0
+                while done < MAX_SCAN_BYTES:
+                    piece = f.read(CHUNK)
+                    if not piece:
+                        break
+                    done += len(piece)
+                    carve(tail + piece, found)
+                    tail = piece[-OVERLAP:]
         except OSError:
             continue
     return found

@@ -16,6 +16,7 @@ a fresh one is started and every action still readable in the old file is recove
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import os
 import secrets
@@ -26,7 +27,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .common import text
 from .errors import BadArgument, StoreError
@@ -125,6 +126,18 @@ def _write_error(path: Any, what: str, exc: BaseException) -> StoreError:
     return StoreError(f"{path}: cannot {what}: {exc}")
 
 
+def _reading(method: Callable) -> Callable:
+    """A read of the database: damage found only now (a bad page) becomes a :class:`StoreError`."""
+    @functools.wraps(method)
+    def wrapper(self: "Store", *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: the database is damaged ({exc}); `ludoteca play` or the app "
+                             "sets it aside and recovers what can be read") from None
+    return wrapper
+
+
 @dataclass
 class Recovery:
     """What was read back from a damaged file into the new database."""
@@ -138,9 +151,9 @@ class Recovery:
     def text(self) -> dict[str, str]:
         """The sentence the notice ends with."""
         es = (f"Se han recuperado las {self.actions_found} acciones legibles: {self.actions} vuelven a "
-              f"sus {self.games} partidas")
+              f"su partida ({self.games} partidas recuperadas)")
         en = (f"All {self.actions_found} readable actions were recovered: {self.actions} back in their "
-              f"{self.games} games")
+              f"game ({self.games} games recovered)")
         if self.apart:
             es += f" y {self.apart} que ya no se pueden aplicar quedan aparte (tabla unreplayed)"
             en += f" and {self.apart} that no longer apply kept apart (table unreplayed)"
@@ -287,6 +300,10 @@ class Store:
             try:
                 conn = sqlite3.connect(f"{uri}?{mode}", uri=True, isolation_level=None, timeout=BUSY_TIMEOUT)
                 conn.execute("SELECT count(*) FROM games").fetchone()
+                check = conn.execute("PRAGMA quick_check").fetchone()
+                if not check or check[0] != "ok":
+                    conn.close()
+                    raise sqlite3.DatabaseError(f"integrity check failed: {check[0] if check else '?'}")
                 self.has_client_ids = "client_id" in {row[1] for row in conn.execute("PRAGMA table_info(actions)")}
                 return conn
             except sqlite3.OperationalError as exc:
@@ -431,6 +448,7 @@ class Store:
                  json.dumps(options, ensure_ascii=False), now, now, status))
         return session
 
+    @_reading
     def open(self, game_id: str) -> Session:
         """Resume a saved game: its state is rebuilt from its log."""
         row = self.conn.execute("SELECT game, players, seed, options, seq FROM games WHERE id = ?",
@@ -444,6 +462,7 @@ class Store:
         return Session(self, game_id, game, json.loads(players), seed, json.loads(options), rows,
                        len(rows))
 
+    @_reading
     def log(self, game_id: str) -> list[dict]:
         """Every row of a game's log, undo and redo included: ``[{seq, at, action}]``."""
         return [{"seq": seq, "at": at, "action": json.loads(a)} for seq, a, at in self.conn.execute(
@@ -477,6 +496,7 @@ class Store:
                 return False
         return _Tx()
 
+    @_reading
     def seq_of(self, game_id: str, client_id: str) -> int | None:
         """The seq of the action a client sent with this id, if it was saved."""
         if not self.has_client_ids:
@@ -503,6 +523,7 @@ class Store:
             raise _write_error(self.path, "save the action", exc) from None
 
     # -- reading back ---------------------------------------------------------------------------
+    @_reading
     def history(self) -> list[dict]:
         """Every game, newest change first, with final scores when finished."""
         out = []

@@ -22,6 +22,11 @@ from ludoteca.cards.yamlread import YamlProblem, parse
 #: The most of anything a record may count (gold, tiles, wins...): no end state of these games comes
 #: near it, and the physical checks of each game (copies, tiles that exist) come from the data.
 MAX_COUNT = 999
+#: The most items a list in a record may hold (a city, a castle's buildings, a hand): no game has more
+#: than 120 of any card, so every lookup after this check is bounded.
+MAX_ITEMS = 200
+#: Problems listed for one record; the rest are counted in one more line.
+MAX_PROBLEMS = 50
 
 
 @dataclass(frozen=True)
@@ -42,7 +47,12 @@ class RecordError(ValueError):
     """A record that cannot be scored; ``problems`` lists every problem found."""
 
     def __init__(self, problems: list[RecordProblem]):
-        self.problems = sorted(problems, key=lambda p: p.line or 0)
+        ordered = sorted(problems, key=lambda p: p.line or 0)
+        if len(ordered) > MAX_PROBLEMS:
+            rest = len(ordered) - MAX_PROBLEMS + 1
+            ordered = ordered[:MAX_PROBLEMS - 1] + [RecordProblem(ordered[0].path, None, "",
+                                                                  f"... and {rest} more problems")]
+        self.problems = ordered
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
@@ -124,12 +134,16 @@ class Reader:
     def keys(self, obj: dict, prefix: str, allowed: Iterable[str]) -> None:
         """Report unknown keys, with the closest known one (required keys are checked when read)."""
         allowed = list(allowed)
-        for key in obj:
-            if key not in allowed:
-                close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
-                self.bad(line_of(obj, key), _join(prefix, str(key)),
-                         f"unknown field{hint}; known: {', '.join(allowed)}")
+        unknown = [key for key in obj if key not in allowed]
+        if len(unknown) > MAX_PROBLEMS:
+            self.bad(getattr(obj, "line", None) or None, prefix or "record",
+                     f"{len(unknown):,} unknown fields; known: {', '.join(allowed)}")
+            return
+        for key in unknown:
+            close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            self.bad(line_of(obj, key), _join(prefix, str(key)),
+                     f"unknown field{hint}; known: {', '.join(allowed)}")
 
     def count(self, obj: dict, key: str, prefix: str, default: int | None = 0,
               most: int = MAX_COUNT) -> int | None:
@@ -179,6 +193,10 @@ class Reader:
         if not isinstance(value, list):
             self.bad(line_of(obj, key), _join(prefix, key), f"expected a list, got {describe(value)}")
             return None
+        if len(value) > MAX_ITEMS:
+            self.bad(line_of(obj, key), _join(prefix, key), f"expected a list of at most {MAX_ITEMS} items, "
+                     f"got {len(value):,}")
+            return None
         return value
 
     def counts_map(self, obj: dict, key: str, prefix: str) -> dict | None:
@@ -189,6 +207,9 @@ class Reader:
         if not isinstance(value, dict):
             self.bad(line_of(obj, key), _join(prefix, key),
                      f"expected a mapping of names to numbers, got {describe(value)}")
+            return None
+        if len(value) > MAX_ITEMS:
+            self.bad(line_of(obj, key), _join(prefix, key), f"expected at most {MAX_ITEMS} names, got {len(value):,}")
             return None
         out: dict = {}
         for name in value:

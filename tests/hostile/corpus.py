@@ -1,0 +1,539 @@
+"""The hostile-input corpus: hundreds of bad, huge, deep, damaged or impossible inputs, each run
+through the ``ludoteca`` command as a user would, in one process under a memory limit.
+
+Run as a script, it prints one JSON line per case and a summary; ``tests/test_hostile_corpus.py``
+runs it in a subprocess and checks every case.  Each case is *kind*, *name*, the command line, the
+files it needs (written into a fresh folder, the working folder of the case), what arrives on
+stdin, and what must come back: the exit codes allowed and text that must appear.  Whatever the
+case, no traceback, no hang and no memory error.
+
+Other parts of Ludoteca add their own cases by appending to :data:`EXTRA` (a list of callables
+returning cases), or by adding a generator function to :data:`GENERATORS`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import random
+import re
+import resource
+import shutil
+import signal
+import sqlite3
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
+
+#: Memory a case may use beyond what the idle process holds (the issue's bound).
+MEMORY_LIMIT = 200 * 1024 * 1024
+#: A case still running after this many seconds is a hang (the time bound itself, 2 s for 1 MB, is
+#: measured by bench/bench_hostile.py, not asserted here).
+HANG_SECONDS = 30
+MB = 1024 * 1024
+
+
+@dataclass
+class Case:
+    """One hostile input and what must come of it."""
+
+    kind: str
+    name: str
+    argv: list[str]
+    files: dict[str, bytes] = field(default_factory=dict)
+    stdin: bytes = b""
+    codes: tuple[int, ...] = (2,)
+    must: tuple[str, ...] = ()
+    cards: bool = False  # copy the card data into ./cards first (files may then overwrite some)
+    check: Callable[[Path, str, str], str | None] | None = None  # extra check: a failure message or None
+
+
+def record_yaml(body: str) -> bytes:
+    return body.encode("utf-8")
+
+
+GOOD_MAPA = "game: el_mapa\nplayers:\n  - name: Ana\n    buildings: [Mercado]\n  - name: Luis\n    buildings: [Cuartel]\n"
+
+
+# -- generators -----------------------------------------------------------------------------------
+
+def yaml_bombs() -> Iterator[Case]:
+    """Billion laughs and its cousins: aliases that expand far beyond their bytes."""
+    for width in (2, 4, 9, 16):
+        for levels in (5, 9, 14):
+            lol = ", ".join(['"lol"'] * width)
+            lines = [f"a0: &a0 [{lol}]"]
+            for k in range(1, levels):
+                lines.append(f"a{k}: &a{k} [" + ", ".join([f"*a{k - 1}"] * width) + "]")
+            text = "\n".join(lines) + "\n"
+            yield Case("yaml_bomb", f"record_w{width}_l{levels}", ["score", "r.yaml"], {"r.yaml": text.encode()},
+                       codes=(2,), must=("r.yaml:",))
+    bomb = "\n".join(["x: &x [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]"] +
+                     [f"x{k}: &x{k} [" + ", ".join([f"*x{k - 1}" if k > 1 else "*x"] * 10) + "]" for k in range(1, 9)])
+    for target in ("ciudadelas/districts.yaml", "el_mapa/tiles.yaml", "gladiadores/game.yaml"):
+        yield Case("yaml_bomb", f"card_file_{target.replace('/', '_')}", ["validate", "--cards", "cards"],
+                   {f"cards/{target}": bomb.encode()}, cards=True, must=("at most 20,000 values",))
+    many = "\n".join(f"k{k}: *a" for k in range(2000))
+    yield Case("yaml_bomb", "alias_count", ["score", "r.yaml"], {"r.yaml": f"a: &a 1\n{many}\n".encode()},
+               must=("aliases",))
+    yield Case("yaml_bomb", "recursive_alias", ["score", "r.yaml"], {"r.yaml": b"a: &a [*a]\n"},
+               must=("recursive alias",))
+    yield Case("yaml_bomb", "merge_key_bomb", ["score", "r.yaml"],
+               {"r.yaml": ("a: &a {x: 1, y: 2}\n" + "".join(f"b{k}: &b{k} {{<<: *{'a' if k == 0 else f'b{k-1}'}, z{k}: 1}}\n" for k in range(200))).encode()},
+               codes=(2,))
+
+
+def deep_nesting() -> Iterator[Case]:
+    """Nesting around and far past the limit, in every reader."""
+    for depth in (10, 63, 64, 65, 200, 5_000, 30_000, 100_000):
+        over = depth > 64
+        flow = "[" * depth + "]" * depth
+        yield Case("deep_nesting", f"yaml_flow_{depth}", ["score", "r.yaml"], {"r.yaml": f"game: {flow}\n".encode()},
+                   must=("nesting of at most 64",) if over else ())
+        block = "".join("  " * i + "- \n" for i in range(min(depth, 3000)))
+        yield Case("deep_nesting", f"yaml_block_{depth}", ["score", "r.yaml"], {"r.yaml": block.encode()},
+                   must=(("nesting of at most 64" if len(block) <= MB else "at most 1,048,576 bytes"),)
+                   if min(depth, 3000) > 64 else ())
+        yield Case("deep_nesting", f"json_list_{depth}", ["score", "r.json"],
+                   {"r.json": ('{"game": ' + flow + "}").encode()},
+                   must=("nesting of at most 64",) if over else ())
+        obj = '{"a":' * depth + "1" + "}" * depth
+        yield Case("deep_nesting", f"json_object_{depth}", ["score", "r.json"], {"r.json": obj.encode()},
+                   must=("nesting of at most 64",) if over else ())
+        if len(flow) < 64 * 1024:
+            yield play_case("deep_nesting", f"play_line_{depth}", [flow, ADJUST],
+                            ["nesting of at most 64" if over else "an action is an object", None])
+    yield Case("deep_nesting", "card_file_deep", ["validate", "--cards", "cards"],
+               {"cards/ciudadelas/districts.yaml": ("districts: " + "[" * 5000 + "]" * 5000 + "\n").encode()},
+               cards=True, must=("nesting of at most 64",))
+    yield Case("deep_nesting", "json_strings_with_brackets", ["score", "r.json"],
+               {"r.json": json.dumps({"game": "el_mapa", "players": [{"name": "[" * 500, "buildings": ["Mercado"]},
+                                                                      {"name": "{" * 500, "buildings": ["Cuartel"]}]}).encode()},
+               codes=(0,))
+
+
+def oversize() -> Iterator[Case]:
+    """Up to and past 1 MB: one long string, one long list, a long key, a file over the limit."""
+    for size in (1000, 100_000, 1_000_000, 1_048_576, 1_048_577, 5_000_000):
+        text = "game: el_mapa\nplayers:\n  - name: " + "A" * max(size - 40, 1) + "\n"
+        yield Case("oversize", f"long_name_{size}", ["score", "r.yaml"], {"r.yaml": text.encode()},
+                   must=("at most 1,048,576 bytes",) if len(text) > MB else ("players",))
+    for count in (1000, 19_000, 21_000, 250_000):
+        items = "[" + ",".join(["Mercado"] * count) + "]"
+        text = f"game: el_mapa\nplayers:\n  - name: Ana\n    buildings: {items}\n  - name: Luis\n    buildings: [Cuartel]\n"
+        too_many = "at most 20,000 values" if len(text) <= MB else "at most 1,048,576 bytes"
+        yield Case("oversize", f"long_list_{count}", ["score", "r.yaml"], {"r.yaml": text.encode()},
+                   must=(too_many if count > 20_000 else "at most 200 items",))
+        yield Case("oversize", f"long_json_list_{count}", ["score", "r.json"],
+                   {"r.json": json.dumps({"game": "gladiadores", "players": [{"name": "Ana", "combat_wins": 1,
+                                                                               "buildings": ["x"] * count}]}).encode()},
+                   codes=(2,))
+    yield Case("oversize", "long_key", ["score", "r.yaml"], {"r.yaml": ("k" * 900_000 + ": 1\n").encode()})
+    yield Case("oversize", "card_file_over_limit", ["validate", "--cards", "cards"],
+               {"cards/el_mapa/tiles.yaml": b"tiles: []\n" + b"#" * (2 * MB) + b"\n"}, cards=True,
+               must=("at most 1,048,576 bytes",))
+    yield play_case("oversize", "play_line_over_64k", ['{"action": "adjust", "x": "' + "y" * 70_000 + '"}', ADJUST],
+                    ["at most 65,536 bytes", None])
+    yield play_case("oversize", "play_line_of_10mb", ["z" * (10 * MB), ADJUST], ["at most 65,536 bytes", None])
+
+
+def big_numbers() -> Iterator[Case]:
+    """Numbers no game holds, in records, card data and play lines."""
+    for value in ("1000", "1000000000", "1" + "0" * 50, "-1", "-" + "9" * 60, "1.5", "1e400", ".inf", ".nan",
+                  "1_000", "9" * 100, "9" * 101, "9" * 5000, "true", "'7'", "[]", "{}"):
+        for key in ("tiles_revealed", "trained_troops"):
+            text = f"game: el_mapa\nplayers:\n  - name: Ana\n    buildings: [Mercado]\n    {key}: {value}\n  - name: Luis\n    buildings: [Cuartel]\n"
+            yield Case("big_numbers", f"mapa_{key}_{value[:12]}", ["score", "r.yaml"], {"r.yaml": text.encode()},
+                       codes=(2,), must=("r.yaml:",))
+    for value in (10**9, 10**50, -5, 2**63):
+        text = json.dumps({"game": "gladiadores", "target": value,
+                           "players": [{"name": "Ana", "combat_wins": 1}, {"name": "Luis", "combat_wins": 2}]})
+        yield Case("big_numbers", f"glad_target_{value}", ["score", "r.json"], {"r.json": text.encode()},
+                   must=("target",))
+    for value in ("1" + "0" * 50, "1" + "0" * 120, "1e309", "-0"):
+        line = '{"action": "adjust", "player": "Ana", "resource": "gold", "delta": ' + value + "}"
+        yield play_case("big_numbers", f"play_delta_{value[:10]}_{len(value)}", [line, ADJUST], ["", None],
+                        ok_first=None)
+
+
+def schema_ranges() -> Iterator[Case]:
+    """Every kind of number in the card data set past its range: validate names file, line, entry, field."""
+    root = Path(__file__).resolve().parents[2] / "cards"
+    pattern = re.compile(r"^(\s+(?:- )?)(cost|copies|level|points|extra_points|number|gold_income|hp|damage|"
+                         r"fight_cost|recruit_every|map_move|value|size_mm|count|starting_gold|complete_city): (\d+)\s*$")
+    picked = 0
+    rnd = random.Random(10)
+    for path in sorted(root.glob("*/*.yaml")):
+        if path.name == "schema.yaml":
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        spots = [i for i, line in enumerate(lines) if pattern.match(line)]
+        for i in rnd.sample(spots, min(len(spots), 1)):
+            for bad in ("1" + "0" * 50, "-3", "100000"):
+                edited = list(lines)
+                m = pattern.match(lines[i])
+                edited[i] = f"{m.group(1)}{m.group(2)}: {bad}\n"
+                rel = f"cards/{path.parent.name}/{path.name}"
+                picked += 1
+                yield Case("schema_ranges", f"{path.parent.name}_{path.stem}_{i + 1}_{m.group(2)}_{bad[:6]}",
+                           ["validate", "--cards", "cards"], {rel: "".join(edited).encode()}, cards=True,
+                           must=(f"{rel}:{i + 1}: ", f"{m.group(2)}: an integer from ", f"got {bad}"))
+
+
+def impossible_games() -> Iterator[Case]:
+    """End states the box does not allow, and their --lenient twins."""
+    full = "[Cuartel, Mercado, Almacén, Ayuntamiento, Banco, Arquería, Teatro, Tesorería, Universidad]"
+    mapa = {
+        "wonder_alone": ("[Pirámides]", "needs 9 under it"),
+        "wonder_on_three": ("[Templo de Midas, Cuartel, Mercado, Banco]", "needs 9 under it"),
+        "level2_alone": ("[Teatro]", "needs 2 under it"),
+        "level3_on_two": ("[Coliseo, Cuartel, Mercado]", "needs 5 under it"),
+        "thirteen_barracks": ("[" + ", ".join(["Cuartel"] * 13) + "]", "one per castle board"),
+        "variant_off": ("[Armería, Cuartel, Mercado]", "variants: [armeria_atalaya]"),
+        "watchtower_off": ("[Atalaya, Cuartel, Mercado]", "variants: [armeria_atalaya]"),
+    }
+    for name, (buildings, must) in mapa.items():
+        text = f"game: el_mapa\nplayers:\n  - name: Ana\n    buildings: {buildings}\n  - name: Luis\n    buildings: [Cuartel]\n"
+        yield Case("impossible_game", f"mapa_{name}", ["score", "r.yaml"], {"r.yaml": text.encode()},
+                   must=(must, "seed 001_1b1189934490b265.txt:"))
+        yield Case("impossible_game", f"mapa_{name}_lenient", ["score", "r.yaml", "--lenient"],
+                   {"r.yaml": text.encode()}, codes=(0,), must=("House rule",))
+    ok = f"game: el_mapa\nplayers:\n  - name: Ana\n    buildings: [Pirámides, {full[1:-1]}]\n  - name: Luis\n    buildings: [Cuartel]\n"
+    yield Case("impossible_game", "mapa_wonder_on_full_castle", ["score", "r.yaml"], {"r.yaml": ok.encode()}, codes=(0,))
+    for tiles in (500, 10**6, 235, 240):
+        text = GOOD_MAPA.replace("buildings: [Mercado]", f"buildings: [Mercado]\n    tiles_revealed: {tiles}")
+        yield Case("impossible_game", f"mapa_tiles_{tiles}", ["score", "r.yaml"], {"r.yaml": text.encode()},
+                   codes=(2,), must=("tiles",))
+    for tiles in (0, 228, 234):  # 240 tiles, 3 face up per player from the start
+        yield Case("impossible_game", f"mapa_tiles_{tiles}", ["score", "r.yaml"],
+                   {"r.yaml": GOOD_MAPA.replace("buildings: [Mercado]",
+                                                f"buildings: [Mercado]\n    tiles_revealed: {tiles}").encode()},
+                   codes=(0,))
+    yield Case("big_numbers", "yaml_hex_int", ["score", "r.yaml"],
+               {"r.yaml": GOOD_MAPA.replace("buildings: [Mercado]", "buildings: [Mercado]\n    tiles_revealed: 0x1F").encode()},
+               codes=(0,))
+    cit = {
+        "four_of_three": ("[Templo]", 4, "the deck holds 3"),
+        "unique_twice": ("[Universidad]", 2, "the deck holds 1"),
+        "six_of_five": ("[Taberna]", 6, "the deck holds 5"),
+    }
+    for name, (city, players, must) in cit.items():
+        rows = "".join(f"  - name: P{k}\n    city: {city}\n" for k in range(players))
+        yield Case("impossible_game", f"ciudadelas_{name}", ["score", "r.yaml"],
+                   {"r.yaml": f"game: ciudadelas\nplayers:\n{rows}".encode()}, must=(must, "000_f3c6419bc6162887.txt:9"))
+    rows = "  - name: Ana\n    city: [Templo]\n    characters: [Rey]\n  - name: Luis\n    city: [Taberna]\n    characters: [King]\n"
+    yield Case("impossible_game", "ciudadelas_king_twice", ["score", "r.yaml"],
+               {"r.yaml": f"game: ciudadelas\nplayers:\n{rows}".encode()}, must=("one card of each character",))
+    yield Case("impossible_game", "gladiadores_unique_twice", ["score", "r.json"],
+               {"r.json": json.dumps({"game": "gladiadores", "players": [
+                   {"name": "Ana", "combat_wins": 1, "buildings": ["templum"]},
+                   {"name": "Luis", "combat_wins": 1, "buildings": ["templum"]}]}).encode()},
+               must=("and the game has 1",))
+
+
+def encodings() -> Iterator[Case]:
+    """Bytes that are not the UTF-8 text the readers expect."""
+    samples = {
+        "latin1": GOOD_MAPA.replace("Ana", "Añá").encode("latin-1"),
+        "utf16": GOOD_MAPA.encode("utf-16"),
+        "bom": b"\xef\xbb\xbf" + GOOD_MAPA.encode(),
+        "nul_bytes": b"\x00" * 100,
+        "random": bytes(random.Random(3).randrange(256) for _ in range(3000)),
+        "empty": b"",
+        "only_comment": b"# nothing\n",
+        "tabs": b"game:\tel_mapa\n\tplayers: []\n",
+        "control_chars": "game: el_mapa\nplayers:\n  - name: \x1b[31mAna\n".encode(),
+        "surrogate_escape": b'{"game": "\\ud800"}',
+    }
+    for name, data in samples.items():
+        for suffix in ("yaml", "json"):
+            yield Case("encoding", f"{name}_{suffix}", ["score", f"r.{suffix}"], {f"r.{suffix}": data},
+                       codes=(0, 2))
+    yield play_case("encoding", "play_invalid_utf8", [b"\xff\xfe{}".decode("latin-1"), ADJUST], ["", None],
+                    ok_first=None)
+
+
+ADJUST = '{"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1}'
+
+
+def play_case(kind: str, name: str, lines: list[str], errors: list[str | None], ok_first: bool | None = False,
+              extra: list[str] | None = None) -> Case:
+    """A ``play`` session fed ``lines``: answer *k* is an error containing ``errors[k]`` (``None``: ok)."""
+    data = "\n".join(lines).encode("utf-8", "surrogatepass") + b"\n"
+
+    def check(folder: Path, out: str, err: str) -> str | None:
+        answers = [json.loads(x) for x in out.splitlines()]
+        if len(answers) != len(lines):
+            return f"{len(answers)} answers to {len(lines)} lines"
+        for k, (answer, want) in enumerate(zip(answers, errors)):
+            if want is None and not answer.get("ok"):
+                return f"line {k + 1} refused: {answer}"
+            if want is not None and (ok_first is not None or k > 0) and (answer.get("ok") or want not in answer.get("error", "")):
+                return f"line {k + 1}: expected an error with {want!r}, got {str(answer)[:200]}"
+        return None
+
+    return Case(kind, name, ["play", "ciudadelas", "--players", "Ana,Luis", "--db", "g.db", *(extra or [])],
+                stdin=data, codes=(0,), check=check)
+
+
+def play_lines() -> Iterator[Case]:
+    """What a client may send to ``play``: every line answered, the session never ends early."""
+    garbage = ["", "null", "1", '"adjust"', "[]", "{}", '{"action": null}', '{"action": 1}', '{"action": "nope"}',
+               '{"action": "adjust"}', '{"action": "adjust", "player": "Nadie", "resource": "gold", "delta": 1}',
+               '{"action": "adjust", "player": "Ana", "resource": "gold", "delta": "1"}',
+               '{"action": "adjust", "player": "Ana", "resource": "gold", "delta": NaN}',
+               '{"action": "adjust", "player": "Ana", "resource": "gold", "delta": Infinity}',
+               '{"action": "adjust", "player": ["Ana"], "resource": "gold", "delta": 1}',
+               '{"action": "adjust", "player": "Ana", "resource": {"a": 1}, "delta": 1}',
+               '{"action": "undo"}', '{"action": "redo"}', '{"action": "adjust", "__proto__": 1}',
+               '{"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1, "id": true}',
+               '{"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1, "id": ""}',
+               '{"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1, "id": [1]}',
+               '{"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1, "id": "' + "x" * 101 + '"}',
+               '{"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1, "id": 1.5}',
+               "{'action': 'adjust'}", '{"action": "adjust",}', "\x00\x00", "\t", "\u2028",
+               '{"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1}' * 2]
+    for k, line in enumerate(garbage):
+        if not line.strip():
+            continue  # blank lines are skipped without an answer
+        yield play_case("play_line", f"garbage_{k}", [line, ADJUST], ["", None])
+    ids = [dict(json.loads(ADJUST), id="a"), dict(json.loads(ADJUST), id="a"), dict(json.loads(ADJUST), id=7),
+           dict(json.loads(ADJUST), id="7")]
+
+    def repeated(folder: Path, out: str, err: str) -> str | None:
+        answers = [json.loads(x) for x in out.splitlines()]
+        got = [(a["seq"], a.get("repeated", False)) for a in answers]
+        return None if got == [(1, False), (1, True), (2, False), (2, True)] else f"answers {got}"
+
+    yield Case("play_line", "resent_ids", ["play", "ciudadelas", "--players", "Ana,Luis", "--db", "g.db"],
+               stdin="".join(json.dumps(a) + "\n" for a in ids).encode(), codes=(0,), check=repeated)
+    for seed in ("0", "1", str(2**63 - 1)):
+        yield Case("seed", f"seed_{seed[:8]}", ["play", "gladiadores", "--players", "A,B", "--db", "g.db", "--seed", seed],
+                   codes=(0,))
+    for seed in (str(2**63), "9" * 50, "9" * 5000, "-1", "1.0", "0x10", "", " ", "١٢٣", "1e3"):
+        yield Case("seed", f"seed_bad_{len(seed)}_{seed[:4]}",
+                   ["play", "gladiadores", "--players", "A,B", "--db", "g.db", f"--seed={seed}"],
+                   must=("--seed",))
+
+
+def databases() -> Iterator[Case]:
+    """Files that are not our database, damaged ones, and missing paths, for every command."""
+    foreign = {
+        "text": "Comprar pan.\n".encode(),
+        "random": bytes(random.Random(7).randrange(256) for _ in range(20_000)),
+        "sqlite_magic_garbage": b"SQLite format 3\x00" + b"\xff" * 5000,
+        "png": b"\x89PNG\r\n\x1a\n" + b"\x00" * 2000,
+        "zeros": b"\x00" * 8192,
+        "one_byte": b"x",
+    }
+    commands = {"history": ["history", "--db", "x.db"], "history_json": ["history", "--json", "--db", "x.db"],
+                "export": ["export", "20260101-abcdef", "--db", "x.db"],
+                "play": ["play", "ciudadelas", "--players", "Ana,Luis", "--db", "x.db"]}
+    for fname, data in foreign.items():
+        for cname, argv in commands.items():
+            def unchanged(folder: Path, out: str, err: str, data: bytes = data) -> str | None:
+                left = sorted(p.name for p in folder.iterdir())
+                if (folder / "x.db").read_bytes() != data or left != ["x.db"]:
+                    return f"the file was changed or moved: {left}"
+                return None
+            yield Case("database", f"{fname}_{cname}", argv, {"x.db": data}, must=("not a Ludoteca database",),
+                       check=unchanged)
+    other = _sqlite_bytes("CREATE TABLE photos (name TEXT); INSERT INTO photos VALUES ('a');")
+    for cname, argv in commands.items():
+        yield Case("database", f"other_program_{cname}", argv, {"x.db": other}, must=("another program",))
+    for cname in ("history", "history_json"):
+        yield Case("database", f"missing_{cname}", commands[cname], codes=(0,),
+                   check=lambda folder, out, err: "created a file" if (folder / "x.db").exists() else None)
+    yield Case("database", "missing_export", commands["export"], must=("no database here",),
+               check=lambda folder, out, err: "created a file" if (folder / "x.db").exists() else None)
+    yield Case("database", "empty_file_play", commands["play"], {"x.db": b""}, codes=(0,))
+    yield Case("database", "a_folder", commands["play"], {"x.db/keep": b""}, must=("is a folder",))
+    good = _ludoteca_db(actions=30)
+    for damage in ("header", "page1", "tail", "middle"):
+        data = bytearray(good)
+        if damage == "header":
+            data[:100] = bytes(100)
+        elif damage == "page1":
+            data[:4096] = bytes(4096)
+        elif damage == "tail":
+            del data[len(data) // 2:]
+        else:
+            data[4096:8192] = b"\xee" * 4096
+        for cname in ("history", "play"):
+            def recovered(folder: Path, out: str, err: str, cname: str = cname) -> str | None:
+                if cname == "play" and "readable actions were recovered" not in err:
+                    return "no recovery notice"
+                return None
+            yield Case("database", f"damaged_{damage}_{cname}", commands[cname], {"x.db": bytes(data)},
+                       codes=(0,) if cname == "play" else (0, 2), check=recovered)
+
+
+def _sqlite_bytes(script: str) -> bytes:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "x.db"
+        conn = sqlite3.connect(path)
+        conn.executescript(script)
+        conn.close()
+        return path.read_bytes()
+
+
+def _ludoteca_db(actions: int) -> bytes:
+    from ludoteca.companion.engine import Store
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "x.db"
+        store = Store(path)
+        session = store.new_game("ciudadelas", ["Ana", "Luis"], seed=1)
+        for k in range(actions):
+            session.apply({"action": "adjust", "player": "Ana", "resource": "gold", "delta": k + 1})
+        store.close()
+        return path.read_bytes()
+
+
+def csv_injection() -> Iterator[Case]:
+    """Player names a spreadsheet would run as formulas, exported as CSV."""
+    for k, name in enumerate(['=HYPERLINK("http://x.invalid","x")', "+SUM(1)", "-2+3", "@cmd", "\tTab", "=1+1",
+                              "=cmd|' /C calc'!A0", "Ana"]):
+        def exported(folder: Path, out: str, err: str, name: str = name) -> str | None:
+            import csv
+            from ludoteca.companion.engine import Store
+            from ludoteca.companion.engine.export import export_data
+            store = Store(folder / "g.db", readonly=True)
+            [game] = store.history()
+            rows = list(csv.reader(io.StringIO(export_data(store, game["id"], "csv"), newline="")))
+            store.close()
+            cells = [c for row in rows[1:] for c in row]
+            bad = [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")]
+            return f"formula cells: {bad}" if bad else None
+        line = json.dumps({"action": "adjust", "player": name, "resource": "gold", "delta": 1})
+        yield Case("csv_injection", f"name_{k}", ["play", "ciudadelas", f"--players={name},Luis", "--db", "g.db"],
+                   stdin=(line + "\n").encode(), codes=(0,), check=exported)
+
+
+GENERATORS: list[Callable[[], Iterator[Case]]] = [yaml_bombs, deep_nesting, oversize, big_numbers, schema_ranges,
+                                                  impossible_games, encodings, play_lines, databases, csv_injection]
+#: Cases other parts add: callables returning an iterable of :class:`Case`.
+EXTRA: list[Callable[[], Iterator[Case]]] = []
+
+
+def all_cases() -> list[Case]:
+    """Every case of the corpus."""
+    return [case for generate in GENERATORS + EXTRA for case in generate()]
+
+
+# -- running --------------------------------------------------------------------------------------
+
+class Hang(Exception):
+    """A case ran past :data:`HANG_SECONDS`."""
+
+
+def _alarm(signum, frame):  # noqa: ANN001 - signal handler
+    raise Hang()
+
+
+def run_case(case: Case, cards_root: Path) -> dict:
+    """Run one case in a fresh folder; what happened, and whether it is what must happen."""
+    from ludoteca.cli import main
+
+    folder = Path(tempfile.mkdtemp(prefix="hostile-"))
+    old_cwd = os.getcwd()
+    result: dict = {"kind": case.kind, "name": case.name}
+    try:
+        if case.cards:
+            shutil.copytree(cards_root, folder / "cards", ignore=shutil.ignore_patterns("__pycache__", "*.py", "*.md"))
+        for name, data in case.files.items():
+            target = folder / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        os.chdir(folder)
+        out, err = io.StringIO(), io.StringIO()
+        stdin = io.TextIOWrapper(io.BytesIO(case.stdin), encoding="utf-8")
+        start = time.perf_counter()
+        signal.alarm(HANG_SECONDS)
+        code: int | None
+        trace = ""
+        saved_stdin = sys.stdin
+        try:
+            sys.stdin = stdin
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                try:
+                    code = main(case.argv)
+                except SystemExit as exc:
+                    code = exc.code if isinstance(exc.code, int) else 2
+        except Hang:
+            code, trace = None, "hang"
+        except BaseException:  # the very thing the corpus looks for: anything escaping main()
+            code, trace = None, traceback.format_exc(limit=8)
+        finally:
+            signal.alarm(0)
+            sys.stdin = saved_stdin
+        result["seconds"] = round(time.perf_counter() - start, 4)
+        result["code"] = code
+        stdout, stderr = out.getvalue(), err.getvalue()
+        result["stderr"] = stderr[:2000]
+        problems = []
+        if trace:
+            problems.append("traceback: " + trace[-1500:])
+        elif code not in case.codes:
+            problems.append(f"exit {code}, expected {case.codes}")
+        if "Traceback" in stderr or "Traceback" in stdout:
+            problems.append("a traceback in the output")
+        if code == 2 and not stderr.strip() and not trace:
+            problems.append("exit 2 without a message")
+        for text in case.must:
+            if text not in stderr + stdout:
+                problems.append(f"missing {text!r}")
+        if case.check is not None and not trace:
+            try:
+                extra = case.check(folder, stdout, stderr)
+            except Exception as exc:  # a check that breaks is a failed case, reported with its reason
+                extra = f"check failed: {type(exc).__name__}: {exc}"
+            if extra:
+                problems.append(extra)
+        result["problems"] = problems
+    finally:
+        os.chdir(old_cwd)
+        shutil.rmtree(folder, ignore_errors=True)
+    return result
+
+
+def _limit_memory() -> int:
+    """Cap the address space at what the process holds now plus :data:`MEMORY_LIMIT`."""
+    with open("/proc/self/status", encoding="ascii") as f:
+        size = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
+    limit = size + MEMORY_LIMIT
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    return limit
+
+
+def main() -> int:
+    """Run the corpus (``--only KIND`` to run one kind); one JSON line per case, then a summary."""
+    import ludoteca.companion.engine  # noqa: F401 - imported before the limit: it is the baseline
+    import ludoteca.companion.play_cli  # noqa: F401
+    import ludoteca.cli  # noqa: F401
+    from ludoteca.cards import default_dir, load
+    load()
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+    cases = [c for c in all_cases() if only is None or c.kind == only]
+    signal.signal(signal.SIGALRM, _alarm)
+    limit = _limit_memory() if "--no-limit" not in sys.argv else None
+    cards_root = default_dir()
+    failed = 0
+    for case in cases:
+        result = run_case(case, cards_root)
+        failed += bool(result["problems"])
+        print(json.dumps(result), flush=True)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    print(json.dumps({"summary": True, "cases": len(cases), "failed": failed, "address_space_limit": limit,
+                      "peak_rss": peak}))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
