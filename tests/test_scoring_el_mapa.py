@@ -41,7 +41,8 @@ def test_bad_el_mapa_records():
         "Soldado / Soldier, Arquero / Archer, Caballería / Knight)",
         "m.yaml: players[0].resources.oro: expected a whole number, got 'x'",
         "m.yaml: players[1].buildings[0]: 'pirámides' is a single building shared by the whole table, "
-        "already listed at players[0].buildings[0]"]
+        "already listed at players[0].buildings[0]; "
+        "seed 001_1b1189934490b265.txt:194: Edificios de niveles altos comunes para todo el mundo"]
 
 
 def test_player_count_comes_from_the_data():

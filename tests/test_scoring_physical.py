@@ -15,7 +15,7 @@ from ludoteca.companion.engine.scoring.el_mapa import SEARCH_BUDGET, castle_boar
 
 CATALOG = load()
 MAPA = CATALOG["el_mapa"]
-SUPPORT = MAPA.meta["physical"]["support"]
+SUPPORT = MAPA.meta["physical"]["support"]["seed_line"]
 FULL_CASTLE = ["Cuartel", "Mercado", "Almacén", "Ayuntamiento", "Banco", "Arquería", "Teatro",
                "Tesorería", "Universidad"]
 
@@ -128,7 +128,7 @@ def test_four_copies_of_a_district_the_deck_holds_three_of():
     name = f"{three['name']['es']} / {three['name']['en']}"
     assert problem == (f"<record>: players[3].city[0]: '{name}' is in the cities 4 times or more "
                        "(players[0].city[0], players[1].city[0], players[2].city[0], players[3].city[0]), and "
-                       f"the deck holds 3; seed {CATALOG['ciudadelas'].meta['physical']['district_copies']}")
+                       f"the deck holds 3; seed {CATALOG['ciudadelas'].meta['physical']['district_copies']['seed_line']}")
     record["players"].pop()
     score_record(record, CATALOG)
 

@@ -282,7 +282,7 @@ def _first_complete(reader: Reader, record: dict, game: Game, players: list[City
 def check_physical(record: dict, game: Game, reader: Reader, players: Sequence[CityEnd]) -> None:
     """What the box allows: no more copies of a district in the cities than the deck holds, and
     each character card in one hand only (the seed's lines from ``game.yaml`` ``physical``)."""
-    seed = game.meta["physical"]
+    seed = {rule: entry["seed_line"] for rule, entry in game.meta["physical"].items() if rule != "note"}
     cards = district_index(game)
     rows = record["players"]
     seen: dict[str, list[str]] = {}

@@ -113,8 +113,9 @@ def from_record(record: dict, game: Game, reader: Reader) -> list[RealmEnd]:
                 continue
             if entry.get("scope") == "shared":
                 if entry["id"] in shared:
+                    seed = game.meta.get("physical", {}).get("shared_buildings", {}).get("seed_line", "")
                     reader.bad(line_of(items, j), where, f"'{name}' is a single building shared by the "
-                               f"whole table, already listed at {shared[entry['id']]}")
+                               f"whole table, already listed at {shared[entry['id']]}; seed {seed}")
                 shared.setdefault(entry["id"], where)
             ids.append(entry["id"])
         tiles = reader.count(player, "tiles_revealed", prefix)
@@ -224,7 +225,7 @@ def check_physical(record: dict, game: Game, reader: Reader, castle_ids: list[li
 
     ``castle_ids`` holds, per player, the (building id, line) of each building listed.
     """
-    seed = game.meta["physical"]
+    seed = {rule: entry["seed_line"] for rule, entry in game.meta["physical"].items() if rule != "note"}
     board = castle_board(game)
     boards = board["copies"]
     slots = tuple((s["id"], s["level"], tuple(s.get("rests_on", []))) for s in board["slots"])

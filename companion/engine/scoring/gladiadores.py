@@ -100,7 +100,7 @@ def from_record(record: dict, game: Game, reader: Reader) -> tuple[list[LudusEnd
 
 def check_physical(record: dict, game: Game, reader: Reader, players: Sequence[LudusEnd]) -> None:
     """What the box allows: no building in more hands than it has copies."""
-    seed = game.meta["physical"]
+    seed = {rule: entry["seed_line"] for rule, entry in game.meta["physical"].items() if rule != "note"}
     seen: dict[str, list[str]] = {}
     for index, player in enumerate(players):
         items = record["players"][index].get("buildings")
