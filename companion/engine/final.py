@@ -10,11 +10,13 @@ def final_scores(record: dict, data: Any) -> dict:
     "notes", "record"}`` (``labels`` name each breakdown line in both languages; a player's own
     note carries ``"player"``).
 
-    ``data`` is the game's card data (``cards.load()[game]``).
+    ``data`` is the game's card data (``cards.load()[game]``).  The state was reached through the
+    rules and the table's own corrections (``adjust``), so it is scored leniently: an end the box
+    would not allow is scored with a note saying so, never refused at the end of a game.
     """
     from .scoring import score_record
 
-    result = score_record(record, {record["game"]: data})
+    result = score_record(record, {record["game"]: data}, lenient=True)
     out = result.as_json()
     out.update(result.extras())  # "labels" {key: {es, en}} and "notes" [{es, en[, player]}]
     out["record"] = record

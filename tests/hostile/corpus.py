@@ -186,6 +186,39 @@ def schema_ranges() -> Iterator[Case]:
                            must=(f"{rel}:{i + 1}: ", f"{m.group(2)}: an integer from ", f"got {bad}"))
 
 
+def issue_cases() -> Iterator[Case]:
+    """The exact inputs the issue lists, each once."""
+    root = Path(__file__).resolve().parents[2] / "cards"
+    text = (root / "ciudadelas" / "districts.yaml").read_text(encoding="utf-8")
+    at = text.index("cost: ")
+    line = text.count("\n", 0, at) + 1
+    entry = re.findall(r"- id: (\w+)", text[:at])[-1]
+    edited = text[:at] + "cost: 1" + "0" * 50 + text[text.index("\n", at):]
+    yield Case("issue", "card_cost_10e50", ["validate", "--cards", "cards"],
+               {"cards/ciudadelas/districts.yaml": edited.encode()}, cards=True,
+               must=(f"cards/ciudadelas/districts.yaml:{line}: district '{entry}': cost: an integer from 0 to 100, "
+                     f"got 1{'0' * 50}",))
+    laughs = ('a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n'
+              + "".join(f"{chr(98 + k)}: &{chr(98 + k)} [" + ",".join([f"*{chr(97 + k)}"] * 9) + "]\n" for k in range(8)))
+    assert len(laughs) < 400
+    yield Case("issue", "billion_laughs_record", ["score", "r.yaml"], {"r.yaml": laughs.encode()},
+               must=("at most 20,000 values",))
+    yield Case("issue", "json_100000_deep_record", ["score", "r.json"], {"r.json": ("[" * 100_000 + "]" * 100_000).encode()},
+               must=("nesting of at most 64",))
+    yield play_case("issue", "json_100000_deep_play_line", ["[" * 100_000 + "]" * 100_000, ADJUST],
+                    ["at most 65,536 bytes", None])
+    yield play_case("issue", "json_30000_deep_play_line", ["[" * 30_000 + "]" * 30_000, ADJUST],
+                    ["nesting of at most 64", None])
+    yield Case("issue", "yaml_30000_deep_record", ["score", "r.yaml"], {"r.yaml": ("[" * 30_000 + "]" * 30_000).encode()},
+               must=("nesting of at most 64",))
+    yield Case("issue", "seed_50_digits", ["play", "el_mapa", "--players", "A,B", "--db", "g.db", "--seed", "9" * 50],
+               must=("--seed: expected a whole number from 0 to 9223372036854775807",))
+    yield Case("issue", "history_notes_txt", ["history", "--db", "notes.txt"], {"notes.txt": b"my notes\n"},
+               must=("not a Ludoteca database",),
+               check=lambda folder, out, err: None if (folder / "notes.txt").read_bytes() == b"my notes\n"
+               and len(list(folder.iterdir())) == 1 else "notes.txt was touched")
+
+
 def impossible_games() -> Iterator[Case]:
     """End states the box does not allow, and their --lenient twins."""
     full = "[Cuartel, Mercado, Almacén, Ayuntamiento, Banco, Arquería, Teatro, Tesorería, Universidad]"
@@ -416,7 +449,7 @@ def csv_injection() -> Iterator[Case]:
                    stdin=(line + "\n").encode(), codes=(0,), check=exported)
 
 
-GENERATORS: list[Callable[[], Iterator[Case]]] = [yaml_bombs, deep_nesting, oversize, big_numbers, schema_ranges,
+GENERATORS: list[Callable[[], Iterator[Case]]] = [issue_cases, yaml_bombs, deep_nesting, oversize, big_numbers, schema_ranges,
                                                   impossible_games, encodings, play_lines, databases, csv_injection]
 #: Cases other parts add: callables returning an iterable of :class:`Case`.
 EXTRA: list[Callable[[], Iterator[Case]]] = []
