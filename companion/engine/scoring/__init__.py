@@ -47,16 +47,18 @@ def game_of(record: Any, path: str = "<record>") -> str:
     return wanted
 
 
-def score_record(record: Any, catalog: Mapping[str, Any], path: str = "<record>", lenient: bool = False) -> Result:
+def score_record(record: Any, catalog: Mapping[str, Any], path: str = "<record>", lenient: bool = False,
+                 trusted: bool = False) -> Result:
     """Check a record of the end of a game and score it.
 
     ``catalog`` is what :func:`cards.load` returns (it needs at least the record's game).
     Raises :class:`RecordError` listing every problem, each with its field (and line, for YAML),
     including an end state the physical game does not allow (support rule, copies, unique cards,
     variants); ``lenient`` scores such a state anyway (a house rule) with a note for each.
+    ``trusted`` (a record the engine built from its own state) lifts the size limits meant for files.
     """
     game_id = game_of(record, path)
     if game_id not in catalog:
         raise RecordError([RecordProblem(path, line_of(record, "game"), "game",
                                          f"no card data loaded for '{game_id}'")])
-    return SCORERS[game_id].score_record(record, catalog[game_id], Reader(path), lenient=lenient)
+    return SCORERS[game_id].score_record(record, catalog[game_id], Reader(path, bounded=not trusted), lenient=lenient)

@@ -110,6 +110,7 @@ class Reader:
 
     path: str = "<record>"
     problems: list[RecordProblem] = field(default_factory=list)
+    bounded: bool = True  # the MAX_COUNT and MAX_ITEMS limits (off for records the engine built)
 
     def bad(self, line: int | None, field_name: str, message: str) -> None:
         """Note one problem."""
@@ -156,8 +157,11 @@ class Reader:
         if isinstance(value, bool) or not isinstance(value, int):
             self.bad(line_of(obj, key), _join(prefix, key), f"expected a whole number, got {describe(value)}")
             return None
-        if value < 0 or value > most:
-            self.bad(line_of(obj, key), _join(prefix, key), f"expected a number from 0 to {most}, got {describe(value)}")
+        if value < 0 or self.bounded and value > most:
+            self.bad(line_of(obj, key), _join(prefix, key),
+                 f"expected a number from 0 to {most}, got {describe(value)}" if value >= 0
+                 else f"expected a number of at least 0, got {describe(value)}" if not self.bounded
+                 else f"expected a number from 0 to {most}, got {describe(value)}")
             return None
         return value
 
@@ -193,7 +197,7 @@ class Reader:
         if not isinstance(value, list):
             self.bad(line_of(obj, key), _join(prefix, key), f"expected a list, got {describe(value)}")
             return None
-        if len(value) > MAX_ITEMS:
+        if self.bounded and len(value) > MAX_ITEMS:
             self.bad(line_of(obj, key), _join(prefix, key), f"expected a list of at most {MAX_ITEMS} items, "
                      f"got {len(value):,}")
             return None
@@ -208,7 +212,7 @@ class Reader:
             self.bad(line_of(obj, key), _join(prefix, key),
                      f"expected a mapping of names to numbers, got {describe(value)}")
             return None
-        if len(value) > MAX_ITEMS:
+        if self.bounded and len(value) > MAX_ITEMS:
             self.bad(line_of(obj, key), _join(prefix, key), f"expected at most {MAX_ITEMS} names, got {len(value):,}")
             return None
         out: dict = {}
