@@ -215,9 +215,18 @@ class GameClock:
 
 
 def ensure_table(conn: sqlite3.Connection) -> None:
-    """Create the clock table when the database does not have it yet (older databases)."""
+    """Create the clock table when the database does not have it yet (older databases).
+
+    A database opened read-only (``history``, ``export``) that has it is only read."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'clock'").fetchone():
+        return
     try:
         conn.executescript(SCHEMA)
+    except sqlite3.OperationalError as exc:
+        if "readonly" not in str(exc):
+            raise StoreError(f"cannot create the clock table: {exc}") from None
+        # read-only and no clock saved: an empty one for this connection only
+        conn.executescript(SCHEMA.replace("CREATE TABLE", "CREATE TEMP TABLE"))
     except sqlite3.Error as exc:
         raise StoreError(f"cannot create the clock table: {exc}") from None
 
