@@ -71,3 +71,14 @@ def test_killed_app_reopens_where_it_was(tmp_path):
         assert drv.app.session.id == before["id"] and drv.app.session.seq == before["seq"]
         assert drv.state == before["state"]
         drv.shot("after_kill")
+
+
+def test_a_file_that_is_not_a_ludoteca_database_is_said_and_left_alone(tmp_path):
+    drv = AppDriver(tmp_path, "test_app_restart.not_ours")
+    drv.db.write_text("notas de la partida\n", "utf-8")
+    with drv:
+        drv.shot("home")
+        assert drv.app.store is None
+        assert drv.app.message.startswith("No se pueden guardar partidas: ")
+        assert len(drv.app.message.splitlines()) == 1
+    assert drv.db.read_text("utf-8") == "notas de la partida\n"

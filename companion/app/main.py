@@ -127,11 +127,17 @@ class LudotecaApp(App):
         """Open the games database (a message says what went wrong or what was repaired)."""
         try:
             from ludoteca.companion.engine import Store
+            from ludoteca.companion.engine.errors import StoreError
         except ImportError as exc:
             self.message = self.t("engine_missing", error=exc)
             return
         path = self.db_path or os.environ.get("LUDOTECA_DB") or None
-        self.store = Store(path) if path else Store()
+        try:
+            self.store = Store(path) if path else Store()
+        except (StoreError, OSError) as exc:  # not our file, a full disk: said, and no games
+            self.store = None
+            self.message = self.t("db_error", error=str(exc).splitlines()[0])
+            return
         notice = getattr(self.store, "notice", None)
         if notice:
             self.message = self.t("db_notice", text=self.n(notice))

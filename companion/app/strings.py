@@ -53,6 +53,7 @@ UI: dict[str, tuple[str, str]] = {
     "turn_of": ("Turno de {name}", "{name}'s turn"),
     "engine_missing": ("Falta el motor de juego: {error}", "The game engine is missing: {error}"),
     "db_notice": ("Aviso: {text}", "Notice: {text}"),
+    "db_error": ("No se pueden guardar partidas: {error}", "Games cannot be saved: {error}"),
     "final_scoring": ("Puntuación final", "Final scoring"),
     "ranking": ("Clasificación", "Ranking"),
     "total": ("Total", "Total"),
