@@ -12,19 +12,9 @@ from ludoteca.companion.engine import Store
 from ludoteca.companion.engine.clock import GameClock
 from ludoteca.companion.engine.stats import compute_stats
 from test_engine_helpers import choose_move
+from fakeclock import FakeTime
 
 T0 = datetime(2026, 3, 28, 18, 0, tzinfo=timezone.utc)
-
-
-class FakeTime:
-    def __init__(self, start: datetime):
-        self.t = start
-
-    def __call__(self) -> datetime:
-        return self.t
-
-    def advance(self, **delta) -> None:
-        self.t += timedelta(**delta)
 
 
 class Recorder:

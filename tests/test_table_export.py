@@ -26,6 +26,7 @@ from ludoteca.companion.engine.clock import GameClock
 from ludoteca.companion.engine.export import SUFFIXES, export_data
 from ludoteca.companion.engine.lookup import find_game
 from test_engine_helpers import play_to_end
+from fakeclock import FakeTime
 
 ROOT = Path(__file__).resolve().parent.parent
 LUDOTECA = [sys.executable, "-m", "ludoteca"]
@@ -40,19 +41,6 @@ REAL_SCORE = {"score", "winner", "newPlayer", "startPlayer", "playerRefId", "ran
 #: Spain in winter (CET, UTC+1): 23:30 UTC on 28 March is already 29 March at the table.
 CET = timezone(timedelta(hours=1), "CET")
 T0 = datetime(2026, 3, 28, 23, 30, tzinfo=timezone.utc)
-
-
-class FakeTime:
-    """A clock the test moves by hand."""
-
-    def __init__(self, start: datetime):
-        self.t = start
-
-    def __call__(self) -> datetime:
-        return self.t
-
-    def advance(self, **delta) -> None:
-        self.t += timedelta(**delta)
 
 
 def clocked_game(tmp_path):
