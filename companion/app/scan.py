@@ -221,8 +221,9 @@ class ScanScreen(Screen):
         base = (state.get("final") or {}).get("record") or {"game": state.get("game"), "players": [
             {"name": p["name"]} for p in state.get("players", [])]}
         record = self.review.record(base)
-        try:
-            result = score_record(record, {self.review.game.id: self.review.game})
+        try:  # lenient, as the engine's own end of game: the table is the truth, odd ends get a note
+            result = score_record(record, {self.review.game.id: self.review.game}, lenient=True,
+                                  trusted=True)
         except RecordError as exc:
             self.result = "\n".join(p.message for p in exc.problems)
             return
