@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import shutil
+from importlib import resources
+from pathlib import Path
 
 import pytest
 
 import pdfmeasure as pm
+from ludoteca.cli import main
 from ludoteca.generator.model import GeneratorError
 from ludoteca.generator.sheets import Grid, fit_count, item_size, paper_size
 from test_generator_layout import pairs, run_deck
@@ -83,3 +87,53 @@ def test_crop_marks_start_half_a_millimetre_outside_the_bleed(tmp_path):
     assert bottom == [(290.0, 296.0)]
     xs = sorted({round(s.x1, 2) for s in page.marks() if s.vertical})
     assert xs == [6.0, 69.0, 73.5, 136.5, 141.0, 204.0]
+
+
+def _copy_cards(tmp_path, game: str, old: str, new: str):
+    """A copy of the card data with one line of ``game``'s game.yaml changed."""
+    src = Path(str(resources.files("ludoteca.cards")))
+    dst = tmp_path / "cards"
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    path = dst / game / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return dst
+
+
+def test_game_cards_fill_an_a3_sheet_four_by_four(tmp_path):
+    # 38 gladiators: on A4 3x3 -> 5 sheets (10 pages); on A3 4x4 (the computed grid, not a fixed
+    # 3x3) -> ceil(38 / 16) = 3 sheets, 6 pages, 63 mm cut pitch across and 88 mm down
+    out = tmp_path / "out"
+    assert main(["build", "gladiadores", "--paper", "a3", "--out", str(out), "-q"]) == 0
+    pages = pm.read(out / "gladiadores" / "gladiators.pdf")
+    assert len(pages) == 6
+    xs, ys = pages[0].cuts()
+    assert [round(b - a, 2) for a, b in pairs(xs)] == [63.0] * 4
+    assert [round(b - a, 2) for a, b in pairs(ys)] == [88.0] * 4
+
+
+def test_the_card_size_is_the_item_size_the_game_data_names(tmp_path):
+    # print.card: bridge (57 x 89 in sheets.yaml): on A4 (210 - 12 + 1.5) / 58.5 = 3.4 -> 3 across,
+    # (297 - 12 + 1.5) / 90.5 = 3.2 -> 3 down; 57 mm and 89 mm between the cut marks
+    cards = _copy_cards(tmp_path, "ciudadelas", "card: poker ", "card: bridge ")
+    out = tmp_path / "out"
+    assert main(["build", "ciudadelas", "--cards", str(cards), "--out", str(out), "-q"]) == 0
+    pages = pm.read(out / "ciudadelas" / "characters.pdf")
+    assert len(pages) == 2
+    xs, ys = pages[0].cuts()
+    assert [round(b - a, 2) for a, b in pairs(xs)] == [57.0] * 3
+    assert [round(b - a, 2) for a, b in pairs(ys)] == [89.0] * 3
+
+
+def test_an_unknown_card_size_names_the_file_line_field_and_the_choices(tmp_path, capsys):
+    cards = _copy_cards(tmp_path, "el_mapa", "tech_card: poker ", "tech_card: tarot ")
+    out = tmp_path / "out"
+    assert main(["build", "el_mapa", "--cards", str(cards), "--out", str(out), "-q"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    line = next(i for i, text in enumerate((cards / "el_mapa" / "game.yaml").read_text().splitlines(), 1)
+                if "tech_card: tarot" in text)
+    assert f"el_mapa/game.yaml:{line}: game: print.tech_card: unknown item size 'tarot'" in err
+    assert "(sheets.yaml has poker, poker_landscape, bridge)" in err
+    assert not (out / "el_mapa" / "tech_cards.pdf").exists()

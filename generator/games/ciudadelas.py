@@ -13,13 +13,11 @@ import re
 
 from ludoteca.cards import DataError
 from ludoteca.cards.problems import Problem
-from ludoteca.generator.games import plain
+from ludoteca.generator.games import card_size, plain
 from ludoteca.generator.model import Component, Face, Options
 from ludoteca.generator.words import words
 
 GAME = "ciudadelas"
-CARD = (63.0, 88.0)
-GRID = (3, 3)
 
 #: Words printed on the kit that are not rules data. Each is {es, en}.
 LABELS: dict[str, dict[str, str]] = words(GAME, "labels")
@@ -70,8 +68,8 @@ def _deck(game, kind: str, comp_id: str, colours: dict, dark_city: bool) -> Comp
         seen[d["colour"]] = seen.get(d["colour"], 0) + 1
         fronts += [_district_face(d, colours, variant, dark_city)] * int(d["copies"])
     back = _district_back()
-    return Component(GAME, comp_id, TITLES[comp_id], CARD, fronts, [back] * len(fronts),
-                     grid=GRID, deck=True)
+    return Component(GAME, comp_id, TITLES[comp_id], card_size(game), fronts,
+                     [back] * len(fronts), deck=True)
 
 
 def _characters(game, colours: dict) -> Component:
@@ -85,8 +83,8 @@ def _characters(game, colours: dict) -> Component:
         fronts.append(Face("ciudadelas/character.svg.j2", ctx, c["id"]))
     back = Face("ciudadelas/character_back.svg.j2",
                 {"label": LABELS["character"], "count": len(fronts)}, "back")
-    return Component(GAME, "characters", TITLES["characters"], CARD, fronts, [back] * len(fronts),
-                     grid=GRID, deck=True)
+    return Component(GAME, "characters", TITLES["characters"], card_size(game), fronts,
+                     [back] * len(fronts), deck=True)
 
 
 def _component(game, comp_id: str) -> dict:
@@ -100,7 +98,7 @@ def _crown(game) -> Component:
     back = Face("ciudadelas/crown.svg.j2", {"name": plain(crown["name"]), "description": None},
                 "crown_back")
     n = int(crown["copies"])
-    return Component(GAME, "crown", TITLES["crown"], CARD, [front] * n, [back] * n, grid=GRID)
+    return Component(GAME, "crown", TITLES["crown"], card_size(game), [front] * n, [back] * n)
 
 
 PLACEHOLDER = re.compile(r"\{([a-z0-9_]+)\}")
@@ -173,8 +171,7 @@ def _reference(game, colours: dict) -> Component:
                 {"title": LABELS["characters"], "subtitle": LABELS["called_in_order"],
                  "rows": rows}, "reference_back")
     n = int(ref["copies"])
-    return Component(GAME, "reference", TITLES["reference"], CARD, [front] * n, [back] * n,
-                     grid=GRID)
+    return Component(GAME, "reference", TITLES["reference"], card_size(game), [front] * n, [back] * n)
 
 
 def _score_pad(game, colours: dict) -> Component:

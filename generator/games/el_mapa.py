@@ -12,13 +12,13 @@ from collections import defaultdict
 from typing import Any
 
 from ludoteca.cards import Game
+from ludoteca.generator.games import card_size
 from ludoteca.generator.model import Component, Face, GeneratorError, Options
 from ludoteca.generator.sheets import Board
 from ludoteca.generator.words import words
 
 GAME = "el_mapa"
 TEMPLATES = "el_mapa"
-TECH_CARD_GRID = (3, 3)
 MIN_TILE_MM = 30
 
 #: Each level has its own colour AND its own shape (and its count of bars), so that nothing
@@ -186,7 +186,6 @@ def _tiles(game: Game, levels: dict) -> Component:
 # ---------------------------------------------------------------- tech cards
 
 def _tech_cards(game: Game, levels: dict) -> Component:
-    size = game.meta["print"]["tech_card_mm"]
     fronts: list[Face] = []
     backs: list[Face] = []
     back = {n: Face(f"{TEMPLATES}/tech_back.svg.j2",
@@ -206,8 +205,7 @@ def _tech_cards(game: Game, levels: dict) -> Component:
         fronts += _copies(face, card["copies"])
         backs += _copies(back[card["level"]], card["copies"])
     return Component(GAME, "tech_cards", TITLES["tech_cards"],
-                     (float(size["width"]), float(size["height"])), fronts, backs,
-                     grid=TECH_CARD_GRID, deck=True)
+                     card_size(game, "tech_card"), fronts, backs, deck=True)
 
 
 # ---------------------------------------------------------------- buildings

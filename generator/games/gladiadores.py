@@ -11,13 +11,11 @@ import re
 from typing import Any, Iterable
 
 from ludoteca.cards import Game
-from ludoteca.generator.games import plain
+from ludoteca.generator.games import card_size, plain
 from ludoteca.generator.model import Component, Face, GeneratorError, Options
 from ludoteca.generator.words import words
 
 GAME = "gladiadores"
-CARD = (63.0, 88.0)
-CARD_GRID = (3, 3)
 #: the gladiator stats in the order they are printed (field names of gladiators.yaml)
 STATS = ("combat", "work", "construction", "shields", "favor")
 #: the values of a combat card in the order they are printed (field names of combat.yaml)
@@ -87,8 +85,8 @@ def gladiators(g: Game) -> Component:
                           plain({"kind": entry["kind"],
                                   "labels": {k: LABELS[k] for k in ("kind", "game")}}),
                           f"back_{entry['kind']}"))
-    return Component(GAME, "gladiators", TITLES["gladiators"], CARD, fronts, backs,
-                     grid=CARD_GRID, deck=True)
+    return Component(GAME, "gladiators", TITLES["gladiators"], card_size(g),
+                     fronts, backs, deck=True)
 
 
 # ---------------------------------------------------------------- buildings
@@ -150,8 +148,8 @@ def buildings(g: Game) -> Component:
                           plain({"starting": entry["starting"], "numeral": numeral,
                                   "labels": {k: LABELS[k] for k in ("starting", "centre", "game")}}),
                           f"back_{kind}_{entry['symbol']}"))
-    return Component(GAME, "buildings", TITLES["buildings"], CARD, fronts, backs,
-                     grid=CARD_GRID, deck=True)
+    return Component(GAME, "buildings", TITLES["buildings"], card_size(g),
+                     fronts, backs, deck=True)
 
 
 # ---------------------------------------------------------------- combat cards
@@ -165,8 +163,8 @@ def combat_cards(g: Game) -> Component:
         backs.append(Face("gladiadores/combat_back.svg.j2",
                           plain({"labels": {k: LABELS[k] for k in ("combat_deck", "game")}}),
                           "back"))
-    return Component(GAME, "combat", TITLES["combat"], CARD, fronts, backs,
-                     grid=CARD_GRID, deck=True)
+    return Component(GAME, "combat", TITLES["combat"], card_size(g),
+                     fronts, backs, deck=True)
 
 
 # ---------------------------------------------------------------- tokens
