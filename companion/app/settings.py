@@ -5,7 +5,7 @@ Where the file is (:func:`settings_file`): ``$LUDOTECA_SETTINGS`` (a file; an ex
 also accepted and holds ``companion.json``), else beside the database the app opens (``--db``), so a
 second database keeps its own settings.  The first start (no file yet) follows the system language.
 
-Written atomically (temporary file in the same folder, then ``os.replace``), so a killed app
+Written atomically (temporary file in the same folder, fsync, ``os.replace``, fsync of the folder), so a killed app
 finds either the old or the new file, never half of one.
 """
 
@@ -15,10 +15,18 @@ import json
 import locale
 import os
 import tempfile
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ludoteca.cards.limits import json_loads, read_bytes
+
+from . import theme
+
 FILE_NAME = "companion.json"
+#: A settings file is a few hundred bytes (three games' colours); anything larger is not ours.
+MAX_BYTES = 64 * 1024
+#: Longest game id kept (the store's ids are integers; a text id this long is not one of ours).
+MAX_ID = 64
 
 
 def default_dir() -> Path:
@@ -81,25 +89,17 @@ class Settings:
     @classmethod
     def load(cls, where: str | os.PathLike | None = None, db: str | os.PathLike | None = None,
              platform: str | None = None) -> "Settings":
-        """Read the settings; no file yet gives the defaults in the system's language, an
-        unreadable one the defaults."""
+        """Read the settings; no file yet gives the defaults in the system's language.  A file that
+        is not settings (too large, too deep, not JSON) gives the defaults; a value of the wrong
+        kind gives that value's default, the others are kept."""
         path = settings_file(where, db)
         if not path.exists():
             return cls(lang=system_lang(platform))
         try:
-            data = json.loads(path.read_text("utf-8"))
-        except (OSError, ValueError):
+            data = json_loads(read_bytes(path, MAX_BYTES).decode("utf-8"), path, MAX_BYTES)
+        except (OSError, ValueError):  # InputTooLarge and UnicodeDecodeError are ValueErrors
             return cls()
-        if not isinstance(data, dict):
-            return cls()
-        known = {f.name for f in fields(cls)}
-        settings = cls(**{k: v for k, v in data.items() if k in known})
-        if settings.lang not in ("es", "en"):
-            settings.lang = "es"
-        if not isinstance(settings.colours, dict):
-            settings.colours = {}
-        settings.voice = bool(settings.voice)
-        return settings
+        return cls(**_checked(data)) if isinstance(data, dict) else cls()
 
     def save(self, where: str | os.PathLike | None = None, db: str | os.PathLike | None = None) -> Path:
         """Write the settings atomically and durably; return the file."""
@@ -112,6 +112,7 @@ class Settings:
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(tmp, path)
+            _sync_folder(path.parent)
         except BaseException:
             try:
                 os.unlink(tmp)
@@ -119,3 +120,38 @@ class Settings:
                 pass
             raise
         return path
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (where the system allows opening a folder)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _checked(data: dict) -> dict:
+    """The values of a settings file that are of the right kind (the others are left out)."""
+    out: dict = {}
+    if data.get("lang") in ("es", "en"):
+        out["lang"] = data["lang"]
+    for flag in ("keep_awake", "voice"):
+        if isinstance(data.get(flag), bool):
+            out[flag] = data[flag]
+    game = data.get("open_game")
+    if (isinstance(game, int) and not isinstance(game, bool) and 0 < game < 2 ** 63) or (
+            isinstance(game, str) and 0 < len(game) <= MAX_ID):
+        out["open_game"] = game
+    colours = data.get("colours")
+    if isinstance(colours, dict):
+        known = {c[0] for c in theme.PLAYER_COLOURS}
+        out["colours"] = {key: value for key, value in colours.items()
+                          if isinstance(key, str) and len(key) <= MAX_ID and isinstance(value, list)
+                          and len(value) <= len(known) and all(v in known for v in value)}
+    return out
