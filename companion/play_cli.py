@@ -187,6 +187,20 @@ def _lines(stream: BinaryIO) -> Iterator[str | InputTooLarge]:
         yield chunk.decode("utf-8", "replace")
 
 
+def _local_time(stamp: str) -> str:
+    """A stored UTC time (ISO 8601) as the clock on the wall shows it: ``2026-03-29 01:10``.
+    A stamp that is not one (a recovered database may hold anything) is shown as it is, cut short."""
+    from datetime import datetime, timezone
+
+    try:
+        when = datetime.fromisoformat(str(stamp))
+    except ValueError:
+        return str(stamp)[:19]
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return when.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
 def _scores_text(final: dict | None) -> str:
     if not final:
         return ""
@@ -223,7 +237,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         return 0
     header = ("id", "game", "players", "status", "actions", "updated", "final scores")
     rows = [(g["id"], g["game"], ", ".join(g["players"]), g["status"], str(g["seq"]),
-             g["updated"][:19].replace("T", " "), _scores_text(g["final"])) for g in games]
+             _local_time(g["updated"]), _scores_text(g["final"])) for g in games]
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
     for row in [header] + rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())

@@ -13,6 +13,7 @@ newPlayer, startPlayer, playerRefId, rank, seatOrder), and BG Stats' documented 
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -148,3 +149,21 @@ def test_readme_command_and_action_line_work_with_the_shipped_actions(tmp_path):
     assert json.loads(run(["export", "last", "--db", db]).stdout)["id"] == game_id
     bad = run(["export", "nope", "--db", db])
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+
+
+def test_history_shows_the_local_time_of_the_last_action(tmp_path):
+    """The database keeps UTC; `history` shows the wall clock's time (TZ in the environment)."""
+    import sqlite3
+    store = Store(tmp_path / "x.db")
+    game = store.new_game("gladiadores", ["Ana", "Luis"], seed=1)
+    store.close()
+    with sqlite3.connect(tmp_path / "x.db") as conn:  # a last action at 23:30 UTC on 28 March 2026
+        conn.execute("UPDATE games SET updated = '2026-03-28T23:30:00.000+00:00' WHERE id = ?", (game.id,))
+    shown = {}
+    for zone in ("UTC0", "JST-9", "ART3"):  # POSIX TZ: UTC, UTC+9 (Tokyo), UTC-3 (Buenos Aires)
+        done = subprocess.run(LUDOTECA + ["history", "--db", str(tmp_path / "x.db")], capture_output=True,
+                              text=True, timeout=120, cwd=ROOT, env={**os.environ, "TZ": zone})
+        assert done.returncode == 0, done.stderr
+        row = next(line for line in done.stdout.splitlines() if line.startswith(game.id))
+        shown[zone] = re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", row).group()
+    assert shown == {"UTC0": "2026-03-28 23:30", "JST-9": "2026-03-29 08:30", "ART3": "2026-03-28 20:30"}
