@@ -159,7 +159,7 @@ def component_key(comp: Component, opts: Options, templates: str) -> str:
     from .sheets import data
     faces = [(f.template, f.context, f.name) for f in comp.fronts]
     backs = [(f.template, f.context, f.name) for f in comp.backs] if comp.backs is not None else None
-    chosen = {k: v for k, v in dataclasses.asdict(opts).items() if k not in ("quiet", "png_dpi", "shop")}
+    chosen = {k: v for k, v in dataclasses.asdict(opts).items() if k not in ("quiet", "png_dpi", "shop", "tts_url")}
     blob = json.dumps([ENGINE_VERSION, templates, data(), chosen, comp.game, comp.id,
                        list(comp.size_mm), comp.layout, comp.grid, comp.bleed, faces, backs],
                       sort_keys=True, default=str)

@@ -9,6 +9,7 @@ import argparse
 import re
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 GAMES = ("ciudadelas", "el_mapa", "gladiadores")
 
@@ -61,6 +62,16 @@ def _dpi(text: str) -> int:
     return value
 
 
+def _url(text: str) -> str:
+    """An http(s) address without spaces: where the output folder will be uploaded."""
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or any(c.isspace() for c in text) \
+            or len(text) > 1000:
+        raise argparse.ArgumentTypeError(f"expected an http:// or https:// address of at most 1000 "
+                                         f"characters without spaces, got {text[:80]!r}")
+    return text
+
+
 def _paper(text: str) -> str:
     from .model import GeneratorError
     from .sheets import paper_size
@@ -110,6 +121,9 @@ def _common(p: argparse.ArgumentParser, out_default: str) -> None:
                    help="leave out the scan markers of the scoring components")
     p.add_argument("--png", metavar="DPI", type=_dpi, default=None,
                    help="also one PNG per face and Tabletop Simulator sheets")
+    p.add_argument("--tts-url", metavar="URL", type=_url, default=None,
+                   help="with --png: the Tabletop Simulator objects load their images from URL/<file> "
+                        "(where you upload the output folder) instead of this computer's files")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -156,13 +170,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _options(args: argparse.Namespace):
-    from .model import Options
+    from .model import GeneratorError, Options
     from .sheets import data
+    if args.tts_url and not args.png:
+        raise GeneratorError("--tts-url names where the PNGs will be: give --png DPI too")
     bleed = args.bleed if args.bleed is not None else float(data()["bleed"])
     return Options(lang=args.lang, paper=args.paper, ink_saver=args.ink_saver, bleed_mm=bleed,
                    back_offset_mm=tuple(args.back_offset), png_dpi=args.png,
                    layout=args.layout, quiet=args.quiet, shop=args.shop,
-                   markers=getattr(args, "markers", True))
+                   markers=getattr(args, "markers", True), tts_url=args.tts_url)
 
 
 def _fail(message: str) -> int:

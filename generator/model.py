@@ -48,4 +48,5 @@ class Options:
     layout: str = "duplex"                # "duplex" (backs on the next page) | "fold"
     quiet: bool = False                   # -q: no progress bar, no summary line
     shop: str | None = None               # --shop PROFILE: images for a print shop (shops.yaml)
+    tts_url: str | None = None            # --tts-url BASE: TTS saved objects link BASE/<file>, not the local file
     extra: dict = field(default_factory=dict)

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
+from urllib.parse import quote
 
 from .atomic import write_bytes, write_text
 from .layout import Laid, face_size
@@ -195,7 +196,8 @@ def _tts(comp: Component, laid: Laid, opts: Options, out_dir: Path) -> tuple[lis
     names = [str(f.context.get("name") or f.name) for f in comp.fronts]
     saved = saved_object(comp.id, [(out_dir / s["face"], out_dir / s["back"] if s["back"] else None,
                                     s["num_width"], s["num_height"], s["cards"]) for s in sheets],
-                         names, unique_back=bool(backs) and not one_back)
+                         names, unique_back=bool(backs) and not one_back,
+                         url=image_url(out_dir, opts.tts_url))
     write_text(json_path, json.dumps(saved, ensure_ascii=False, indent=2) + "\n", only_if_changed=True)
     return tasks, {"json": str(json_path.relative_to(out_dir)), "sheets": sheets,
                    "cell_px": [cw, ch]}
@@ -206,18 +208,33 @@ def _transform(y: float = 1.0) -> dict:
             "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
 
 
+def image_url(out_dir: Path, base: str | None) -> Callable[[Path], str]:
+    """How a saved object names an image of ``out_dir``: its local ``file://`` address, or, with
+    ``--tts-url BASE``, ``BASE/<its path in the output folder>`` once the folder is uploaded there
+    (what other players' TTS can load).
+
+    >>> image_url(Path("/k"), "https://x.org/kit/")(Path("/k/png/ciudadelas/tts/districts 1.png"))
+    'https://x.org/kit/png/ciudadelas/tts/districts%201.png'
+    """
+    if base is None:
+        return lambda path: path.resolve().as_uri()
+    root = base.rstrip("/")
+    return lambda path: f"{root}/{quote(path.relative_to(out_dir).as_posix())}"
+
+
 def saved_object(name: str, sheets: list[tuple[Path, Path | None, int, int, int]], names: list[str],
-                 unique_back: bool) -> dict:
+                 unique_back: bool, url: Callable[[Path], str] | None = None) -> dict:
     """A TTS saved object: one ``DeckCustom`` (or one ``Card`` for a single card).
 
     ``sheets`` holds (face image, back image, NumWidth, NumHeight, cards) per sheet; card ids are
-    ``100 * sheet number + slot``, as TTS numbers them.
+    ``100 * sheet number + slot``, as TTS numbers them; ``url`` names an image (see :func:`image_url`).
     """
+    url = url or image_url(Path("."), None)
     custom: dict[str, dict] = {}
     cards = []
     for s, (face, back, cols, rows, count) in enumerate(sheets, start=1):
-        custom[str(s)] = {"FaceURL": face.resolve().as_uri(),
-                          "BackURL": back.resolve().as_uri() if back else "",
+        custom[str(s)] = {"FaceURL": url(face),
+                          "BackURL": url(back) if back else "",
                           "NumWidth": cols, "NumHeight": rows, "BackIsHidden": True,
                           "UniqueBack": unique_back, "Type": 0}
         for slot in range(count):

@@ -125,3 +125,47 @@ def test_pngs_render_in_the_worker_pool(tmp_path, monkeypatch):
     _build(tmp_path, 12, dpi=50)
     writers = set(log.read_text().split())
     assert writers and str(os.getpid()) not in writers
+
+
+def test_tts_url_points_the_saved_object_at_the_uploaded_folder(tmp_path):
+    data, face, back = make_deck(tmp_path / "src", 75)
+    out = tmp_path / "out"
+    base = ["deck", str(data), "--template", str(face), "--back", str(back), "--out", str(out),
+            "--png", "50", "-q"]
+    assert main(base + ["--tts-url", "https://example.org/kit/"]) == 0
+    deck = json.loads((out / "png" / "deck" / "tts" / "cards.json").read_text())["ObjectStates"][0]
+    urls = [(s["FaceURL"], s["BackURL"]) for _, s in sorted(deck["CustomDeck"].items())]
+    site = "https://example.org/kit/png/deck/tts/"
+    assert urls == [(site + "cards-1.png", site + "cards-1-back.png"),
+                    (site + "cards-2.png", site + "cards-2-back.png")]
+    for face_url, back_url in urls:  # each address names a file of the output folder
+        for url in (face_url, back_url):
+            assert (out / url.removeprefix("https://example.org/kit/")).is_file()
+    assert main(base) == 0  # the same folder built again without it: local files again
+    deck = json.loads((out / "png" / "deck" / "tts" / "cards.json").read_text())["ObjectStates"][0]
+    assert deck["CustomDeck"]["1"]["FaceURL"] == (out / "png/deck/tts/cards-1.png").resolve().as_uri()
+
+
+@pytest.mark.parametrize("url,says", [
+    ("ftp://example.org/kit", "expected an http:// or https:// address"),
+    ("https://example.org/my kit", "without spaces"),
+    ("example.org/kit", "expected an http:// or https:// address"),
+])
+def test_a_bad_tts_url_is_refused_in_one_line(tmp_path, capsys, url, says):
+    data, face, _back = make_deck(tmp_path / "src", 2)
+    with pytest.raises(SystemExit) as stop:
+        main(["deck", str(data), "--template", str(face), "--out", str(tmp_path / "out"), "--png", "50",
+              "--tts-url", url])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "--tts-url" in err and says in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_tts_url_without_png_is_refused(tmp_path, capsys):
+    data, face, _back = make_deck(tmp_path / "src", 2)
+    assert main(["deck", str(data), "--template", str(face), "--out", str(tmp_path / "out"),
+                 "--tts-url", "https://example.org/kit"]) == 2
+    assert capsys.readouterr().err.strip() == \
+        "ludoteca: error: --tts-url names where the PNGs will be: give --png DPI too"
+    assert not (tmp_path / "out").exists()
