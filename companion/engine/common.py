@@ -129,7 +129,7 @@ class Arg:
     >>> Arg("int", "dice", lo=1, hi=6).read({"action": "x", "n": 7}, "n", None)
     Traceback (most recent call last):
     ...
-    companion.engine.errors.BadArgument: 'n' must be between 1 and 6, not 7
+    ludoteca.companion.engine.errors.BadArgument: 'n' must be between 1 and 6, not 7
     """
 
     kind: str

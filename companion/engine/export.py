@@ -54,7 +54,7 @@ def export_data(store, game_id: str, fmt: str, tz: tzinfo | None = None) -> str:
 
 
 def spreadsheet_safe(cell: object) -> object:
-    """A CSV cell a spreadsheet shows as text: one that could start a formula gets a leading ``'``.
+    r"""A CSV cell a spreadsheet shows as text: one that could start a formula gets a leading ``'``.
 
     >>> spreadsheet_safe('=HYPERLINK("http://x")'), spreadsheet_safe("Ana"), spreadsheet_safe(-3)
     ('\'=HYPERLINK("http://x")', 'Ana', -3)

@@ -13,7 +13,7 @@ False
 >>> setup_options(data, ["Ana", "Luis"], {"dark_city": [1, 2]})
 Traceback (most recent call last):
 ...
-companion.engine.errors.BadArgument: option 'dark_city' is yes or no (true/false), not [1, 2]
+ludoteca.companion.engine.errors.BadArgument: option 'dark_city' is yes or no (true/false), not [1, 2]
 """
 
 from __future__ import annotations
