@@ -18,6 +18,9 @@ over the module's tests and a time limit; a mutant that makes the tests fail or 
     python3 bench/mutation.py                  # the default sample (about 25 minutes on 2 cores)
     python3 bench/mutation.py --per-module 60  # a larger sample
     python3 bench/mutation.py --named-only
+    python3 bench/mutation.py --list companion/engine/session.py   # every mutant: index, line, change
+    python3 bench/mutation.py --only companion/engine/session.py:89  # just the mutants of one line
+    python3 bench/mutation.py --only companion/engine/session.py#12  # just one mutant, by its index
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ COPY = ("cards", "companion", "generator", "templates", "examples", "ludoteca", 
 #: module -> the tests that cover it (globs under tests/)
 TARGETS: dict[str, tuple[str, ...]] = {
     "companion/engine/scoring/ciudadelas.py": ("test_scoring_ciudadelas.py", "test_scoring_edge_inputs.py"),
-    "companion/engine/scoring/el_mapa.py": ("test_scoring_cli.py", "test_scoring_edge_inputs.py",
+    "companion/engine/scoring/el_mapa.py": ("test_scoring_el_mapa.py", "test_scoring_cli.py", "test_scoring_edge_inputs.py",
                                             "test_engine_moves.py"),
     "companion/engine/scoring/gladiadores.py": ("test_scoring_gladiadores.py", "test_scoring_edge_inputs.py"),
     "companion/engine/scoring/ranking.py": ("test_scoring_*.py",),
@@ -155,18 +158,48 @@ class _Apply(ast.NodeTransformer):
         return node
 
 
+def sample(module: str, per_module: int, seed: int) -> list[int]:
+    """The indexes of a seeded sample of the generated mutants of ``module``."""
+    count = len(_collect(ast.parse((ROOT / module).read_text(encoding="utf-8"))))
+    return sorted(random.Random(f"{seed}:{module}").sample(range(count), min(per_module, count)))
+
+
 def generated(module: str, per_module: int, seed: int) -> list[Mutant]:
     """A seeded sample of the generated mutants of ``module``."""
-    text = (ROOT / module).read_text(encoding="utf-8")
-    count = len(_collect(ast.parse(text)))
-    picks = sorted(random.Random(f"{seed}:{module}").sample(range(count), min(per_module, count)))
+    return [mutant(module, index) for index in sample(module, per_module, seed)]
+
+
+def mutant(module: str, index: int) -> Mutant:
+    """The generated mutant number ``index`` of ``module`` (the order of ``--list``)."""
+    tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
+    node, where = _collect(tree)[index]
+    mutated = ast.fix_missing_locations(_Apply(node).visit(tree))
+    return Mutant(module, f"#{index} {where}", ast.unparse(mutated))
+
+
+def listing(module: str, per_module: int, seed: int) -> list[str]:
+    """One line per generated mutant of ``module``: index, in the seeded sample or not, line, change,
+    and the source line it changes."""
+    lines = (ROOT / module).read_text(encoding="utf-8").splitlines()
+    picked = set(sample(module, per_module, seed))
     out = []
-    for index in picks:
-        tree = ast.parse(text)
-        node, where = _collect(tree)[index]
-        mutated = ast.fix_missing_locations(_Apply(node).visit(tree))
-        out.append(Mutant(module, where, ast.unparse(mutated)))
+    for index, (node, where) in enumerate(_collect(ast.parse("\n".join(lines)))):
+        mark = "*" if index in picked else " "
+        out.append(f"{index:4} {mark} {where:36} | {lines[node.lineno - 1].strip()}")
     return out
+
+
+def chosen(spec: str) -> list[Mutant]:
+    """The mutants ``--only`` names: ``MODULE:LINE`` (every mutant of that line) or ``MODULE#INDEX``."""
+    if "#" in spec:
+        module, index = spec.rsplit("#", 1)
+        return [mutant(module, int(index))]
+    module, line = spec.rsplit(":", 1)
+    points = _collect(ast.parse((ROOT / module).read_text(encoding="utf-8")))
+    found = [mutant(module, i) for i, (node, _) in enumerate(points) if node.lineno == int(line)]
+    if not found:
+        raise SystemExit(f"{spec}: no generated mutant on that line")
+    return found
 
 
 def _collect(tree: ast.AST) -> list[tuple[ast.AST, str]]:
@@ -193,9 +226,10 @@ def run_mutant(workdir: Path, mutant: Mutant, tests: list[str], limit: float) ->
         target.write_text(original, encoding="utf-8")
 
 
-def tests_for(workdir: Path, module: str) -> list[str]:
+def tests_for(workdir: Path, module: str, patterns: list[str] | None = None) -> list[str]:
+    """The test files that cover ``module`` (``patterns`` instead of its own, when given)."""
     found: list[str] = []
-    for pattern in TARGETS.get(module, ()):
+    for pattern in patterns or TARGETS.get(module, ()):
         found += sorted(str(p.relative_to(workdir)) for p in (workdir / "tests").glob(pattern))
     return list(dict.fromkeys(found))
 
@@ -216,7 +250,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--named-only", action="store_true")
     parser.add_argument("--modules", nargs="*", default=list(TARGETS))
     parser.add_argument("--json", type=Path, help="write the results here")
+    parser.add_argument("--list", metavar="MODULE", help="print the generated mutants of MODULE "
+                        "(* marks the seeded sample) and stop")
+    parser.add_argument("--only", nargs="+", metavar="MODULE:LINE|MODULE#INDEX",
+                        help="run just these generated mutants (no named ones)")
+    parser.add_argument("--tests", nargs="+", metavar="GLOB",
+                        help="with --only: run these tests (globs under tests/) instead of the module's")
     args = parser.parse_args(argv)
+    if args.list:
+        print("\n".join(listing(args.list, args.per_module, args.seed)))
+        return 0
     started = time.perf_counter()
     results: dict[str, list[dict]] = {"named": [], "generated": []}
     with tempfile.TemporaryDirectory(prefix="ludoteca-mutants-") as tmp:
@@ -227,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
                 shutil.copytree(source, workdir / name, ignore=shutil.ignore_patterns("__pycache__", "screenshots"))
             elif source.exists():
                 shutil.copy2(source, workdir / name)
-        for title, module, old, new in NAMED:
+        for title, module, old, new in ([] if args.only else NAMED):
             text = (ROOT / module).read_text(encoding="utf-8")
             if text.count(old) != 1:
                 results["named"].append({"mutant": title, "module": module, "result": "not applicable"})
@@ -237,7 +280,14 @@ def main(argv: list[str] | None = None) -> int:
                                  named_tests(workdir, module), args.timeout)
             results["named"].append({"mutant": title, "module": module, "result": outcome})
             print(f"named  {outcome:9} {title}", flush=True)
-        if not args.named_only:
+        if args.only:
+            for mutant_ in [m for spec in args.only for m in chosen(spec)]:
+                tests = tests_for(workdir, mutant_.module, args.tests)
+                outcome = run_mutant(workdir, mutant_, tests, args.timeout)
+                results["generated"].append({"module": mutant_.module, "mutant": mutant_.where,
+                                             "result": outcome})
+                print(f"{mutant_.module}  {outcome:9} {mutant_.where}", flush=True)
+        elif not args.named_only:
             for module in args.modules:
                 tests = tests_for(workdir, module)
                 for mutant in generated(module, args.per_module, args.seed):
