@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
 
 from ludoteca.cards import load
+from ludoteca.companion.engine.scoring import RecordError, score_record
+from ludoteca.companion.engine.scoring.el_mapa import RealmEnd, check_rules, score
 from scoringcases import check_worked_example, refusal, worked_examples
 
 EXAMPLES = worked_examples("el_mapa")
@@ -50,3 +53,34 @@ def test_player_count_comes_from_the_data():
     many = [{"name": f"P{i}", "buildings": []} for i in range(meta["max"] + 1)]
     assert problems({"game": "el_mapa", "players": many}) == [
         f"m.yaml: players: El Mapa / The Map is for {meta['min']} to {meta['max']} players, got {meta['max'] + 1}"]
+
+
+def _game_with_scoring(**changes) -> object:
+    """A copy of El Mapa's data with some ``scoring`` rules of game.yaml changed."""
+    game = copy.deepcopy(CATALOG["el_mapa"])
+    game.singles["game"]["scoring"].update(changes)
+    return game
+
+
+def test_scoring_rules_come_from_game_yaml():
+    # per_revealed_tile 2 instead of the data's 1: five tiles are 5 x 2 = 10 points.
+    game = _game_with_scoring(per_revealed_tile=2)
+    result = score([RealmEnd("Ana", tiles_revealed=5), RealmEnd("Luis", tiles_revealed=3)], game)
+    assert [p.breakdown["tiles"] for p in result.players] == [10, 6]
+
+
+def test_a_scoring_rule_this_version_does_not_know_is_refused():
+    game = _game_with_scoring(building="level_only")
+    with pytest.raises(RecordError) as info:
+        check_rules(game, "m.yaml")
+    assert [str(p) for p in info.value.problems] == [
+        "m.yaml: game: cards/el_mapa game.yaml scoring.building is 'level_only'; "
+        "this version scores only 'level_plus_extra_points'"]
+
+
+def test_player_names_are_stripped():
+    record = {"game": "el_mapa", "players": [{"name": "  Ana ", "buildings": [], "tiles_revealed": 2},
+                                             {"name": "Luis\t", "buildings": [], "tiles_revealed": 1}]}
+    result = score_record(record, CATALOG)
+    assert [p.name for p in result.players] == ["Ana", "Luis"]
+    assert result.winners == ("Ana",)  # 2 tiles x 1 point against 1

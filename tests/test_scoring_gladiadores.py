@@ -62,3 +62,42 @@ def test_five_players_need_the_expansion():
         "g.yaml: players: Gladiadores / Gladiators is for 2 to 4 players, got 5"]
     assert len(score_record({"game": "gladiadores", "expansion": True, "players": players},
                             CATALOG).players) == 5
+
+
+def test_exactly_the_target_reaches_it():
+    # Buildings' points from cards/gladiadores/buildings.yaml; 1 point per combat won (attacker_wins).
+    # Ana: 7 wins + Templum 2 + Statua 1 = 10 = the standard target: she reached it, no "nobody" note.
+    # Luis: 9 wins = 9, one short.
+    record = {"game": "gladiadores", "players": [
+        {"name": "Ana", "combat_wins": 7, "buildings": ["templum", "statua"]},
+        {"name": "Luis", "combat_wins": 9}]}
+    result = score_record(record, CATALOG)
+    assert [p.total for p in result.players] == [10, 9]
+    assert result.winners == ("Ana",) and result.notes == ()
+    # Luis: 8 wins + Thermae 1 + Domus 1 = 10 as well (Domus is a V building: the expansion).
+    record["expansion"] = True
+    record["players"][1]["buildings"] = ["thermae", "domus"]
+    record["players"][1]["combat_wins"] = 8
+    result = score_record(record, CATALOG)
+    assert result.notes[0]["en"].startswith("Several reached the target of 10 (Ana, Luis);")
+
+
+def test_a_target_of_zero_is_refused_and_of_one_is_kept():
+    record = {"game": "gladiadores", "target": 0, "players": [
+        {"name": "Ana", "combat_wins": 1}, {"name": "Luis", "combat_wins": 0}]}
+    assert problems(record) == ["g.yaml: target: expected a target of at least 1 point, got 0"]
+    record["target"] = 1  # Ana's one combat won is 1 point: she reaches it, Luis (0) does not
+    assert score_record(record, CATALOG).winners == ("Ana",)
+
+
+def test_the_building_limit_itself_is_allowed():
+    # limits.max_buildings is 5; five different buildings are a legal end:
+    # 3 wins + Statua 1 + Thermae 1 + Templum 2 + Amphitheatrum 3 + Casula 0 = 10.
+    record = {"game": "gladiadores", "players": [
+        {"name": "Ana", "combat_wins": 3,
+         "buildings": ["statua", "thermae", "templum", "amphitheatrum", "casula"]},
+        {"name": "Luis", "combat_wins": 2}]}
+    assert CATALOG["gladiadores"].meta["limits"]["max_buildings"] == 5
+    result = score_record(record, CATALOG)
+    assert result.players[0].breakdown == {"combat": 3, "buildings": 7}
+    assert result.winners == ("Ana",)

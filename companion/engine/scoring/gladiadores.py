@@ -45,7 +45,7 @@ def score(players: Sequence[LudusEnd], game: Game, target: int | None = None) ->
     goal = default_target(game) if target is None else target
     per_win = game.meta["combat"]["points"]["attacker_wins"]
     breakdowns = [{"combat": p.combat_wins * per_win,
-                   "buildings": sum(game.get("building", b).get("points", 0) for b in p.buildings)}
+                   "buildings": sum(game.get("building", b)["points"] for b in p.buildings)}
                   for p in players]
     totals = [sum(b.values()) for b in breakdowns]
     reached = [p.name for p, t in zip(players, totals) if t >= goal]
