@@ -11,10 +11,11 @@ import sys
 import pytest
 
 import ludoteca.companion.engine
-from ludoteca.companion.engine import (GAME_MODULES, BadArgument, NothingToUndo, Store, UnknownAction,
-                              default_db_path)
+from ludoteca.companion.engine import (GAME_MODULES, BadArgument, NotAllowed, NothingToUndo, Store,
+                                      UnknownAction, UnknownPlayer, default_db_path)
 from ludoteca.cards import load
-from ludoteca.companion.engine.common import find_entry, text
+from ludoteca.companion.engine.common import (Arg, Move, declare, find_entry, legal_moves, move_refusal,
+                                              player_index, text)
 from test_engine_helpers import play_to_end
 
 GAMES = {"ciudadelas": ["Ana", "Luis", "Eva", "Pablo"], "gladiadores": ["Ana", "Luis", "Eva"],
@@ -380,3 +381,65 @@ def test_find_entry_names_the_closest_cards_and_refuses_what_is_not_a_name():
     with pytest.raises(BadArgument) as info:
         find_entry(data, "building", 7, text("no es un nombre", "not a name"), text("x", "x"))
     assert info.value.text == {"es": "no es un nombre", "en": "not a name"}
+
+
+def test_a_player_is_named_ignoring_case_and_surrounding_spaces():
+    state = {"players": [{"name": "Ana"}, {"name": "Luis"}]}
+    assert player_index(state, "  luis ") == 1
+    assert player_index(state, "ANA") == 0 and player_index(state, 1) == 1
+    with pytest.raises(UnknownPlayer):
+        player_index(state, "Eva")
+
+
+def test_a_huge_number_out_of_range_is_shown_shortened():
+    dice = Arg("int", "dice", lo=1, hi=6)
+    with pytest.raises(BadArgument) as info:
+        dice.read({"action": "roll", "n": 10 ** 20}, "n", None)
+    # 10**20 is a 1 and twenty zeros: 21 digits, of which the first six are shown.
+    assert info.value.text == {"es": "'n' debe estar entre 1 y 6, no 100000... (21 digits)",
+                               "en": "'n' must be between 1 and 6, not 100000... (21 digits)"}
+    with pytest.raises(BadArgument) as info:
+        dice.read({"action": "roll", "n": 10 ** 12 - 1}, "n", None)  # 12 digits: still shown whole
+    assert str(info.value) == "'n' must be between 1 and 6, not 999999999999"
+
+
+def _refuse(reasons: dict[str, str]):
+    def precondition(state: dict, values: dict, data) -> None:
+        reason = reasons.get(values.get("card"), reasons.get("*"))
+        if reason:
+            raise NotAllowed(text(reason, reason))
+    return precondition
+
+
+def _nothing(state: dict, values: dict, rng, data) -> None:
+    return None
+
+
+def _three(state: dict, data) -> list[dict]:
+    return [{"card": "a"}, {"card": "b"}, {"card": "c"}]
+
+
+def test_move_refusal_gives_the_reason_most_candidates_are_refused_for():
+    state = {"players": [{"name": "Ana"}], "active": 0, "phase": "main"}
+    moves = declare(
+        Move("knock", text("Llama.", "Knock."), {}, _refuse({"*": "closed"}), _nothing, active=False),
+        Move("pick", text("Elige.", "Pick."), {"card": Arg("name", "card")},
+             _refuse({"a": "too dear", "b": "too dear", "c": "taken"}), _nothing, active=False,
+             candidates=_three),
+        Move("take", text("Toma.", "Take."), {"card": Arg("name", "card")},
+             _refuse({"a": "too dear"}), _nothing, active=False, candidates=_three))
+    assert move_refusal(moves, state, None, "knock") == {"es": "closed", "en": "closed"}
+    # a and b are too dear, c is taken: two of three say "too dear"
+    assert move_refusal(moves, state, None, "pick") == {"es": "too dear", "en": "too dear"}
+    assert move_refusal(moves, state, None, "take") is None  # b and c may be taken
+    assert legal_moves(moves, state, None) == [{"action": "take", "card": "b"}, {"action": "take", "card": "c"}]
+
+
+def test_the_session_state_carries_the_numbers_the_screens_show(tmp_path):
+    store = Store(tmp_path / "d.db")
+    s = store.new_game("gladiadores", ["Ana", "Luis"], seed=3)
+    # cards/gladiadores/game.yaml limits.max_buildings: 5; nobody has won a combat and every
+    # starting building is worth 0 points (buildings.yaml), so both scores are 0.
+    assert s.state["max_buildings"] == 5
+    assert [p["score"] for p in s.state["players"]] == [0, 0]
+    store.close()
