@@ -183,14 +183,9 @@ class Grid(_Sheet):
 
     def cuts(self) -> tuple[list[float], list[float]]:
         """x of every vertical cut line and y of every horizontal one (shared lines once)."""
-        xs: list[float] = []
-        ys: list[float] = []
-        for c in range(self.cols):
-            x, _, w, _ = self.trim(c, 0)
-            xs += [x, x + w]
-        for r in range(self.rows):
-            _, y, _, h = self.trim(0, r)
-            ys += [y, y + h]
+        trims = [self.trim(c, r) for r in range(self.rows) for c in range(self.cols)]
+        xs = [v for x, _, w, _ in trims for v in (x, x + w)]
+        ys = [v for _, y, _, h in trims for v in (y, y + h)]
         return _unique(xs), _unique(ys)
 
     def marks(self) -> list[Line]:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from ludoteca.generator import deck
 from ludoteca.generator.deck import count_of, deck_component, read_rows, sniff_delimiter
 from ludoteca.generator.model import GeneratorError
 
@@ -151,3 +152,34 @@ def test_a_header_repeating_a_column_is_refused(tmp_path):
 def test_blank_lines_are_skipped_and_line_numbers_kept(tmp_path):
     path = _csv(tmp_path, b"id,name\n\n1,Ana\n\n,\n2,Luis\n")
     assert [(r["id"], line) for r, line in read_rows(path)] == [("1", 3), ("2", 6)]
+
+
+def test_yaml_nested_to_the_depth_limit_is_read_one_deeper_is_refused(tmp_path):
+    # Depth counts every open list or mapping: the deck's list is 1, a card's mapping 2, so a
+    # cell holding 48 nested lists reaches 50 (YAML_MAX_DEPTH) and one more list 51.
+    ok = _csv(tmp_path, b"- name: a\n  deep: " + b"[" * 48 + b"]" * 48 + b"\n", "ok.yaml")
+    assert [row["name"] for row, _ in read_rows(ok)] == ["a"]
+    deep = _csv(tmp_path, b"- name: a\n  deep: " + b"[" * 49 + b"]" * 49 + b"\n", "deep.yaml")
+    with pytest.raises(GeneratorError) as exc:
+        read_rows(deep)
+    assert str(exc.value) == f"{deep}:2: nested deeper than 50 levels"
+
+
+def test_yaml_values_are_counted_with_aliases_expanded(tmp_path, monkeypatch):
+    # Every scalar is 1 value, every list or mapping 1 plus what it holds, an alias what it names:
+    # card a: name, a, tags (3) + &t [x, y] (2 + 1) = 6, its mapping 7;
+    # card b: name, b, tags (3) + *t (3) = 6, its mapping 7; the deck's list 7 + 7 + 1 = 15.
+    path = _csv(tmp_path, b"- name: a\n  tags: &t [x, y]\n- name: b\n  tags: *t\n", "d.yaml")
+    monkeypatch.setattr(deck, "YAML_MAX_VALUES", 15)
+    assert [row["tags"] for row, _ in read_rows(path)] == [["x", "y"], ["x", "y"]]
+    monkeypatch.setattr(deck, "YAML_MAX_VALUES", 14)
+    with pytest.raises(GeneratorError) as exc:
+        read_rows(path)
+    assert "expands to more than 14 values" in str(exc.value)
+
+
+def test_face_names_are_file_safe_and_at_most_40_characters(tmp_path):
+    path = _csv(tmp_path, ("id,name\n" + "0123456789" * 5 + ",A\n,Dragón rojo\n").encode())
+    comp = deck_component(path, "f.svg.j2", None, (63.0, 88.0))
+    # the 50-character id keeps its first 40; "Dragón rojo" has no id: 'ó' and the space become '-'
+    assert [f.name for f in comp.fronts] == ["0123456789" * 4, "Drag-n-rojo"]

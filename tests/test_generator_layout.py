@@ -342,3 +342,20 @@ def test_any_font_family_a_template_asks_for_is_drawn_in_vera(tmp_path):
                              text=True).stdout.splitlines()[2:]
     names = sorted(row.split()[0].split("+")[1] for row in listing)
     assert names == ["BitstreamVeraSans-Bold", "BitstreamVeraSans-Roman"]
+
+
+def test_a_board_split_in_two_each_way_overlaps_by_the_set_amount():
+    from ludoteca.generator.sheets import Board
+    # A4 is 210 x 297 mm; sheets.yaml: margin 9, overlap 12. A 300 x 400 board with 3 mm bleed is
+    # 306 x 406 mm; the room on the page is 192 x 279 mm, so:
+    # across, ceil((306 - 12) / (192 - 12)) = 2 pieces, each (306 - 12) / 2 + 12 = 159 mm, the second
+    #   starting (306 - 12) / 2 = 147 mm after the first (at -3 and 144);
+    # down, ceil((406 - 12) / (279 - 12)) = 2 pieces, each (406 - 12) / 2 + 12 = 209 mm (at -3, 194);
+    # each piece centred on the page: ((210 - 159) / 2, (297 - 209) / 2) = (25.5, 44).
+    board = Board.make("a4", (300.0, 400.0), 3.0)
+    assert (board.cols, board.rows) == (2, 2)
+    assert [(p.col, p.row, p.window, p.at) for p in board.pieces()] == [
+        (0, 0, (-3.0, -3.0, 159.0, 209.0), (25.5, 44.0)),
+        (1, 0, (144.0, -3.0, 159.0, 209.0), (25.5, 44.0)),
+        (0, 1, (-3.0, 194.0, 159.0, 209.0), (25.5, 44.0)),
+        (1, 1, (144.0, 194.0, 159.0, 209.0), (25.5, 44.0))]
