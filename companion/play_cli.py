@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
+from ludoteca.atomic import write_text
 from ludoteca.cards.limits import MAX_LINE_BYTES, InputTooLarge, json_loads
 
 #: The largest seed: what one SQLite integer holds.
@@ -292,18 +291,6 @@ def _print_stats(store, as_json: bool, wanted: str | None) -> int:
     return 0
 
 
-def _write_atomic(path: Path, data: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def cmd_export(args: argparse.Namespace) -> int:
     """``ludoteca export``: one saved game as json, csv or bgstats."""
     from ludoteca.companion.engine import IllegalAction, StoreError
@@ -317,7 +304,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     if args.out:
         try:
-            _write_atomic(Path(args.out), data)
+            write_text(Path(args.out), data)
         except OSError as exc:
             return _fail(f"{args.out}: cannot write: {exc.strerror}")
         return 0

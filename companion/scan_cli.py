@@ -83,7 +83,7 @@ def _read(args: argparse.Namespace, game, path: str, table):
 def _annotate(args: argparse.Namespace, path: str, found) -> None:
     import cv2
 
-    from ludoteca.generator.atomic import write_bytes
+    from ludoteca.atomic import write_bytes
 
     from .scan.draw import annotate
     image = cv2.imread(path, cv2.IMREAD_COLOR)
@@ -155,7 +155,7 @@ def _score(args: argparse.Namespace, catalog, game_id: str) -> int:
     if args.save_record:
         import yaml
 
-        from ludoteca.generator.atomic import write_text
+        from ludoteca.atomic import write_text
         write_text(Path(args.save_record), yaml.safe_dump(record, allow_unicode=True, sort_keys=False))
     try:
         result = score_record(record, catalog, path=args.record or "<scan>")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import templating
-from .atomic import write_bytes, write_text
+from ludoteca.atomic import write_bytes, write_text
 from .compose import Page
 from .layout import Laid, bleed_of, face_size, lay_out
 from .model import Component, Face, GeneratorError, Options

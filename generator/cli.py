@@ -213,7 +213,7 @@ def example_files() -> dict[str, Path]:
 
 def init_deck(folder: Path) -> int:
     """Copy the example deck into ``folder`` (never over a file that is there)."""
-    from .atomic import write_bytes
+    from ludoteca.atomic import write_bytes
     files = example_files()
     clash = [name for name in files if (folder / name).exists()]
     if clash:

@@ -134,7 +134,7 @@ def _widths() -> dict[str, tuple[dict[int, float], float]]:
         face = pm.getFont(name).face
         faces[name] = (dict(face.charWidths), face.defaultWidth)
     if path is not None:
-        from .atomic import write_text
+        from ludoteca.atomic import write_text
         try:
             write_text(path, json.dumps({"stamp": stamp, "faces": faces}))
         except OSError:

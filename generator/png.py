@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import quote
 
-from .atomic import write_bytes, write_text
+from ludoteca.atomic import write_bytes, write_text
 from .layout import Laid, face_size
 from .model import Component, Options
 from .progress import Progress

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from . import fonts
-from .atomic import tmp_name, write_bytes, write_text
+from ludoteca.atomic import tmp_name, write_bytes, write_text
 from .compose import Page
 from .model import GeneratorError
 from .units import mm_to_pt

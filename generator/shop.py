@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from .atomic import tmp_name, write_text
+from ludoteca.atomic import tmp_name, write_text
 from .model import Component, GeneratorError, Options
 from .units import MM_PER_INCH, num
 

@@ -23,7 +23,7 @@ def render(name: str) -> bytes:
 
 def main() -> int:
     sys.path.insert(0, str(ART.parent.parent.parent))
-    from ludoteca.generator.atomic import write_bytes
+    from ludoteca.atomic import write_bytes
     for name in SIZES:
         write_bytes(ART / f"{name}.png", render(name))
         print(ART / f"{name}.png")

@@ -6,10 +6,11 @@
 
 from __future__ import annotations
 
-import os
 import tempfile
 import time
 from pathlib import Path
+
+from ludoteca.atomic import write_text
 
 
 class Services:
@@ -47,9 +48,7 @@ class DesktopServices(Services):
         self.folder.mkdir(parents=True, exist_ok=True)
         safe = "".join(c if c.isalnum() else "-" for c in title.lower()).strip("-") or "ludoteca"
         path = self.folder / f"{safe}-{time.strftime('%Y%m%d-%H%M%S')}.txt"
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(text, "utf-8")
-        os.replace(tmp, path)
+        write_text(path, text)
         return str(path)
 
 
@@ -58,9 +57,7 @@ class DesktopServices(Services):
         self.shared.append((file_name, text))
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.folder / Path(file_name).name
-        tmp = path.with_name(f".{path.name}.tmp")
-        tmp.write_text(text, "utf-8")
-        os.replace(tmp, path)
+        write_text(path, text)
         return str(path)
 
 

@@ -5,7 +5,7 @@ Where the file is (:func:`settings_file`): ``$LUDOTECA_SETTINGS`` (a file; an ex
 also accepted and holds ``companion.json``), else beside the database the app opens (``--db``), so a
 second database keeps its own settings.  The first start (no file yet) follows the system language.
 
-Written atomically (temporary file in the same folder, fsync, ``os.replace``, fsync of the folder), so a killed app
+Written atomically (:mod:`ludoteca.atomic`), so a killed app
 finds either the old or the new file, never half of one.
 """
 
@@ -14,10 +14,10 @@ from __future__ import annotations
 import json
 import locale
 import os
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ludoteca.atomic import write_text
 from ludoteca.cards.limits import json_loads, read_bytes
 
 from . import theme
@@ -104,36 +104,8 @@ class Settings:
     def save(self, where: str | os.PathLike | None = None, db: str | os.PathLike | None = None) -> Path:
         """Write the settings atomically and durably; return the file."""
         path = settings_file(where, db)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(asdict(self), out, ensure_ascii=False, indent=1)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(tmp, path)
-            _sync_folder(path.parent)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        write_text(path, json.dumps(asdict(self), ensure_ascii=False, indent=1))
         return path
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make a rename in ``folder`` durable (where the system allows opening a folder)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _checked(data: dict) -> dict:

@@ -8,13 +8,15 @@ Nothing here imports Kivy at module level, so the audio can be tested without a 
 
 from __future__ import annotations
 
-import os
+import io
 import shutil
 import subprocess
 import tempfile
 import wave
 from pathlib import Path
 from typing import Any, Callable
+
+from ludoteca.atomic import write_bytes
 
 #: espeak-ng voices per app language.
 ESPEAK_VOICES = {"es": "es", "en": "en"}
@@ -117,8 +119,8 @@ def render_calls(lines: list[str], path: Path, voice: EspeakVoice, slot_s: float
         assert params is not None
         width = params.sampwidth * params.nchannels
         slot = int(round(slot_s * params.framerate))
-        out_tmp = path.with_name(f".{path.name}.tmp")
-        with wave.open(str(out_tmp), "wb") as out:
+        joined = io.BytesIO()
+        with wave.open(joined, "wb") as out:
             out.setnchannels(params.nchannels)
             out.setsampwidth(params.sampwidth)
             out.setframerate(params.framerate)
@@ -126,7 +128,7 @@ def render_calls(lines: list[str], path: Path, voice: EspeakVoice, slot_s: float
                 if len(data) // width > slot:
                     raise ValueError(f"call {i + 1} ('{lines[i]}') lasts longer than its {slot_s} s slot")
                 out.writeframes(data + b"\0" * ((slot - len(data) // width) * width))
-        os.replace(out_tmp, path)
+        write_bytes(path, joined.getvalue())
     return path
 
 

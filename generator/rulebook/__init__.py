@@ -179,7 +179,7 @@ def _make(catalog: Any, game_id: str, opts: Options, cache_dir: Path | None, key
     for kind, data in (("plain", pages), ("booklet", booklet_of(pages, catalog, game_id, opts))):
         n, size = _measure(data)
         if cache_dir is not None:
-            from ..atomic import write_bytes, write_text
+            from ludoteca.atomic import write_bytes, write_text
             write_bytes(cache_dir / f"{key}-{kind}.pdf", data)
             write_text(cache_dir / f"{key}-{kind}.json",
                        json.dumps({"pages": n, "size": list(size), "note": note}))

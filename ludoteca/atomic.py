@@ -1,4 +1,7 @@
-"""Atomic writes: a temp file in the same folder, then os.replace; never a truncated file."""
+"""Atomic writes for all of Ludoteca (print kit, command line, phone app): a temporary file in the
+same folder, fsync, ``os.replace``, fsync of the folder; a killed writer leaves the old file or the
+new one, never half of one.  Temporary files are named ``.NAME.PID.tmp`` so that a later build can
+tell one left by a dead process from one being written."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from pathlib import Path
 
 
 def tmp_name(path: Path) -> Path:
+    """The temporary file a write of ``path`` by this process goes through."""
     return path.with_name(f".{path.name}.{os.getpid()}.tmp")
 
 
@@ -30,14 +34,14 @@ def write_bytes(path: Path, data: bytes, only_if_changed: bool = False) -> bool:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-        _sync_folder(path.parent)
+        sync_folder(path.parent)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     return True
 
 
-def _sync_folder(folder: Path) -> None:
+def sync_folder(folder: Path) -> None:
     """Make a rename durable: fsync the folder that holds it (where the system allows it)."""
     try:
         fd = os.open(folder, os.O_RDONLY)
@@ -52,4 +56,5 @@ def _sync_folder(folder: Path) -> None:
 
 
 def write_text(path: Path, text: str, only_if_changed: bool = False) -> bool:
+    """:func:`write_bytes` of ``text`` in UTF-8."""
     return write_bytes(path, text.encode("utf-8"), only_if_changed)
