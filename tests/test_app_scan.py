@@ -103,3 +103,33 @@ def test_scan_a_players_pieces_correct_and_score(drv, tmp_path):
     drv.shot("added")
     drv.press("scan_back")
     assert drv.app.root.current == "final"
+
+
+def test_a_photo_that_is_not_one_and_discs_that_are_no_combat_are_said_in_spanish(drv, tmp_path):
+    new_game(drv, "gladiadores", ["Ana", "Luis"])
+    _finish(drv)
+    drv.press("scan")
+    screen = drv.screen
+    fake = tmp_path / "foto.jpg"
+    fake.write_text("no soy una foto", "utf-8")
+    screen.load_photo(str(fake))
+    drv.step(2)
+    assert screen.notice == f"{fake}: no es una imagen que OpenCV sepa leer (JPEG, PNG...)"
+    assert screen.review.scan("Ana").photo == ""  # nothing read, nothing kept
+    drv.shot("not_a_photo")
+    # a house rule of 2 points a combat won: discs 3 + 3 + 1 = 7 are no whole number of combats
+    points = screen.review.game.meta["combat"]["points"]
+    saved = points["attacker_wins"]
+    points["attacker_wins"] = 2
+    try:
+        photo, _truth = scanphotos.photo(tmp_path, "ana", "gladiadores", 41, "1.2MP",
+                                         scanphotos.pieces("gladiadores", GLADIADORES["Ana"]), table_mm=460)
+        screen.load_photo(str(photo))
+        drv.step(4)
+        drv.press("scan_score")
+        assert drv.find("result").text == ("los discos de puntos suman 7, que no es un número entero de "
+                                           "combates ganados (2 cada uno)")
+        assert drv.app.root.current == "scan"
+        drv.shot("discs_no_combat")
+    finally:
+        points["attacker_wins"] = saved

@@ -179,7 +179,7 @@ class ScanScreen(Screen):
             gray, factor = read_photo(path)
             found = recognise(gray, self.review.table, factor)
         except ScanError as exc:
-            self.notice = str(exc)
+            self.notice = app.n(exc.text)
             return
         scan = self.review.scan(self.player)
         scan.photo, scan.found, scan.struck, scan.added = str(path), found, set(), []
@@ -215,12 +215,17 @@ class ScanScreen(Screen):
     def score(self) -> None:
         """Score the game's record with the photographed fields; show the table."""
         from ludoteca.companion.engine.scoring import RecordError, score_record
+        from ludoteca.companion.scan import ScanError
         from ludoteca.companion.score_cli import format_table
         app = App.get_running_app()
         state = app.state or {}
         base = (state.get("final") or {}).get("record") or {"game": state.get("game"), "players": [
             {"name": p["name"]} for p in state.get("players", [])]}
-        record = self.review.record(base)
+        try:  # what the photos show may not make a record (point discs that are no whole combat)
+            record = self.review.record(base)
+        except ScanError as exc:
+            self.result = app.n(exc.text)
+            return
         try:  # lenient, as the engine's own end of game: the table is the truth, odd ends get a note
             result = score_record(record, {self.review.game.id: self.review.game}, lenient=True,
                                   trusted=True)

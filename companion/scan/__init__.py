@@ -12,7 +12,21 @@ HINT = "ludoteca scan needs OpenCV: pip install 'ludoteca[scan]'"
 
 
 class ScanError(ValueError):
-    """Bad input for the scanner (a photo that cannot be read, a bad option): one line for the user."""
+    """Bad input for the scanner (a photo that cannot be read, a bad option): one line for the user.
+
+    Like the engine's errors it carries ``text``, ``{es, en}``; ``str()`` is the English line (the
+    command line's), the app shows its own language:
+
+    >>> err = ScanError({"es": "foto.jpg: no es una imagen", "en": "foto.jpg: not an image"})
+    >>> str(err), err.text["es"], ScanError("--set x: expected KEY=VALUE").text["es"]
+    ('foto.jpg: not an image', 'foto.jpg: no es una imagen', '--set x: expected KEY=VALUE')
+    """
+
+    def __init__(self, text: dict[str, str] | str):
+        if isinstance(text, str):
+            text = {"es": text, "en": text}
+        self.text = text
+        super().__init__(text["en"])
 
 
 class MissingExtra(ScanError):

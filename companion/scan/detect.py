@@ -89,7 +89,9 @@ def read_photo(path: str | Path):
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise ScanError(f"{path}: cannot read the photo ({exc.strerror or exc})") from None
+        why = exc.strerror or exc
+        raise ScanError({"es": f"{path}: no se puede leer la foto ({why})",
+                         "en": f"{path}: cannot read the photo ({why})"}) from None
     size = jpeg_size(data)
     flag, factor = cv2.IMREAD_GRAYSCALE, 1.0
     if size and max(size) >= 4 * WORK_SIDE:
@@ -98,7 +100,8 @@ def read_photo(path: str | Path):
         flag, factor = cv2.IMREAD_REDUCED_GRAYSCALE_2, 0.5
     image = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
     if image is None:
-        raise ScanError(f"{path}: not an image OpenCV can read (JPEG, PNG, ...)")
+        raise ScanError({"es": f"{path}: no es una imagen que OpenCV sepa leer (JPEG, PNG...)",
+                         "en": f"{path}: not an image OpenCV can read (JPEG, PNG, ...)"})
     return image, factor
 
 

@@ -37,8 +37,10 @@ def counts(found: Iterable[Found]) -> dict[str, dict[str, int]]:
 def _one_point_troop(game: Game) -> str:
     ones = [t["id"] for t in game.entries("troop") if t.get("points") == 1]
     if not ones:
-        raise ScanError("cards/el_mapa: no troop is worth 1 point, so battle-point counters cannot be "
-                        "written as defeated units")
+        raise ScanError({"es": "cards/el_mapa: ninguna tropa vale 1 punto, así que las fichas de puntos "
+                               "de batalla no se pueden anotar como unidades derrotadas",
+                         "en": "cards/el_mapa: no troop is worth 1 point, so battle-point counters cannot be "
+                               "written as defeated units"})
     return ones[0]
 
 
@@ -64,8 +66,10 @@ def player_fields(game: Game, found: Sequence[Found]) -> dict[str, Any]:
     per_win = game.meta["combat"]["points"]["attacker_wins"]
     points = sum(int((f.target.entry or {}).get("points", 0)) for f in found if f.target.kind == "token")
     if per_win <= 0 or points % per_win:
-        raise ScanError(f"the point discs show {points} points, not a whole number of combats won "
-                        f"({per_win} each)")
+        raise ScanError({"es": f"los discos de puntos suman {points}, que no es un número entero de "
+                               f"combates ganados ({per_win} cada uno)",
+                         "en": f"the point discs show {points} points, not a whole number of combats won "
+                               f"({per_win} each)"})
     return {"buildings": [f.target.id for f in found if f.target.kind == "building"],
             "combat_wins": points // per_win}
 
