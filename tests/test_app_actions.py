@@ -74,7 +74,8 @@ def test_ciudadelas_use_district_and_destroy_prices(drv):
     drv.press("use_laboratory")
     after = drv.state["players"][seat]
     assert (after["hand"], after["gold"]) == (me["hand"] - 1, me["gold"] + 1)
-    assert "use_laboratory" not in drv.wids("use_")  # once a turn
+    lab = drv.find("use_laboratory")  # once a turn: disabled with the engine's reason
+    assert lab.disabled and lab.text.endswith("\nLaboratorio ya se usó este turno")
     worth = lab_card.get("points", lab_card["cost"])
     assert drv.state["players"][seat]["city_points"] == worth
     assert drv.app.t("points", n=worth) in drv.texts()

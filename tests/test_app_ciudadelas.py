@@ -6,6 +6,9 @@ from __future__ import annotations
 import pytest
 
 from appdriver import AppDriver, drv, new_game  # noqa: F401  (drv is a fixture)
+from ludoteca.companion.engine.common import move_refusal, refusals
+from ludoteca.companion.engine.games import ciudadelas as C
+from test_app_actions import open_game
 
 NAMES = ["Ana", "Luis", "Eva"]
 
@@ -47,7 +50,7 @@ def test_short_game_to_final_scoring(drv):
             drv.press("call")
         else:
             seat = state["active"]
-            if drv.find("take_gold", missing_ok=True):
+            if not drv.find("take_gold").disabled:
                 drv.press("take_gold")
             button = drv.find("build", missing_ok=True)
             if seat == 0 and button is not None and not button.disabled:
@@ -157,10 +160,16 @@ def test_two_players_discard_during_the_draft(drv):
     for pick in range(1, 5):
         assert drv.state["phase"] == "choose"
         available = list(drv.state["draft"]["available"])
-        drv.press(drv.wids("choose_")[0])
+        picked = drv.wids("choose_")[0].removeprefix("choose_")
+        drv.press(f"choose_{picked}")
         if pick in rule.get("discards_after_picks", []):
             assert drv.state["draft"]["picks_made"] == pick - 1  # nothing saved before the discard
-            discards = drv.wids("discard_")
+            assert drv.find(f"discard_{picked}").disabled  # the engine's reason: it is the one picked
+            reason = refusals(C.MOVES, drv.state, drv.app.game_data("ciudadelas"),
+                              [{"action": "choose", "character": picked, "discard": picked}])[0]
+            assert drv.text(f"discard_{picked}").endswith(f"\n{reason['es']}")
+            assert reason["es"].endswith("no se puede descartar")
+            discards = [w for w in drv.wids("discard_") if not drv.find(w).disabled]
             assert discards, "the discard step is offered"
             drv.shot(f"discard_{pick}")
             drv.press(discards[0])
@@ -169,3 +178,79 @@ def test_two_players_discard_during_the_draft(drv):
         assert drv.state["draft"]["picks_made"] == pick, drv.app.message
     assert drv.state["phase"] == "call"
     assert [len(p) for p in drv.state["picks"]] == [2, 2]
+
+
+def seeded_with(drv: AppDriver, characters: list[str]) -> int:
+    """A seed whose first draft leaves ``characters`` to Ana, who holds the crown and picks first."""
+    for seed in range(100):
+        state = drv.app.store.new_game("ciudadelas", NAMES, seed=seed, options={"crown": "Ana"}).state
+        if set(characters) <= set(state["draft"]["available"]):
+            return seed
+    raise AssertionError(f"no seed leaves {characters}")
+
+
+def engine_reason(drv: AppDriver, action: dict, lang: str = "es") -> str:
+    """What the engine says against ``action`` now (asked here, not through the screen)."""
+    [reason] = refusals(C.MOVES, drv.state, drv.app.game_data("ciudadelas"), [action])
+    assert reason is not None, f"{action} is legal"
+    return reason[lang]
+
+
+def assert_refused(drv: AppDriver, wid: str, reason: str) -> None:
+    """The button is shown, disabled, its text ending in ``reason``, and a tap sends nothing."""
+    button = drv.find(wid)
+    assert button.disabled and button.text.endswith(f"\n{reason}"), (wid, button.disabled, button.text)
+    seq = drv.app.session.seq
+    with pytest.raises(AssertionError, match="disabled"):
+        drv.press(wid)
+    assert drv.app.session.seq == seq
+
+
+def test_turn_buttons_are_disabled_with_the_engines_reasons(drv):
+    """The Assassin's turn: every button is there, and what the engine refuses is disabled with the
+    engine's own words; what it allows works."""
+    from test_app_actions import to_turn_of
+
+    open_game(drv, "ciudadelas", NAMES, seed=seeded_with(drv, ["assassin"]), crown="Ana")
+    to_turn_of(drv, "assassin")
+    assert drv.state["active"] == 0
+    data = drv.app.game_data("ciudadelas")
+    # Before gold or cards: Build is refused for that; the Assassin collects no income.
+    assert_refused(drv, "build", "primero coge oro o cartas")
+    assert_refused(drv, "build", drv.app.n(move_refusal(C.MOVES, drv.state, data, "build")))
+    assert_refused(drv, "income", "Asesino no cobra por color")
+    assert_refused(drv, "income", engine_reason(drv, {"action": "income"}))
+    assert not drv.find("take_gold").disabled and not drv.find("draw_cards").disabled
+    assert drv.text("draw_cards") == "Robar 2, quedarte 1"  # cards/ciudadelas: draw 2, keep 1
+    assert [w for w in drv.wids("power_")] == ["power_murder"]  # the Assassin's one power
+    assert drv.cut_texts() == [], drv.cut_texts()
+    drv.shot("turn_start")
+    # The power: the panel lists every character, the Assassin himself refused by the engine.
+    drv.press("power_murder")
+    assert len(drv.wids("target_")) == len(data.entries("character"))
+    assert_refused(drv, "target_assassin", "Asesino no puede elegir a Asesino")
+    assert_refused(drv, "target_assassin", engine_reason(drv, {"action": "murder", "character": "assassin"}))
+    drv.shot("murder_targets")
+    drv.press("target_merchant")
+    assert drv.state["murdered"] == "merchant"
+    assert_refused(drv, "power_murder", "ya usaste la habilidad de tu personaje")
+    # Gold taken: gold and cards are refused, Build is open when a card and its cost are in hand.
+    gold = drv.state["players"][0]["gold"]
+    drv.press("take_gold")
+    assert drv.state["players"][0]["gold"] == gold + data.meta["take_gold"]
+    for wid, action in (("take_gold", "take_gold"), ("draw_cards", "draw_cards")):
+        assert_refused(drv, wid, "ya cogiste oro o cartas este turno")
+        assert_refused(drv, wid, engine_reason(drv, {"action": action}))
+    assert not drv.find("build").disabled
+    assert drv.cut_texts() == [], drv.cut_texts()
+    drv.shot("after_gold")
+    drv.app.set_lang("en")
+    drv.step(2)
+    assert_refused(drv, "take_gold", "you already took gold or cards this turn")
+    assert_refused(drv, "power_murder", engine_reason(drv, {"action": "murder", "character": "king"}, "en"))
+    assert drv.cut_texts() == [], drv.cut_texts()
+    drv.shot("after_gold_en")
+    drv.app.set_lang("es")
+    drv.step(2)
+    drv.press("end_turn")
+    assert drv.state["phase"] in ("call", "choose")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kivy.app import App
 from kivy.lang import Builder
 from kivy.metrics import dp, sp
 from kivy.uix.textinput import TextInput
@@ -17,9 +16,9 @@ from ludoteca.companion.engine.games import ciudadelas as rules
 from .gamescreen import GameScreen
 from . import theme
 
-#: The character's actions: engine action -> UI string key.
-POWER_ACTIONS = (("murder", "murder"), ("steal", "steal"), ("exchange_hand", "swap"),
-                 ("discard_and_draw", "swap_deck"), ("destroy", "destroy"))
+#: The label (UI string key) of each character move the engine names (``rules.character_moves``).
+POWER_LABELS = {"murder": "murder", "steal": "steal", "exchange_hand": "swap", "discard_and_draw": "swap_deck",
+                "destroy": "destroy"}
 
 
 class CiudadelasScreen(GameScreen):
@@ -74,11 +73,10 @@ class CiudadelasScreen(GameScreen):
         if self.mode and self.mode[0] == "pick" and needs_discard:
             picked = self.mode[1]
             body.add_widget(self.note(app.t("pick_then_discard", name=self.char_name(app, picked)), font=sp(18)))
-            options = [self.button(self.char_name(app, c), f"discard_{c}",
-                                   lambda c=c: self.send({"action": "choose", "player": who,
-                                                          "character": picked, "discard": c}))
-                       for c in draft.get("available", []) if c != picked]
-            body.add_widget(self.grid(2, *options))
+            options = [self.action_button(self.char_name(app, c), f"discard_{c}",
+                                          {"action": "choose", "player": who, "character": picked, "discard": c})
+                       for c in draft.get("available", [])]
+            body.add_widget(self.even_grid(2, *options))
             return
         def pick(cid: str) -> None:
             if needs_discard:
@@ -124,38 +122,27 @@ class CiudadelasScreen(GameScreen):
                                      font=sp(24)))
         if char.get("summary"):
             body.add_widget(self.note(app.n(char["summary"])))
-        self.legal = legal = App.get_running_app().session.legal_actions()
-        names = {a["action"] for a in legal}
-        self.targets = rules.destroy_targets(state, self.data)
-        buttons = []
-        if "take_gold" in names:
-            buttons.append(self.button(app.t("take_gold", n=meta["take_gold"]), "take_gold",
-                                       lambda: self.send({"action": "take_gold"}), bg=theme.GOLD))
-        if "draw_cards" in names:
-            buttons.append(self.button(app.t("take_card"), "draw_cards",
-                                       lambda: self.send({"action": "draw_cards"}), bg=theme.CARDS))
-        if "income" in names:
-            buttons.append(self.button(app.t("income"), "income", lambda: self.send({"action": "income"})))
-        why = self.move_why_not("build")  # the engine's reason, shown on the disabled button
-        buttons.append(self.button(app.t("build") + (f"\n{why}" if why else ""), "build", lambda: self.set_mode("build"),
-                                   bg=theme.BUILD, disabled=bool(why)))
-        for action, key in POWER_ACTIONS:
-            if action in names or (action == "destroy" and self.targets):
-                buttons.append(self.button(app.t(key), f"power_{action}",
-                                           lambda a=action: self.set_mode(a), bg=theme.POWER))
-        for a in legal:
-            if a["action"] == "use_district":
-                district = rules.district(self.data, a["district"])
-                buttons.append(self.button(app.t("use_district", name=app.n(district["name"])),
-                                           f"use_{a['district']}", lambda a=a: self.send(a),
-                                           bg=theme.PURPLE_DISTRICT))
-        buttons.append(self.button(app.t("end_turn"), "end_turn", lambda: self.send({"action": "end_turn"}),
-                                   bg=theme.END))
-        body.add_widget(self.grid(2, *buttons))
+        draw, keep = rules.draw_terms(state, self.data, seat)
+        # Every button asks the engine: a refused move is shown disabled, with the engine's reason.
+        buttons = [self.action_button(app.t("take_gold", n=meta["take_gold"]), "take_gold", {"action": "take_gold"},
+                                      bg=theme.GOLD),
+                   self.action_button(app.t("take_card", draw=draw, keep=keep), "draw_cards", {"action": "draw_cards"},
+                                      bg=theme.CARDS),
+                   self.action_button(app.t("income"), "income", {"action": "income"}),
+                   self.move_button(app.t("build"), "build", "build", lambda: self.set_mode("build"), bg=theme.BUILD)]
+        for action in rules.character_moves(state, self.data):
+            buttons.append(self.move_button(app.t(POWER_LABELS[action]), f"power_{action}", action,
+                                            lambda a=action: self.set_mode(a), bg=theme.POWER))
+        for did in dict.fromkeys(player.get("usable", [])):
+            district = rules.district(self.data, did)
+            buttons.append(self.action_button(app.t("use_district", name=app.n(district["name"])), f"use_{did}",
+                                              {"action": "use_district", "district": did}, bg=theme.PURPLE_DISTRICT))
+        buttons.append(self.action_button(app.t("end_turn"), "end_turn", {"action": "end_turn"}, bg=theme.END))
+        body.add_widget(self.even_grid(2, *buttons))
         if state.get("pending_reclaim"):
             who = state["players"][state["pending_reclaim"]["player"]]["name"]
-            body.add_widget(self.button(f"{app.t('reclaim')}: {who}", "reclaim",
-                                        lambda: self.send({"action": "reclaim", "player": who})))
+            body.add_widget(self.action_button(f"{app.t('reclaim')}: {who}", "reclaim",
+                                               {"action": "reclaim", "player": who}))
         if self.mode:
             self.fill_mode(app, state, body, seat, char)
 
@@ -165,28 +152,26 @@ class CiudadelasScreen(GameScreen):
         if mode == "build":
             self.fill_build(app, state, body, seat)
         elif mode in ("murder", "steal"):
-            body.add_widget(self.grid(2, *[self.button(self.char_name(app, a["character"]), f"target_{a['character']}",
-                                                       lambda a=a: self.send(a), bg=theme.POWER)
-                                           for a in self.legal if a["action"] == mode]))
+            body.add_widget(self.even_grid(2, *[self.action_button(self.char_name(app, a["character"]),
+                                                                   f"target_{a['character']}", a, bg=theme.POWER)
+                                                for a in self.choices(mode)]))
         elif mode == "exchange_hand":
             seats = {p["name"]: i for i, p in enumerate(state["players"])}
-            body.add_widget(self.grid(2, *[self.button(a["target"], f"target_{seats[a['target']]}",
-                                                       lambda a=a: self.send(a))
-                                           for a in self.legal if a["action"] == "exchange_hand"]))
+            body.add_widget(self.even_grid(2, *[self.action_button(a["target"], f"target_{seats[a['target']]}", a)
+                                                for a in self.choices(mode)]))
         elif mode == "discard_and_draw":
-            body.add_widget(self.grid(4, *[self.button(str(a["count"]), f"count_{a['count']}",
-                                                       lambda a=a: self.send(a))
-                                           for a in self.legal if a["action"] == "discard_and_draw"]))
+            body.add_widget(self.even_grid(4, *[self.action_button(str(a["count"]), f"count_{a['count']}", a)
+                                                for a in self.choices(mode)]))
         elif mode == "destroy":
             options = []
-            for t in self.targets:
+            for t in rules.destroy_targets(state, self.data):
                 district = rules.district(self.data, t["district"])
-                options.append(self.button(
+                options.append(self.action_button(
                     f"{t['target']}: {app.n(district['name'])}\n{app.t('price', n=t['price'])}",
                     f"destroy_{t['seat']}_{t['district']}",
-                    lambda t=t: self.send({"action": "destroy", "target": t["target"], "district": t["district"]}),
-                    height=dp(72), bg=theme.POWER, disabled=not t["affordable"]))
-            body.add_widget(self.grid(2, *options))
+                    {"action": "destroy", "target": t["target"], "district": t["district"]},
+                    height=dp(72), bg=theme.POWER))
+            body.add_widget(self.even_grid(2, *options))
 
     def fill_build(self, app, state, body, seat) -> None:
         """Search the districts by name and offer those the player may build, with their cost."""

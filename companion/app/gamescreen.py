@@ -21,6 +21,10 @@ from .tableclock import ClockBar  # noqa: F401  (used in gamescreen.kv)
 from .widgets import Counter, FitButton, FitLabel, GrowLabel, rgba
 
 
+#: The height of a button that shows why its move is refused (its text and the engine's reason).
+REASON_HEIGHT = dp(72)
+
+
 class GameScreen(Screen):
     """Base of the three game screens: subclasses implement :meth:`fill`."""
 
@@ -114,12 +118,43 @@ class GameScreen(Screen):
         reason = move_refusal(session.module.MOVES, session.state, session.data, name)
         return app.n(reason) if reason else ""
 
+    def refused_button(self, text: str, wid: str, reason: str, on_tap: Callable[[], Any], bg=None,
+                       height: float = dp(52), **kwargs) -> FitButton:
+        """A button for a move: when ``reason`` (the engine's) says why it is refused now, the button is
+        disabled, shows the reason under its text and is tall enough to read it."""
+        if not reason:
+            return self.button(text, wid, on_tap, bg=bg, height=height, **kwargs)
+        return self.button(f"{text}\n{reason}", wid, on_tap, bg=bg, height=max(height, REASON_HEIGHT),
+                           disabled=True, **kwargs)
+
+    def choices(self, name: str) -> list[dict]:
+        """Every form of move ``name`` the engine would try now (its candidates), legal or not: a panel
+        shows each, the refused ones disabled with their reason."""
+        session = App.get_running_app().session
+        move = session.module.MOVES[name]
+        if move.candidates is None:
+            return []
+        return [{"action": name, **args} for args in move.candidates(session.state, session.data)]
+
     def action_button(self, text: str, wid: str, action: dict, bg=None, **kwargs) -> FitButton:
         """A button that sends ``action``; when the engine refuses it now, the button is disabled and
         shows the engine's reason under its text."""
-        reason = self.why_not(action)
-        return self.button(text + (f"\n{reason}" if reason else ""), wid, lambda: self.send(action), bg=bg,
-                           disabled=bool(reason), **kwargs)
+        return self.refused_button(text, wid, self.why_not(action), lambda: self.send(action), bg=bg, **kwargs)
+
+    def move_button(self, text: str, wid: str, name: str, on_tap: Callable[[], Any], bg=None,
+                    **kwargs) -> FitButton:
+        """A button that opens the choices of move ``name`` (``on_tap``); disabled with the engine's
+        reason when no form of the move is open now."""
+        return self.refused_button(text, wid, self.move_why_not(name), on_tap, bg=bg, **kwargs)
+
+    def even_grid(self, cols: int, *buttons) -> GridLayout:
+        """A grid whose buttons in one row share the row's tallest height (a refused one is taller)."""
+        for start in range(0, len(buttons), cols):
+            row = buttons[start:start + cols]
+            tallest = max(b.height for b in row)
+            for b in row:
+                b.height = tallest
+        return self.grid(cols, *buttons)
 
     def spare(self, cls: type):
         """A plain widget of ``cls`` from the last refresh (detached and emptied), else a new one."""

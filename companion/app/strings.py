@@ -80,7 +80,7 @@ UI: dict[str, tuple[str, str]] = {
     "who_reveals": ("¿Quién lo tiene?", "Who has it?"),
     "nobody_has": ("Nadie", "Nobody"),
     "take_gold": ("Tomar {n} de oro", "Take {n} gold"),
-    "take_card": ("Tomar una carta", "Take a card"),
+    "take_card": ("Robar {draw}, quedarte {keep}", "Draw {draw}, keep {keep}"),
     "income": ("Cobrar por color", "Colour income"),
     "build": ("Construir", "Build"),
     "end_turn": ("Terminar turno", "End turn"),

@@ -408,8 +408,9 @@ def _take_gold(state: dict, a: dict, rng: random.Random, data) -> None:
     log(state, f"{player['name']} coge {amount} de oro", f"{player['name']} takes {amount} gold")
 
 
-def _draw_cards(state: dict, a: dict, rng: random.Random, data) -> None:
-    seat, player = _seat(state)
+def draw_terms(state: dict, data, seat: int) -> tuple[int, int]:
+    """How many cards ``seat`` draws and keeps when taking cards (an Observatory draws more, a Library
+    keeps them all): what ``draw_cards`` does and its button says."""
     meta = _meta(data)
     draw, keep = meta["draw_cards"], meta["keep_cards"]
     extra = _city_has(state, data, seat, "extra_draw")
@@ -417,6 +418,12 @@ def _draw_cards(state: dict, a: dict, rng: random.Random, data) -> None:
         draw, keep = extra["params"].get("draw", draw), extra["params"].get("keep", keep)
     if _city_has(state, data, seat, "keep_all_drawn"):
         keep = draw
+    return draw, keep
+
+
+def _draw_cards(state: dict, a: dict, rng: random.Random, data) -> None:
+    seat, player = _seat(state)
+    draw, keep = draw_terms(state, data, seat)
     player["hand"] += keep
     state["turn"]["resource"] = True
     log(state, f"{player['name']} roba {draw} cartas y se queda {keep}",
@@ -481,7 +488,22 @@ def _build(state: dict, a: dict, rng: random.Random, data) -> None:
             f"{player['name']} completes their city! This is the last round")
 
 
-def _power(state: dict, data, power: str) -> dict:
+#: Each character move and the power (a character's ``powers`` in the data) that allows it.
+POWER_MOVES = {"murder": "murder", "steal": "steal_gold", "exchange_hand": "exchange_hand",
+               "discard_and_draw": "discard_and_draw", "destroy": "destroy_district"}
+
+
+def character_moves(state: dict, data) -> list[str]:
+    """The moves the power of the character whose turn it is allows (used or not), in ``POWER_MOVES``
+    order: the power buttons a screen shows, each asking the move's precondition whether it is open."""
+    if state.get("phase") != "turn" or not state.get("turn"):
+        return []
+    powers = data.get("character", state["turn"]["character"]).get("powers") or []
+    return [move for move, power in POWER_MOVES.items() if power in powers]
+
+
+def _power(state: dict, data, move: str) -> dict:
+    power = POWER_MOVES[move]
     turn = state["turn"]
     char = data.get("character", turn["character"])
     if power not in (char.get("powers") or []):
@@ -525,7 +547,7 @@ def _murder(state: dict, a: dict, rng: random.Random, data) -> None:
 
 
 def _steal_check(state: dict, a: dict, data) -> None:
-    _target_character(state, a, data, _power(state, data, "steal_gold"))
+    _target_character(state, a, data, _power(state, data, "steal"))
 
 
 def _steal(state: dict, a: dict, rng: random.Random, data) -> None:
@@ -561,6 +583,8 @@ def _player_candidates(state: dict, data) -> list[dict]:
 def _discard_check(state: dict, a: dict, data) -> None:
     _power(state, data, "discard_and_draw")
     seat, player = _seat(state)
+    if player["hand"] < 1:
+        raise NotEnough(text(f"{player['name']} no tiene cartas en la mano", f"{player['name']} has no cards in hand"))
     if a["count"] > player["hand"]:
         raise NotEnough(text(f"{player['name']} solo tiene {player['hand']} cartas",
                              f"{player['name']} only has {player['hand']} cards"))
@@ -573,11 +597,12 @@ def _discard_and_draw(state: dict, a: dict, rng: random.Random, data) -> None:
 
 
 def _count_candidates(state: dict, data) -> list[dict]:
-    return [{"count": k} for k in range(1, state["players"][state["active"]]["hand"] + 1)]
+    """Every count up to the hand (one card, refused, when the hand is empty: a screen says why)."""
+    return [{"count": k} for k in range(1, max(1, state["players"][state["active"]]["hand"]) + 1)]
 
 
 def _destroy_check(state: dict, a: dict, data) -> None:
-    char = _power(state, data, "destroy_district")
+    char = _power(state, data, "destroy")
     seat, player = _seat(state)
     other = _other_player(state, a, text("el Condotiero destruye distritos de otra ciudad, no de la suya",
                                          "the Warlord destroys districts in another city, not his own"))
@@ -616,7 +641,9 @@ def _destroy(state: dict, a: dict, rng: random.Random, data) -> None:
 
 
 def _destroy_candidates(state: dict, data) -> list[dict]:
-    return [{"target": p["name"], "district": did} for p in state["players"] for did in dict.fromkeys(p["city"])]
+    """Every district of the other cities (the Warlord's own are no target, so they tell no reason)."""
+    return [{"target": p["name"], "district": did} for seat, p in enumerate(state["players"])
+            if seat != state["active"] for did in dict.fromkeys(p["city"])]
 
 
 def _reclaim_check(state: dict, a: dict, data) -> None:

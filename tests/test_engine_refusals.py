@@ -1,0 +1,93 @@
+"""What the screens ask the engine for their buttons (no Kivy): a character's own moves, the cards a
+draw takes, and the reason a whole move is refused, each in a state worked out by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from ludoteca.cards import load
+from ludoteca.companion.engine import NotEnough, Store
+from ludoteca.companion.engine.common import move_refusal, refusals
+from ludoteca.companion.engine.games import ciudadelas as C
+from ludoteca.companion.engine.games import el_mapa as M
+from test_engine_ciudadelas import call_until, draft, game_with, turn_of
+
+DATA = load()
+CITY = DATA["ciudadelas"]
+MAPA = DATA["el_mapa"]
+
+
+@pytest.fixture()
+def store():
+    s = Store(":memory:")
+    yield s
+    s.close()
+
+
+def adjust(s, name: str, resource: str, delta: int) -> None:
+    s.apply({"action": "adjust", "player": name, "resource": resource, "delta": delta})
+
+
+def test_each_character_has_its_own_moves_and_none_outside_a_turn(store):
+    s = turn_of(store, {"Ana": "magician", "Luis": "king", "Eva": "warlord"}, "magician")
+    assert C.character_moves(s.state, CITY) == ["exchange_hand", "discard_and_draw"]
+    s.apply({"action": "end_turn"})
+    assert C.character_moves(s.state, CITY) == []  # the crown is calling: nobody's turn
+    call_until(s, "king")
+    assert C.character_moves(s.state, CITY) == []  # the King's crown is no move
+    s.apply({"action": "end_turn"})
+    call_until(s, "warlord")
+    assert C.character_moves(s.state, CITY) == ["destroy"]
+
+
+def test_swapping_with_the_deck_on_an_empty_hand_says_the_hand_is_empty(store):
+    """Before, an empty hand offered no count at all and the screen could only say "nothing to choose"."""
+    s = turn_of(store, {"Ana": "magician"}, "magician")
+    adjust(s, "Ana", "hand", -s.state["players"][0]["hand"])
+    reason = move_refusal(C.MOVES, s.state, CITY, "discard_and_draw")
+    assert reason == {"es": "Ana no tiene cartas en la mano", "en": "Ana has no cards in hand"}
+    with pytest.raises(NotEnough, match="Ana has no cards in hand"):
+        s.apply({"action": "discard_and_draw", "count": 1})
+    assert not any(a["action"] == "discard_and_draw" for a in C.legal_actions(s.state, CITY))
+    adjust(s, "Ana", "hand", 2)
+    assert move_refusal(C.MOVES, s.state, CITY, "discard_and_draw") is None
+    s.apply({"action": "exchange_hand", "target": "Luis"})
+    used = {"es": "ya usaste la habilidad de tu personaje", "en": "you already used your character's ability"}
+    assert move_refusal(C.MOVES, s.state, CITY, "discard_and_draw") == used
+    assert move_refusal(C.MOVES, s.state, CITY, "exchange_hand") == used
+
+
+def test_draw_terms_by_hand_with_the_observatory_and_the_library(store):
+    """Data: draw 2 keep 1; the Observatory draws 3 and keeps 1; the Library keeps all it draws."""
+    s = turn_of(store, {"Ana": "architect"}, "architect")
+    assert C.draw_terms(s.state, CITY, 0) == (2, 1)
+    adjust(s, "Ana", "gold", 20)
+    s.apply({"action": "take_gold"})
+    s.apply({"action": "build", "district": "observatory"})
+    assert C.draw_terms(s.state, CITY, 0) == (3, 1)
+    s.apply({"action": "build", "district": "library"})
+    assert C.draw_terms(s.state, CITY, 0) == (3, 3)
+    assert C.draw_terms(s.state, CITY, 1) == (2, 1)  # Luis has neither
+
+
+def test_a_warlord_short_of_gold_is_told_so_not_that_his_own_city_is_no_target(store):
+    """Ana (Warlord) owns a Tavern; Luis a Castle (cost 4, Warlord's discount 1: 3 gold). With 0 gold
+    the whole move is refused for the gold, the reason her disabled Destroy button shows."""
+    wanted = {"Ana": "warlord", "Luis": "architect"}
+    s = game_with(store, wanted)
+    draft(s, wanted)
+    call_until(s, "architect")
+    adjust(s, "Luis", "gold", 10)
+    s.apply({"action": "take_gold"})
+    s.apply({"action": "build", "district": "castle"})
+    s.apply({"action": "end_turn"})
+    call_until(s, "warlord")
+    adjust(s, "Ana", "gold", 5)
+    s.apply({"action": "take_gold"})
+    s.apply({"action": "build", "district": "tavern"})
+    adjust(s, "Ana", "gold", -s.state["players"][0]["gold"])
+    reason = move_refusal(C.MOVES, s.state, CITY, "destroy")
+    assert reason == {"es": "Ana tiene 0 de oro y necesita 3", "en": "Ana has 0 gold and needs 3"}
+    assert [t["district"] for t in C.destroy_targets(s.state, CITY)] == ["castle"]
+    adjust(s, "Ana", "gold", 3)
+    assert move_refusal(C.MOVES, s.state, CITY, "destroy") is None
