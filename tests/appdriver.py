@@ -221,10 +221,10 @@ class AppDriver:
         return widget
 
     def press_first(self, prefix: str) -> int:
-        """Tap the first of the buttons whose ``wid`` starts with ``prefix`` (there must be one);
-        return how many actions the tap stored."""
-        options = self.wids(prefix)
-        assert options, f"no '{prefix}' button on screen '{self.app.root.current}'"
+        """Tap the first enabled button whose ``wid`` starts with ``prefix`` (there must be one; a
+        disabled one shows why the engine refuses it); return how many actions the tap stored."""
+        options = [wid for wid in self.wids(prefix) if not self.find(wid).disabled]
+        assert options, f"no enabled '{prefix}' button on screen '{self.app.root.current}'"
         seq = self.app.session.seq
         self.press(options[0])
         return self.app.session.seq - seq

@@ -3,7 +3,12 @@ building, the bank, revealing every tile, the end condition and the final scorin
 
 from __future__ import annotations
 
-from appdriver import drv, new_game  # noqa: F401  (drv is a fixture)
+import pytest
+
+from appdriver import AppDriver, drv, new_game  # noqa: F401  (drv is a fixture)
+from ludoteca.companion.engine.common import move_refusal, refusals
+from ludoteca.companion.engine.games import el_mapa as M
+from test_app_actions import open_game
 
 
 def test_short_game_to_final_scoring(drv):
@@ -66,3 +71,64 @@ def test_short_game_to_final_scoring(drv):
     assert drv.app.root.current == "el_mapa" and not drv.state["finished"]
     drv.press("redo")
     assert drv.app.root.current == "final" and drv.state["finished"]
+
+
+def assert_refused(drv: AppDriver, wid: str, reason: str) -> None:
+    """The button is shown, disabled, its text ending in ``reason``, and a tap sends nothing."""
+    button = drv.find(wid)
+    assert button.disabled and button.text.endswith(f"\n{reason}"), (wid, button.disabled, button.text)
+    seq = drv.app.session.seq
+    with pytest.raises(AssertionError, match="disabled"):
+        drv.press(wid)
+    assert drv.app.session.seq == seq
+
+
+def engine_says(drv: AppDriver, action: dict | str) -> str:
+    """The engine's Spanish reason against an action, or against every form of a move (by name)."""
+    state, data = drv.state, drv.app.game_data("el_mapa")
+    reason = (move_refusal(M.MOVES, state, data, action) if isinstance(action, str)
+              else refusals(M.MOVES, state, data, [action])[0])
+    assert reason is not None, f"{action} is open"
+    return reason["es"]
+
+
+def test_hire_build_and_trade_are_disabled_with_the_engines_reasons(drv):
+    """Seed 1, Ana first: 3 gold, 1 wood, 1 stone, one castle, one trained levy, no Market."""
+    open_game(drv, "el_mapa", ["Ana", "Luis"], seed=1, first="Ana")
+    ana = drv.state["players"][0]
+    assert (ana["oro"], ana["madera"], ana["piedra"]) == (3, 1, 1)
+    assert_refused(drv, "trade", "necesitas Mercado para comerciar")
+    assert_refused(drv, "trade", engine_says(drv, "trade"))
+    assert not drv.find("hire").disabled and not drv.find("build").disabled
+    assert drv.cut_texts() == [], drv.cut_texts()
+    drv.shot("no_market")
+    # Build: every building of this game, the refused ones with the engine's reason; no variant ones.
+    drv.press("build")
+    shown = {w.removeprefix("build_").rsplit("_", 1)[0] for w in drv.wids("build_")}
+    assert shown == {b["id"] for b in drv.app.game_data("el_mapa").entries("building") if not b.get("variant")}
+    wonder = {"action": "build", "building": "piramides", "castle": 0}
+    assert_refused(drv, "build_piramides_0", engine_says(drv, wonder))
+    drv.shot("build_panel")
+    drv.press("build_mercado_0")
+    assert drv.state["players"][0]["castles"][0]["slots"], drv.app.message
+    assert_refused(drv, "build", "ya construiste en este castillo este turno")
+    # Trade: the bank's lines from the data, worded by the engine's table; 2 gold cannot buy stone.
+    drv.press("trade")
+    assert [drv.text(f"trade_{give}_{get}").split("\n")[0] for give, get in
+            (("madera", "oro"), ("piedra", "oro"), ("oro", "madera"), ("oro", "piedra"))] == [
+        "1 Madera por 1 Oro", "1 Piedra por 2 Oro", "2 Oro por 1 Madera", "3 Oro por 1 Piedra"]
+    assert_refused(drv, "trade_oro_piedra", "Ana tiene 2 de Oro y necesita 3")
+    assert_refused(drv, "trade_oro_piedra", engine_says(drv, {"action": "trade", "give": "oro", "get": "piedra"}))
+    assert drv.cut_texts() == [], drv.cut_texts()
+    drv.shot("trade_panel")
+    drv.press("trade_madera_oro")
+    assert (drv.state["players"][0]["oro"], drv.state["players"][0]["madera"]) == (3, 0)
+    drv.press("trade")
+    assert_refused(drv, "trade_madera_oro", "Ana tiene 0 de Madera y necesita 1")
+    # Hire: with no gold left, the Hire button says so.
+    for _ in range(drv.state["players"][0]["oro"]):
+        drv.press("p0_oro_minus", frames=1)
+    assert_refused(drv, "hire", "Ana tiene 0 de Oro y necesita 1")
+    assert_refused(drv, "hire", engine_says(drv, "hire"))
+    assert drv.cut_texts() == [], drv.cut_texts()
+    drv.shot("no_gold")

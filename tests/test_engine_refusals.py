@@ -91,3 +91,27 @@ def test_a_warlord_short_of_gold_is_told_so_not_that_his_own_city_is_no_target(s
     assert [t["district"] for t in C.destroy_targets(s.state, CITY)] == ["castle"]
     adjust(s, "Ana", "gold", 3)
     assert move_refusal(C.MOVES, s.state, CITY, "destroy") is None
+
+
+def test_the_bank_table_as_the_trade_move_offers_it():
+    """cards/el_mapa bank_trades, by hand: 1 wood -> 1 gold, 1 stone -> 2 gold, 2 gold -> 1 wood,
+    3 gold -> 1 stone; each line's action is the one the screen sends and legal_actions offers."""
+    lines = M.trade_lines(MAPA)
+    assert [(line["give"], line["get"]) for line in lines] == [
+        ({"madera": 1}, {"oro": 1}), ({"piedra": 1}, {"oro": 2}), ({"oro": 2}, {"madera": 1}), ({"oro": 3}, {"piedra": 1})]
+    assert lines[1]["action"] == {"action": "trade", "give": "piedra", "get": "oro"}
+    candidates = [{"action": "trade", **args} for args in M.MOVES["trade"].candidates({}, MAPA)]
+    assert candidates == [line["action"] for line in lines]
+
+
+def test_variant_buildings_are_in_play_only_with_their_variant(store):
+    """Armería and Atalaya belong to the armeria_atalaya variant: 17 buildings without it, 19 with it."""
+    plain = store.new_game("el_mapa", ["Ana", "Luis"], seed=1, options={"first": "Ana"})
+    ids = [b["id"] for b in M.buildings_in_play(plain.state, MAPA)]
+    assert len(ids) == 17 and "armeria" not in ids and "atalaya" not in ids
+    assert not any(a["building"] in ("armeria", "atalaya")
+                   for a in M.MOVES["build"].candidates(plain.state, MAPA))
+    variant = store.new_game("el_mapa", ["Ana", "Luis"], seed=1,
+                             options={"first": "Ana", "variants": ["armeria_atalaya"]})
+    assert {"armeria", "atalaya"} <= {b["id"] for b in M.buildings_in_play(variant.state, MAPA)}
+    assert len(M.buildings_in_play(variant.state, MAPA)) == 19

@@ -63,68 +63,64 @@ class ElMapaScreen(GameScreen):
     def fill_actions(self, app, state, body, seat) -> None:
         """The active player's buttons (hire, build, trade, reveal, tile, battle) and the open panel."""
         legal = App.get_running_app().session.legal_actions()
-        groups = {"hire": [], "build": [], "trade": []}
-        for action in legal:
-            if action["action"] in groups:
-                groups[action["action"]].append(action)
-        buttons = [self.button(f"{app.t('hire')} ({len(groups['hire'])})", "hire", lambda: self.set_mode("hire"),
-                               disabled=not groups["hire"], bg=theme.POWER),
-                   self.button(f"{app.t('build')} ({len(groups['build'])})", "build", lambda: self.set_mode("build"),
-                               disabled=not groups["build"], bg=theme.BUILD),
-                   self.button(f"{app.t('trade')} ({len(groups['trade'])})", "trade", lambda: self.set_mode("trade"),
-                               disabled=not groups["trade"], bg=theme.GOLD),
+        # How many forms of each move are open (the engine's legal actions); a move with none is
+        # disabled with the engine's reason.
+        open_now = {name: sum(1 for a in legal if a["action"] == name) for name in ("hire", "build", "trade")}
+        buttons = [self.move_button(f"{app.t('hire')} ({open_now['hire']})", "hire", "hire",
+                                    lambda: self.set_mode("hire"), bg=theme.POWER),
+                   self.move_button(f"{app.t('build')} ({open_now['build']})", "build", "build",
+                                    lambda: self.set_mode("build"), bg=theme.BUILD),
+                   self.move_button(f"{app.t('trade')} ({open_now['trade']})", "trade", "trade",
+                                    lambda: self.set_mode("trade"), bg=theme.GOLD),
                    self.action_button(app.t("reveal"), "reveal", {"action": "reveal", "count": 1}),
                    self.button(app.t("tile_found"), "tile", lambda: self.set_mode("tile")),
                    self.button(app.t("battle"), "battle", lambda: self.set_mode("battle"), bg=theme.POWER)]
-        body.add_widget(self.grid(2, *buttons))
+        body.add_widget(self.even_grid(2, *buttons))
         if self.mode == ("hire",):
             options = []
-            for a in groups["hire"]:
+            for a in self.choices("hire"):
                 troop = self.entry("troop", a["troop"])
                 cost = self.amounts(app, troop.get("cost", {}))
-                options.append(self.button(f"{app.n(troop['name'])} · {cost}", f"hire_{a['troop']}",
-                                           lambda a=a: self.send(a)))
+                options.append(self.action_button(f"{app.n(troop['name'])} · {cost}", f"hire_{a['troop']}", a))
             body.add_widget(self.grid(1, *options))
         elif self.mode == ("build",):
+            castles = len(state["players"][seat].get("castles", []))
             options = []
-            for a in groups["build"]:
+            for a in self.choices("build"):
                 b = self.entry("building", a["building"])
-                options.append(self.button(
-                    f"{app.n(b['name'])} · {app.t('level', n=b.get('level', '?'))} · "
+                where = f"{app.t('castle_board')} {a['castle'] + 1} · " if castles > 1 else ""
+                options.append(self.action_button(
+                    f"{where}{app.n(b['name'])} · {app.t('level', n=b.get('level', '?'))} · "
                     f"{self.amounts(app, b.get('cost', {}))}",
-                    f"build_{a['building']}_{a.get('castle', 0)}", lambda a=a: self.send(a), height=dp(60)))
+                    f"build_{a['building']}_{a.get('castle', 0)}", a, height=dp(60)))
             body.add_widget(self.grid(1, *options))
         elif self.mode == ("trade",):
             player = state["players"][seat]
             body.add_widget(self.note(app.t("trades_of", n=player.get("trades_left", 0),
                                             of=player.get("trade_limit", 0)), wid="trades_left"))
             options = []
-            for a in groups["trade"]:
-                rate = next((t for t in self.data.meta.get("bank_trades", [])
-                             if list(t["give"]) == [a["give"]] and list(t["get"]) == [a["get"]]), None)
-                label = (app.t("trade_rate", give=self.amounts(app, rate["give"]), get=self.amounts(app, rate["get"]))
-                         if rate else app.t("trade_rate", give=a["give"], get=a["get"]))
-                options.append(self.button(label, f"trade_{a['give']}_{a['get']}", lambda a=a: self.send(a)))
+            for line in rules.trade_lines(self.data):
+                a = line["action"]
+                options.append(self.action_button(
+                    app.t("trade_rate", give=self.amounts(app, line["give"]), get=self.amounts(app, line["get"])),
+                    f"trade_{a['give']}_{a['get']}", a))
             body.add_widget(self.grid(1, *options))
         elif self.mode == ("tile",):
-            options = [self.button(app.t("claim_village"), "claim_village",
-                                   lambda: self.send({"action": "claim", "what": "village"}))]
+            options = [self.action_button(app.t("claim_village"), "claim_village",
+                                          {"action": "claim", "what": "village"})]
             for res in rules.counter_ids(self.data):
-                options.append(self.button(app.t("claim_mine", name=app.n(rules.resources(self.data)[res]["name"])),
-                                           f"claim_mine_{res}",
-                                           lambda res=res: self.send({"action": "claim", "what": "mine",
-                                                                      "resource": res})))
+                options.append(self.action_button(
+                    app.t("claim_mine", name=app.n(rules.resources(self.data)[res]["name"])), f"claim_mine_{res}",
+                    {"action": "claim", "what": "mine", "resource": res}))
             for level in rules.spell_levels(self.data):
-                options.append(self.button(app.t("claim_spell", n=level), f"claim_spell_{level}",
-                                           lambda level=level: self.send({"action": "claim", "what": "spell_mine",
-                                                                          "level": level})))
-            options.append(self.button(app.t("treasure"), "treasure",
-                                       lambda: self.send({"action": "treasure", "count": 1}), bg=theme.GOLD))
-            body.add_widget(self.grid(2, *options))
+                options.append(self.action_button(app.t("claim_spell", n=level), f"claim_spell_{level}",
+                                                  {"action": "claim", "what": "spell_mine", "level": level}))
+            options.append(self.action_button(app.t("treasure"), "treasure", {"action": "treasure", "count": 1},
+                                              bg=theme.GOLD))
+            body.add_widget(self.even_grid(2, *options))
         elif self.mode == ("battle",):
             self.fill_battle(app, state, body, seat)
-        body.add_widget(self.button(app.t("end_turn"), "end_turn", lambda: self.send({"action": "end_turn"}),
-                                    bg=theme.END))
+        body.add_widget(self.action_button(app.t("end_turn"), "end_turn", {"action": "end_turn"}, bg=theme.END))
 
     def fill_battle(self, app, state, body, seat) -> None:
         """Winner, loser (a player or neutral troops), the troops defeated, and optionally the armies

@@ -77,7 +77,7 @@ def _bld(data, name: Any, state: dict | None = None) -> dict:
     entry = find_entry(data, "building", name,
                        text("'building' debe ser un nombre de edificio", "'building' must be a building name"),
                        text("edificio desconocido", "unknown building"))
-    if state is not None and entry.get("variant") and entry["variant"] not in state["variants"]:
+    if state is not None and not _in_play(state, entry):
         raise NotAllowed(text(f"{name_of(entry)} es de una variante que no se juega",
                               f"{name_of(entry, 'en')} belongs to a variant not in play"))
     return entry
@@ -417,8 +417,16 @@ def _trade(state: dict, a: dict, rng: random.Random, data) -> None:
         f"{amounts_text(_times(line['get'], times), data, 'en')}")
 
 
+def trade_lines(data) -> list[dict]:
+    """The bank's table (``bank_trades``), each line as ``{"give": {res: n}, "get": {res: n}, "action":
+    the trade action that takes it once}``: what the trade move offers and a screen shows."""
+    return [{"give": dict(t["give"]), "get": dict(t["get"]),
+             "action": {"action": "trade", "give": list(t["give"])[0], "get": list(t["get"])[0]}}
+            for t in data.meta["bank_trades"]]
+
+
 def _trade_candidates(state: dict, data) -> list[dict]:
-    return [{"give": list(t["give"])[0], "get": list(t["get"])[0]} for t in data.meta["bank_trades"]]
+    return [{k: v for k, v in line["action"].items() if k != "action"} for line in trade_lines(data)]
 
 
 def _times(amounts: dict[str, int], times: int) -> dict[str, int]:
@@ -484,9 +492,19 @@ def _build(state: dict, a: dict, rng: random.Random, data) -> None:
         f"{p['name']} builds {name_of(building, 'en')} (castle {a['castle'] + 1}, level {slot['level']})")
 
 
+def _in_play(state: dict, building: dict) -> bool:
+    """Whether a building belongs to this game (it is of no variant, or of one in play)."""
+    return not building.get("variant") or building["variant"] in state["variants"]
+
+
+def buildings_in_play(state: dict, data) -> list[dict]:
+    """Every building of this game: the data's, without those of a variant not in play."""
+    return [b for b in data.entries("building") if _in_play(state, b)]
+
+
 def _build_candidates(state: dict, data) -> list[dict]:
     castles = range(len(state["players"][state["active"]]["castles"]))
-    return [{"building": b["id"], "castle": i} for i in castles for b in data.entries("building")]
+    return [{"building": b["id"], "castle": i} for i in castles for b in buildings_in_play(state, data)]
 
 
 def _reveal_check(state: dict, a: dict, data) -> None:
