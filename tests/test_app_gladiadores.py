@@ -4,6 +4,8 @@ fight, the auction helper calling bidders in order, and the target score ending 
 from __future__ import annotations
 
 from appdriver import drv, new_game  # noqa: F401  (drv is a fixture)
+from ludoteca.companion.engine.common import refusals
+from ludoteca.companion.engine.games import gladiadores as G
 
 
 def test_short_game_to_final_scoring(drv):
@@ -41,7 +43,15 @@ def test_short_game_to_final_scoring(drv):
         order = [drv.state["players"][i]["name"] for i in drv.state["auction"]["order"]]
         first_bidder = order[0]
         assert drv.app.t("bidder", name=first_bidder) in drv.texts()
-        drv.press("bid")
+        bid = drv.find("bid")
+        if bid.disabled:  # the first bidder cannot pay the lowest bid (a random game): the engine says so
+            amount = drv.state["auction"]["min_bid"]
+            [reason] = refusals(G.MOVES, drv.state, drv.app.game_data("gladiadores"),
+                                [{"action": "bid", "player": first_bidder, "amount": amount}])
+            assert reason is not None and bid.text.endswith(f"\n{reason['es']}"), bid.text
+            drv.press("pass")
+        else:
+            drv.press("bid")
         for _ in range(len(order)):
             if not drv.state.get("auction") or drv.state["phase"] != "auction" or not drv.find("pass", missing_ok=True):
                 break
