@@ -6,7 +6,9 @@ engine's own actions (``adjust`` and the game's moves), sent by the app."""
 from __future__ import annotations
 
 from appdriver import AppDriver, drv  # noqa: F401  (drv is a fixture)
+from ludoteca.companion.engine.common import refusals
 from ludoteca.companion.engine.games import ciudadelas as C
+from ludoteca.companion.engine.games import gladiadores as G
 from test_engine_helpers import play_to_end
 
 
@@ -132,7 +134,17 @@ def test_gladiadores_chain_and_destroy_from_the_screen(drv):
     open_game(drv, "gladiadores", ["Ana", "Luis"], seed=0)
     seat = drv.state["active"]
     me, rival = drv.state["players"][seat], drv.state["players"][1 - seat]
-    assert "chain" not in drv.wids() and "destroy" not in drv.wids()
+    assert "chain" not in drv.wids() and "destroy" not in drv.wids()  # no gladiator selected
+    # Without the Officina and the Aries: chain and destroy are shown disabled, with the engine's reasons.
+    first = me["gladiators"][0]["uid"]
+    drv.press(f"glad_{first}")
+    for wid, reason in (("chain", "necesitas la Officina para encadenar"), ("destroy", "necesitas el Aries para destruir")):
+        button = drv.find(wid)
+        assert button.disabled and button.text.endswith(f"\n{reason}"), button.text
+    assert not drv.find("work").disabled and not drv.find("fight").disabled
+    assert drv.cut_texts() == [], drv.cut_texts()
+    drv.shot("no_officina_no_aries")
+    drv.press(f"glad_{first}")  # unselect
     for building in ("officina", "aries"):
         act(drv, {"action": "adjust", "player": me["name"], "resource": building, "delta": 1})
     data = drv.app.game_data("gladiadores")
@@ -159,12 +171,19 @@ def test_gladiadores_chain_and_destroy_from_the_screen(drv):
     drv.press(f"glad_{second}")
     drv.press("destroy")
     options = drv.wids("destroy_")
-    assert f"destroy_{1 - seat}_{cheap}" in options
-    assert all(w.split("_", 2)[2] in rival["removable"] + [cheap] for w in options)
+    owned = drv.state["players"][1 - seat]["buildings"]
+    assert sorted(options) == sorted(f"destroy_{1 - seat}_{b}" for b in owned)  # every rival building
+    for b in owned:  # each refused one is disabled with the engine's reason
+        [reason] = refusals(G.MOVES, drv.state, data, [{"action": "destroy", "target": rival["name"], "building": b,
+                                                        "gladiators": [first, second]}])
+        button = drv.find(f"destroy_{1 - seat}_{b}")
+        assert button.disabled == (reason is not None) and (reason is None or button.text.endswith(f"\n{reason['es']}"))
+    assert not drv.find(f"destroy_{1 - seat}_{cheap}").disabled
     both_languages(drv, "destroy")
     drv.press(f"destroy_{1 - seat}_{cheap}")
     assert cheap not in drv.state["players"][1 - seat]["buildings"] and cheap in drv.state["centre"]["buildings"]
-    assert not drv.state["players"][seat]["may_destroy"] and "destroy" not in drv.wids()
+    again = {"action": "destroy", "target": rival["name"], "building": owned[0], "gladiators": [first, second]}
+    assert refusals(G.MOVES, drv.state, data, [again])[0]["es"] == "ya destruiste un edificio este turno"
 
 
 def test_final_labels_come_from_the_state(drv):

@@ -36,7 +36,7 @@ def test_short_game_to_final_scoring(drv):
     drv.press("end_main")
     assert drv.state["phase"] == "auction"
     drv.shot("auction")
-    if drv.find("start_auction", missing_ok=True):
+    if not drv.find("start_auction").disabled:
         drv.press("start_auction")
         assert drv.press_first("pick_") == 1, drv.app.message
         drv.shot("bidding")
@@ -53,7 +53,8 @@ def test_short_game_to_final_scoring(drv):
         else:
             drv.press("bid")
         for _ in range(len(order)):
-            if not drv.state.get("auction") or drv.state["phase"] != "auction" or not drv.find("pass", missing_ok=True):
+            passing = drv.find("pass", missing_ok=True)
+            if not drv.state.get("auction") or drv.state["phase"] != "auction" or passing is None or passing.disabled:
                 break
             drv.press("pass")
     # The table says the active player has reached the target: correct the points by hand.
@@ -65,7 +66,8 @@ def test_short_game_to_final_scoring(drv):
         if drv.app.root.current == "final":
             break
         for wid in ("end_main", "end_turn"):
-            if drv.app.root.current == "gladiadores" and drv.find(wid, missing_ok=True):
+            button = drv.find(wid, missing_ok=True) if drv.app.root.current == "gladiadores" else None
+            if button is not None and not button.disabled:
                 drv.press(wid)
     assert drv.app.root.current == "final"
     assert drv.state["final"]["winners"] == [drv.state["players"][seat]["name"]]

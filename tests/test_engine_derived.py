@@ -12,7 +12,7 @@ import re
 import pytest
 
 from ludoteca.companion.engine import BadArgument, Duplicate, IllegalAction, NotAllowed, NotEnough, Store
-from ludoteca.companion.engine.common import copy_state
+from ludoteca.companion.engine.common import copy_state, refusals
 from ludoteca.companion.engine.export import SUFFIXES, export_data
 from ludoteca.companion.engine.games import ciudadelas as C
 from ludoteca.companion.engine.games import el_mapa as M
@@ -268,7 +268,12 @@ def test_gladiadores_derived_and_building_adjust(store):
     s.apply({"action": "undo"})
     s.apply({"action": "undo"})
     assert s.state["max_buildings"] == s.data.meta["limits"]["max_buildings"]
-    assert me["may_chain"] == [] and me["may_destroy"] is False
+    uids = [g["uid"] for g in me["gladiators"]]
+    chain = {"action": "chain", "gladiator": uids[0], "target": rival["name"], "targets": [rival["gladiators"][0]["uid"]]}
+    destroy = {"action": "destroy", "target": rival["name"], "building": rival["buildings"][0], "gladiators": uids}
+    assert refusals(G.MOVES, s.state, s.data, [chain, destroy]) == [
+        {"es": "necesitas la Officina para encadenar", "en": "you need the Officina to chain"},
+        {"es": "necesitas el Aries para destruir", "en": "you need the Aries to destroy"}]
     # The table is the truth: give the active player the Officina and the Aries from the centre.
     for b in ("officina", "aries"):
         s.apply({"action": "adjust", "player": me["name"], "resource": b, "delta": 1})
@@ -276,12 +281,18 @@ def test_gladiadores_derived_and_building_adjust(store):
     with pytest.raises(Duplicate):
         s.apply({"action": "adjust", "player": me["name"], "resource": "aries", "delta": 1})
     me = s.state["players"][seat]
-    assert me["may_chain"] == [g["uid"] for g in me["gladiators"] if g["ready"]] and me["may_destroy"]
-    uids = [g["uid"] for g in me["gladiators"]]
+    assert refusals(G.MOVES, s.state, s.data, [chain])[0] is None
+    # With the Aries, the rival's Stabulum (cost 3) is refused for the two Tiros' construction 1 + 1.
+    assert destroy["building"] == "stabulum"
+    assert refusals(G.MOVES, s.state, s.data, [destroy]) == [{"es": "construcción 2, derribar Stabulum cuesta 3",
+                                                              "en": "construction 2, demolishing Stabulum costs 3"}]
     assert G.pooled_construction(s.state, seat, uids, s.data) == sum(me["glad_stats"][u]["construction"] for u in uids)
     target = rival["gladiators"][0]["uid"]
     s.apply({"action": "chain", "gladiator": uids[0], "target": rival["name"], "targets": [target]})
-    assert target in s.state["chained"] and s.state["players"][seat]["may_chain"] == []
+    assert target in s.state["chained"]
+    again = {**chain, "gladiator": uids[1]}
+    assert refusals(G.MOVES, s.state, s.data, [again]) == [{"es": "ya encadenaste este turno",
+                                                            "en": "you already chained this turn"}]
     s.apply({"action": "adjust", "player": me["name"], "resource": "officina", "delta": -1})
     assert "officina" in s.state["centre"]["buildings"]
     with pytest.raises(BadArgument):

@@ -7,7 +7,7 @@ import pytest
 
 from ludoteca.cards import load
 from ludoteca.companion.engine import NotEnough, Store
-from ludoteca.companion.engine.common import move_refusal, refusals
+from ludoteca.companion.engine.common import move_refusal, refusal_of_all, refusals
 from ludoteca.companion.engine.games import ciudadelas as C
 from ludoteca.companion.engine.games import el_mapa as M
 from test_engine_ciudadelas import call_until, draft, game_with, turn_of
@@ -115,3 +115,21 @@ def test_variant_buildings_are_in_play_only_with_their_variant(store):
                              options={"first": "Ana", "variants": ["armeria_atalaya"]})
     assert {"armeria", "atalaya"} <= {b["id"] for b in M.buildings_in_play(variant.state, MAPA)}
     assert len(M.buildings_in_play(variant.state, MAPA)) == 19
+
+
+def test_refusal_of_all_is_none_when_one_is_open_else_the_most_common_reason(store):
+    """Ana (Assassin) before gold or cards: every build is refused for that, gold is open; with the
+    gold taken, two draws are refused for the same reason and one income for its own."""
+    s = turn_of(store, {"Ana": "assassin"}, "assassin")
+    builds = [{"action": "build", "district": d} for d in ("temple", "castle", "tavern")]
+    first = {"es": "primero coge oro o cartas", "en": "take gold or cards first"}
+    assert refusal_of_all(C.MOVES, s.state, CITY, builds) == first
+    assert refusal_of_all(C.MOVES, s.state, CITY, builds + [{"action": "take_gold"}]) is None
+    s.apply({"action": "take_gold"})
+    taken = {"es": "ya cogiste oro o cartas este turno", "en": "you already took gold or cards this turn"}
+    mixed = [{"action": "income"}, {"action": "draw_cards"}, {"action": "take_gold"}]
+    assert refusals(C.MOVES, s.state, CITY, mixed)[0] == {"es": "Asesino no cobra por color",
+                                                          "en": "Assassin has no income"}
+    assert refusal_of_all(C.MOVES, s.state, CITY, mixed) == taken
+    assert refusal_of_all(C.MOVES, s.state, CITY, []) == {"es": "no hay ninguna opción ahora",
+                                                          "en": "there is nothing to choose from now"}

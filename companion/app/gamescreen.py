@@ -14,7 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
-from ludoteca.companion.engine.common import move_refusal, refusals
+from ludoteca.companion.engine.common import move_refusal, refusal_of_all, refusals
 
 from . import theme
 from .tableclock import ClockBar  # noqa: F401  (used in gamescreen.kv)
@@ -126,6 +126,14 @@ class GameScreen(Screen):
             return self.button(text, wid, on_tap, bg=bg, height=height, **kwargs)
         return self.button(f"{text}\n{reason}", wid, on_tap, bg=bg, height=max(height, REASON_HEIGHT),
                            disabled=True, **kwargs)
+
+    def why_none(self, actions: list[dict]) -> str:
+        """Why the engine refuses every one of ``actions`` now, in the app's language ('' when one is
+        allowed): a button that opens a choice among them."""
+        app = App.get_running_app()
+        session = app.session
+        reason = refusal_of_all(session.module.MOVES, session.state, session.data, actions)
+        return app.n(reason) if reason else ""
 
     def choices(self, name: str) -> list[dict]:
         """Every form of move ``name`` the engine would try now (its candidates), legal or not: a panel

@@ -48,7 +48,7 @@ class GladiadoresScreen(GameScreen):
             elif phase == "auction":
                 self.fill_auction(app, state, body, seat)
             else:
-                body.add_widget(self.button(app.t("end_turn"), "end_turn", lambda: self.send({"action": "end_turn"})))
+                body.add_widget(self.action_button(app.t("end_turn"), "end_turn", {"action": "end_turn"}))
         for i, player in enumerate(players):
             self.fill_player(app, state, body, i, player, i == seat)
 
@@ -58,27 +58,39 @@ class GladiadoresScreen(GameScreen):
         player = state["players"][seat]
         chosen = [g for g in player["gladiators"] if g["uid"] in self.selected and g["ready"]]
         self.selected = [g["uid"] for g in chosen]
-        power = rules.pooled_construction(state, seat, [g["uid"] for g in chosen], self.data)
+        uids = [g["uid"] for g in chosen]
+        power = rules.pooled_construction(state, seat, uids, self.data)
+        rivals = [(other, rival) for other, rival in enumerate(state["players"]) if other != seat]
         if not chosen:
             body.add_widget(self.note(app.t("select_gladiators"), font=sp(17)))
         else:
+            # Each button asks the engine about the moves it opens, with these gladiators: refused, it
+            # is disabled with the engine's reason.
             buttons = []
             if len(chosen) == 1:
-                uid = chosen[0]["uid"]
-                buttons.append(self.button(app.t("work"), "work",
-                                           lambda: self.send({"action": "work", "gladiator": uid}),
-                                           bg=theme.GOLD))
-                buttons.append(self.button(app.t("fight"), "fight", lambda: self.set_mode("fight"),
-                                           bg=theme.FIGHT))
-            buttons.append(self.button(f"{app.t('build')}\n{app.t('construction', n=power)}", "build",
-                                       lambda: self.set_mode("build"), bg=theme.BUILD))
-            buttons.append(self.button(app.t("demolish"), "demolish", lambda: self.set_mode("demolish")))
-            if player.get("may_destroy"):
-                buttons.append(self.button(app.t("destroy"), "destroy", lambda: self.set_mode("destroy"),
-                                           bg=theme.FIGHT))
-            if len(chosen) == 1 and chosen[0]["uid"] in (player.get("may_chain") or []):
-                buttons.append(self.button(app.t("chain"), "chain", lambda: self.set_mode("chain")))
-            body.add_widget(self.grid(2, *buttons))
+                uid = uids[0]
+                buttons.append(self.action_button(app.t("work"), "work", {"action": "work", "gladiator": uid},
+                                                  bg=theme.GOLD))
+                buttons.append(self.refused_button(
+                    app.t("fight"), "fight", self.why_none([a for a in self.choices("fight") if a["gladiator"] == uid]),
+                    lambda: self.set_mode("fight"), bg=theme.FIGHT))
+            builds = [{"action": "build", "building": b, "gladiators": uids}
+                      for b in dict.fromkeys(state.get("centre", {}).get("buildings", []))]
+            buttons.append(self.refused_button(f"{app.t('build')}\n{app.t('construction', n=power)}", "build",
+                                               self.why_none(builds), lambda: self.set_mode("build"), bg=theme.BUILD))
+            demolitions = [{"action": "demolish", "building": b, "gladiators": uids}
+                           for b in dict.fromkeys(player.get("buildings", []))]
+            buttons.append(self.refused_button(app.t("demolish"), "demolish", self.why_none(demolitions),
+                                               lambda: self.set_mode("demolish")))
+            buttons.append(self.refused_button(app.t("destroy"), "destroy",
+                                               self.why_none(self.destructions(rivals, uids)),
+                                               lambda: self.set_mode("destroy"), bg=theme.FIGHT))
+            if len(chosen) == 1:
+                chains = [{"action": "chain", "gladiator": uids[0], "target": rival["name"], "targets": [g["uid"]]}
+                          for _, rival in rivals for g in rival["gladiators"]]
+                buttons.append(self.refused_button(app.t("chain"), "chain", self.why_none(chains),
+                                                   lambda: self.set_mode("chain")))
+            body.add_widget(self.even_grid(2, *buttons))
         if self.mode == ("fight",) and len(chosen) == 1:
             uid = chosen[0]["uid"]
             for other, rival in enumerate(state["players"]):
@@ -90,7 +102,6 @@ class GladiadoresScreen(GameScreen):
                 body.add_widget(self.grid(2, *[self.card(app, other, g, lambda a=a: self.send(a), f"defender_{g['uid']}",
                                                          why=self.why_not(a)) for a, g in fights]))
         elif self.mode == ("build",) and chosen:
-            uids = [g["uid"] for g in chosen]
             options = []
             for b in sorted(set(state.get("centre", {}).get("buildings", []))):
                 entry = self.entry("building", b)
@@ -98,25 +109,24 @@ class GladiadoresScreen(GameScreen):
                                                   f"building_{b}", {"action": "build", "building": b, "gladiators": uids}))
             body.add_widget(self.grid(1, *options))
         elif self.mode == ("demolish",) and chosen:
-            uids = [g["uid"] for g in chosen]
-            body.add_widget(self.grid(1, *[self.button(app.n(self.entry("building", b)["name"]),
-                                                       f"demolish_{b}", lambda b=b: self.send(
-                                                           {"action": "demolish", "building": b, "gladiators": uids}))
-                                           for b in player.get("removable", [])]))
+            body.add_widget(self.grid(1, *[self.action_button(app.n(self.entry("building", b)["name"]), f"demolish_{b}",
+                                                              {"action": "demolish", "building": b, "gladiators": uids})
+                                           for b in dict.fromkeys(player.get("buildings", []))]))
         elif self.mode == ("destroy",) and chosen:
-            uids = [g["uid"] for g in chosen]
-            options = [self.button(f"{rival['name']}: {app.n(self.entry('building', b)['name'])}",
-                                   f"destroy_{other}_{b}", lambda b=b, rival=rival: self.send(
-                                       {"action": "destroy", "target": rival["name"], "building": b,
-                                        "gladiators": uids}),
-                                   bg=theme.FIGHT)
-                       for other, rival in enumerate(state["players"]) if other != seat
-                       for b in rival.get("removable", [])]
-            body.add_widget(self.grid(1, *options))
+            seats = {rival["name"]: other for other, rival in rivals}
+            body.add_widget(self.grid(1, *[self.action_button(
+                f"{a['target']}: {app.n(self.entry('building', a['building'])['name'])}",
+                f"destroy_{seats[a['target']]}_{a['building']}", a, bg=theme.FIGHT)
+                for a in self.destructions(rivals, uids)]))
         elif self.mode and self.mode[0] == "chain" and len(chosen) == 1:
             self.fill_chain(app, state, body, seat, chosen[0]["uid"])
-        body.add_widget(self.button(app.t("end_main"), "end_main", lambda: self.send({"action": "end_main"}),
-                                    bg=theme.END))
+        body.add_widget(self.action_button(app.t("end_main"), "end_main", {"action": "end_main"}, bg=theme.END))
+
+    @staticmethod
+    def destructions(rivals: list, uids: list[str]) -> list[dict]:
+        """Every rival building to destroy with the gladiators ``uids`` (the engine says which it allows)."""
+        return [{"action": "destroy", "target": rival["name"], "building": b, "gladiators": uids}
+                for _, rival in rivals for b in dict.fromkeys(rival.get("buildings", []))]
 
     def fill_chain(self, app, state, body, seat, uid: str) -> None:
         """Tap a rival's gladiators to chain them, then confirm (one rival per chain)."""
@@ -137,8 +147,9 @@ class GladiadoresScreen(GameScreen):
                                            for g in rival["gladiators"]]))
         if marked and target is not None:
             rival = state["players"][target]["name"]
-            body.add_widget(self.button(app.t("chain_these", n=len(marked)), "chain_confirm", lambda: self.send(
-                {"action": "chain", "gladiator": uid, "target": rival, "targets": marked}), bg=theme.GOLD))
+            body.add_widget(self.action_button(app.t("chain_these", n=len(marked)), "chain_confirm",
+                                               {"action": "chain", "gladiator": uid, "target": rival, "targets": marked},
+                                               bg=theme.GOLD))
 
     # -- auction --------------------------------------------------------------------------------
     def fill_auction(self, app, state, body, seat) -> None:
@@ -153,18 +164,15 @@ class GladiadoresScreen(GameScreen):
                 body.add_widget(self.grid(2, *[self.card(app, seat, g, lambda g=g: self.send(
                     {"action": "discard_gladiator", "gladiator": g["uid"]}), f"discard_{g['uid']}")
                     for g in player["gladiators"]]))
-            buttons = []
-            if "start_auction" in names:
-                buttons.append(self.button(app.t("start_auction"), "start_auction",
-                                           lambda: self.send({"action": "start_auction"}), bg=theme.GOLD))
-            if "end_turn" in names:
-                buttons.append(self.button(app.t("end_turn"), "end_turn", lambda: self.send({"action": "end_turn"})))
-            body.add_widget(self.grid(2, *buttons))
+            body.add_widget(self.even_grid(2, self.action_button(app.t("start_auction"), "start_auction",
+                                                                 {"action": "start_auction"}, bg=theme.GOLD),
+                                           self.action_button(app.t("end_turn"), "end_turn", {"action": "end_turn"})))
             return
         if auction.get("gladiator") is None:
+            picks = [({"action": "pick", "gladiator": c}, i, c) for i, c in enumerate(auction.get("shown", []))]
             body.add_widget(self.grid(1, *[self.card(app, seat, {"uid": f"shown{i}", "card": c, "ready": True},
-                                                     lambda c=c: self.send({"action": "pick", "gladiator": c}),
-                                                     f"pick_{c}") for i, c in enumerate(auction.get("shown", []))]))
+                                                     lambda a=a: self.send(a), f"pick_{c}", why=self.why_not(a))
+                                           for a, i, c in picks]))
             return
         glad = self.entry("gladiator", auction["gladiator"])
         body.add_widget(self.note(app.n(glad["name"]), font=sp(20)))
@@ -179,11 +187,11 @@ class GladiadoresScreen(GameScreen):
             self.bid_amount = minimum
         body.add_widget(self.heading(app.t("bidder", name=bidder["name"]), font=sp(22)))
         body.add_widget(self.counter(app.t("coins"), self.bid_amount, "bid_amount", self.change_bid))
-        body.add_widget(self.grid(2,
-                                  self.action_button(app.t("bid"), "bid", {"action": "bid", "player": bidder["name"],
-                                                                          "amount": self.bid_amount}, bg=theme.BUILD),
-                                  self.button(app.t("pass"), "pass", lambda: self.send(
-                                      {"action": "pass", "player": bidder["name"]}))))
+        body.add_widget(self.even_grid(2,
+                                       self.action_button(app.t("bid"), "bid", {"action": "bid", "player": bidder["name"],
+                                                                               "amount": self.bid_amount}, bg=theme.BUILD),
+                                       self.action_button(app.t("pass"), "pass",
+                                                          {"action": "pass", "player": bidder["name"]})))
 
     def change_bid(self, _key: str, delta: int) -> None:
         """Raise or lower the bid being prepared (never below 0)."""

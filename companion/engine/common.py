@@ -346,13 +346,19 @@ def move_refusal(moves: dict[str, Move], state: dict, data: Any, name: str) -> T
     if move.candidates is None:
         reason = move.refusal(state, {"action": name}, data)
         return None if reason is None or isinstance(reason, BadArgument) else reason.text
-    reasons: dict[str, Text] = {}
-    tally: dict[str, int] = {}
     if state.get("finished") or (move.phases and state.get("phase") not in move.phases):
         reason = move.refusal(state, {"action": name}, data)
         return reason.text if reason is not None else None
-    for args in move.candidates(state, data):
-        reason = move.refusal(state, {"action": name, **args}, data)
+    return refusal_of_all(moves, state, data, ({"action": name, **args} for args in move.candidates(state, data)))
+
+
+def refusal_of_all(moves: dict[str, Move], state: dict, data: Any, actions: Iterable[dict]) -> Text | None:
+    """None when one of ``actions`` is allowed now, else the reason most of them are refused for
+    (a screen's button for a choice among them: build with these gladiators)."""
+    reasons: dict[str, Text] = {}
+    tally: dict[str, int] = {}
+    for action in actions:
+        reason = moves[action["action"]].refusal(state, action, data)
         if reason is None:
             return None
         reasons[reason.text["en"]] = reason.text

@@ -94,23 +94,15 @@ def removable(building: dict, data) -> bool:
 def derive(state: dict, data) -> None:
     """Numbers the table shows, worked out here so the screens do no rules: per player the score,
     room for gladiators, each gladiator's stats with bonuses, the buildings that can be pulled down;
-    for the active player which gladiators may chain and whether the Aries may destroy; the
-    building limit and the auction's lowest bid."""
+    the building limit and the auction's lowest bid.  Whether a move is open now (chain, destroy)
+    is its precondition's answer (``refusals``), never a field here."""
     state["max_buildings"] = data.meta["limits"]["max_buildings"]
-    active = state.get("active")
     for seat, p in enumerate(state["players"]):
         p["score"] = points(state, seat, data)
         p["capacity"] = capacity(state, seat, data)
         p["glad_stats"] = {g["uid"]: {k: stat(state, seat, g, k, data) for k in ("combat", "work", "construction")}
                            | {"fight_cost": _glad(data, g["card"])["fight_cost"]} for g in p["gladiators"]}
         p["removable"] = [b for b in p["buildings"] if removable(data.get("building", b), data)]
-        mine = seat == active and state["phase"] == "main" and not state.get("finished")
-        chain_ok = mine and state["turn_flags"].get("chain", 0) < data.meta["chain"]["per_turn"]
-        officina = bool(_building_effects(state, seat, data, "chain"))
-        p["may_chain"] = [g["uid"] for g in p["gladiators"] if chain_ok and g["ready"] and (
-            officina or any(e["kind"] == "chain" for e in _effects(_glad(data, g["card"]))))]
-        p["may_destroy"] = bool(mine and _building_effects(state, seat, data, "destroy")
-                                and not state["turn_flags"].get("destroy"))
     auc = state.get("auction")
     if auc and auc.get("gladiator"):
         auc["min_bid"] = min_bid(state, data)
