@@ -8,6 +8,7 @@ from __future__ import annotations
 from appdriver import AppDriver, drv  # noqa: F401  (drv is a fixture)
 from ludoteca.companion.engine.common import refusals
 from ludoteca.companion.engine.games import ciudadelas as C
+from ludoteca.companion.engine.games import el_mapa as M
 from ludoteca.companion.engine.games import gladiadores as G
 from test_engine_helpers import play_to_end
 
@@ -122,12 +123,20 @@ def test_el_mapa_battle_with_armies_losses_and_flight(drv):
     assert ana["armies"][0]["troops"] == {"leva": 1} and ana["armies"][0]["tired"]
     assert luis["armies"] == [] and drv.state["scattered"][0]["troops"] == {"leva": 1}
     assert "record_battle" not in drv.wids()  # the form closed
-    # A refused battle keeps the form: the tired army cannot fight again this turn.
+    # The tired army cannot fight again this turn: the engine's reason is on the disabled button.
     drv.press("battle")
     drv.press("winner_army_a1")
-    drv.press("record_battle")
-    assert drv.app.message and "record_battle" in drv.wids()
+    button = drv.find("record_battle")
+    assert button.disabled and button.text.endswith("\nel ejército a1 ya combatió este turno"), button.text
+    [reason] = refusals(M.MOVES, drv.state, drv.app.game_data("el_mapa"), [
+        {"action": "battle", "winner": "Ana", "loser": "neutral", "defeated": {}, "winner_army": "a1",
+         "winner_losses": {}}])
+    assert button.text.endswith(f"\n{reason['es']}")
+    assert drv.cut_texts() == [], drv.cut_texts()
+    drv.find("scroll").scroll_to(button, padding=0, animate=False)
     drv.shot("battle_refused")
+    drv.press("winner_army_none")
+    assert not drv.find("record_battle").disabled
 
 
 def test_gladiadores_chain_and_destroy_from_the_screen(drv):

@@ -181,20 +181,23 @@ class ElMapaScreen(GameScreen):
                                             lambda: pick("fled", not form["fled"]),
                                             bg=gold if form["fled"] else None, height=dp(56), font=sp(16)))
 
+        action = {"action": "battle", "winner": names[form["winner"]],
+                  "loser": "neutral" if form["loser"] == "neutral" else names[form["loser"]],
+                  "defeated": {t: n for t, n in form["defeated"].items() if n}}
+        if form["winner_army"] is not None:
+            action["winner_army"] = form["winner_army"]
+            action["winner_losses"] = {t: n for t, n in form["winner_losses"].items() if n}
+        if form["loser"] != "neutral" and form["loser_army"] is not None:
+            action["loser_army"] = form["loser_army"]
+            action["fled"] = bool(form["fled"])
+
         def record():
-            action = {"action": "battle", "winner": names[form["winner"]],
-                      "loser": "neutral" if form["loser"] == "neutral" else names[form["loser"]],
-                      "defeated": {t: n for t, n in form["defeated"].items() if n}}
-            if form["winner_army"] is not None:
-                action["winner_army"] = form["winner_army"]
-                action["winner_losses"] = {t: n for t, n in form["winner_losses"].items() if n}
-            if form["loser"] != "neutral" and form["loser_army"] is not None:
-                action["loser_army"] = form["loser_army"]
-                action["fled"] = bool(form["fled"])
             self.form, self.mode = None, ()
             if not App.get_running_app().act(action):  # refused: keep the form as it was, to fix it
                 self.form, self.mode = form, ("battle",)
-        body.add_widget(self.button(app.t("record_battle"), "record_battle", record, bg=theme.POWER))
+        # The battle as the form says it: refused by the engine, the button is disabled with the reason.
+        body.add_widget(self.refused_button(app.t("record_battle"), "record_battle", self.why_not(action), record,
+                                            bg=theme.POWER))
 
     # -- players --------------------------------------------------------------------------------
     def fill_player(self, app, state, body, seat, player, active) -> None:
