@@ -457,8 +457,10 @@ def _setup_ok(schema: dict, bad: Any) -> None:
             if key not in OPTION_KEYS:
                 bad(spec.line_of(key), f"setup.options.{name}.{key}", "a known option key", f"'{key}'")
         doc = spec.get("doc")
-        if not (isinstance(doc, dict) and isinstance(doc.get("es"), str) and isinstance(doc.get("en"), str)):
-            bad(line, f"setup.options.{name}.doc", "words for the screens: {es: ..., en: ...}", describe(doc))
+        if not (isinstance(doc, dict) and set(doc) == {"es", "en"}
+                and all(isinstance(v, str) and v.strip() for v in doc.values())):
+            got = "a mapping of " + ", ".join(repr(str(k)) for k in doc) if isinstance(doc, dict) else describe(doc)
+            bad(line, f"setup.options.{name}.doc", "words for the screens: {es: ..., en: ...}", got)
         if spec["type"] == "ids" and spec.get("of") not in schema["kinds"]:
             bad(line, f"setup.options.{name}.of", "a kind of this game", describe(spec.get("of")))
 

@@ -381,6 +381,16 @@ def schema_ref_to_unknown_kind(c: Copy) -> list[str]:
             "kind of this game, got 'color'"]
 
 
+@case
+def option_words_split_by_an_unquoted_comma(c: Copy) -> list[str]:
+    # YAML reads {es: a (si no, b)., en: c} as three keys: 'es', 'b).' and 'en'; the Spanish is cut
+    line = c.line_of("schema.yaml", "  crown:")
+    c.edit("schema.yaml", 'doc: {es: "Quién empieza con la corona (si no, al azar).",',
+           "doc: {es: Quién empieza con la corona (si no, al azar).,")
+    return [f"{REL}/schema.yaml:{line}: schema '{GAME}': setup.options.crown.doc: words for the "
+            "screens: {es: ..., en: ...}, got a mapping of 'es', 'al azar).', 'en'"]
+
+
 @pytest.mark.parametrize("name", list(CASES))
 def test_malformed_input_is_reported(data: Copy, name: str) -> None:
     expected = CASES[name](data)
