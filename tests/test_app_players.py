@@ -39,12 +39,12 @@ def test_bad_names_are_refused_on_the_screen(drv):
     drv.press("new_ciudadelas")
     drv.press("start")
     assert drv.app.root.current == "players"
-    assert drv.screen.error == drv.app.t("name_missing", n=1)
+    assert drv.screen.error == "falta el nombre del jugador 1"  # the engine's words
     rows = drv.find("rows").children[::-1]
     rows[0].ids.name.text = "Ana"
     rows[1].ids.name.text = "ana"
     drv.press("start")
-    assert drv.screen.error == drv.app.t("name_twice", name="Ana")
+    assert drv.screen.error == "el nombre Ana está repetido"
     drv.press("remove_1")
     assert drv.screen.error == drv.app.t("too_few", min=2)
     drv.shot("errors")
@@ -55,3 +55,32 @@ def test_cards_decide_who_starts_in_gladiadores(drv):
     drv.press("new_gladiadores")
     assert drv.find("random").disabled and drv.find("first_1").disabled
     drv.shot("players")
+
+
+def test_a_game_whose_data_cannot_be_read_cannot_be_started(drv, monkeypatch):
+    real = drv.app.store.data
+
+    def broken(game):
+        if game == "el_mapa":
+            raise OSError("cards/el_mapa/tiles.yaml: no such file")
+        return real(game)
+
+    monkeypatch.setattr(drv.app.store, "data", broken)
+    monkeypatch.setattr(drv.app, "catalog", {})
+    drv.app.root.get_screen("home").refresh()
+    drv.step(2)
+    assert drv.find("new_el_mapa").disabled and not drv.find("new_ciudadelas").disabled
+    assert "sin datos" in drv.find("new_el_mapa").text
+    assert drv.app.message == ("No se pueden leer los datos de un juego: "
+                               "cards/el_mapa/tiles.yaml: no such file")
+    drv.shot("no_data")
+
+
+def test_gladiadores_players_come_from_the_engine(drv):
+    # 2 to 4 players in game.yaml (the fifth only with the expansion option, which the app does not
+    # offer): the Add button stops at 4; the cards decide who starts, so there is no starter to pick
+    drv.press("new_gladiadores")
+    while not drv.find("add").disabled:
+        drv.press("add")
+    assert len(names(drv)) == 4
+    assert not drv.screen.choose_first

@@ -10,6 +10,8 @@ from kivy.lang import Builder
 from kivy.metrics import dp, sp
 from kivy.uix.screenmanager import Screen
 
+from ludoteca.companion.engine.setup import player_range
+
 from .strings import count
 from .widgets import FitButton, GrowLabel
 from . import theme
@@ -29,10 +31,13 @@ class HomeScreen(Screen):
             data = app.game_data(game)
             label = app.game_name(game)
             if data is not None:
-                players = data.meta.get("players", {})
-                label += "\n" + app.t("players_range", min=players.get("min", 2), max=players.get("max", 7))
+                low, high = player_range(data, {})
+                label += "\n" + app.t("players_range", min=low, max=high)
+            else:  # a game whose data cannot be read cannot be played; the message says why
+                label += "\n" + app.t("no_data")
+                app.message = app.t("data_error", error=app.catalog_error)
             button = FitButton(text=label, base_font=sp(20), height=dp(76), bg=list(theme.NEW_GAME),
-                               disabled=app.store is None)
+                               disabled=app.store is None or data is None)
             button.payload = game
             button.wid = f"new_{game}"
             button.bind(on_release=lambda b: self.new_game(b.payload))

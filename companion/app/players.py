@@ -13,6 +13,9 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from ludoteca.companion.engine import IllegalAction
+from ludoteca.companion.engine.setup import first_player_option, player_names, player_range
+
 from .marks import ColourButton  # noqa: F401  (used in players.kv)
 from .widgets import COLOUR_IDS, rgba
 
@@ -41,11 +44,11 @@ class PlayersScreen(Screen):
         app = App.get_running_app()
         self.game = game
         data = app.game_data(game)
-        players = data.meta.get("players", {}) if data is not None else {}
-        self.min_players = int(players.get("min", 2))
-        self.max_players = int(players.get("max", 7))
-        setup = data.meta.get("setup", {}) if data is not None else {}
-        self.choose_first = not (isinstance(setup, dict) and setup.get("first_player_building"))
+        if data is None:  # the game's data could not be loaded (said on the home screen)
+            return
+        # the engine's numbers and rules: how many play, and whether the table picks who starts
+        self.min_players, self.max_players = player_range(data, {})
+        self.choose_first = first_player_option(data) is not None
         if not getattr(self, "names", None):
             self.names = ["", ""]
             self.colours = COLOUR_IDS[:2]
@@ -138,19 +141,13 @@ class PlayersScreen(Screen):
     def start(self) -> None:
         """Check the names and start the game; the seats are rotated so the starter comes first."""
         app = App.get_running_app()
-        names = [n.strip() for n in self.names]
-        for seat, player in enumerate(names):
-            if not player:
-                self.error = app.t("name_missing", n=seat + 1)
-                return
-        folded = [n.casefold() for n in names]
-        for player in names:
-            if folded.count(player.casefold()) > 1:
-                self.error = app.t("name_twice", name=player)
-                return
-        self.error = ""
-        turn = self.first  # rotate so the starter is seat 0: the order round the table is kept
-        app.new_game(self.game, names[turn:] + names[:turn], self.colours[turn:] + self.colours[:turn])
+        try:  # the engine says what is wrong with the names ("falta el nombre del jugador 2")
+            names = player_names(self.names)
+            turn = self.first  # rotate so the starter is seat 0: the order round the table is kept
+            self.error = ""
+            app.new_game(self.game, names[turn:] + names[:turn], self.colours[turn:] + self.colours[:turn])
+        except IllegalAction as exc:
+            self.error = app.n(exc.text)
 
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))

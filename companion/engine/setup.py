@@ -47,6 +47,30 @@ def player_range(data: Any, options: dict[str, Any]) -> tuple[int, int]:
     return players["min"], top
 
 
+def player_names(players: list[Any]) -> list[str]:
+    """The players' names, stripped; refused, naming the seat or the name, when one is empty or two
+    are the same ignoring case (the Players screen and ``ludoteca play`` both ask this).
+
+    >>> player_names([" Ana", "Luis "])
+    ['Ana', 'Luis']
+    >>> player_names(["Ana", "ana"])
+    Traceback (most recent call last):
+    ...
+    ludoteca.companion.engine.errors.BadArgument: the name Ana is used twice
+    """
+    names = [str(p).strip() for p in players]
+    for seat, name in enumerate(names, start=1):
+        if not name:
+            raise BadArgument(text(f"falta el nombre del jugador {seat}", f"player {seat} has no name"))
+    seen: dict[str, str] = {}
+    for name in names:
+        if name.casefold() in seen:
+            first = seen[name.casefold()]
+            raise BadArgument(text(f"el nombre {first} está repetido", f"the name {first} is used twice"))
+        seen[name.casefold()] = name
+    return names
+
+
 def setup_options(data: Any, players: list[str], options: dict[str, Any]) -> dict[str, Any]:
     """Every declared option read by its type (defaults filled in), after checking that no option is
     unknown and that the player count fits; else a :class:`BadArgument` naming the option."""

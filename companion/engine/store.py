@@ -33,6 +33,7 @@ from .common import text
 from .errors import BadArgument, StoreError
 from .recover import carve_files, looks_like_ours
 from .session import Session
+from .setup import player_names
 
 SCHEMA_VERSION = 2
 #: Seconds to wait for another program (the phone app, a second ``ludoteca play``) to release a lock.
@@ -425,12 +426,7 @@ class Store:
         if game not in GAME_MODULES:
             raise BadArgument(text(f"juego desconocido '{game}' (hay: {', '.join(GAME_MODULES)})",
                                    f"unknown game '{game}' (known: {', '.join(GAME_MODULES)})"))
-        names = [str(p).strip() for p in players]
-        if any(not n for n in names):
-            raise BadArgument(text("un jugador no tiene nombre", "a player has no name"))
-        if len({n.casefold() for n in names}) != len(names):
-            raise BadArgument(text("hay dos jugadores con el mismo nombre",
-                                   "two players have the same name"))
+        names = player_names(players)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
             raise BadArgument(text(f"la semilla es un número de 0 a {2**63 - 1}",
                                    f"the seed is a whole number from 0 to {2**63 - 1}"))
