@@ -84,3 +84,44 @@ def test_gladiadores_players_come_from_the_engine(drv):
         drv.press("add")
     assert len(names(drv)) == 4
     assert not drv.screen.choose_first
+
+
+def test_options_come_from_the_schema_and_reach_the_game(drv):
+    # Gladiadores declares target (a number), quick and expansion (yes/no); expansion raises the
+    # player range to game.yaml's expansion_max (5)
+    drv.press("new_gladiadores")
+    assert {"option_target", "option_quick", "option_expansion"} <= set(drv.wids())
+    assert drv.find("option_expansion").text == "Un quinto jugador con los edificios V: no"
+    while not drv.find("add").disabled:
+        drv.press("add")
+    assert len(names(drv)) == 4
+    drv.press("option_expansion")
+    assert drv.find("option_expansion").text.endswith(": sí")
+    assert drv.app.t("players_range", min=2, max=5) in drv.texts()
+    drv.press("add")
+    assert len(names(drv)) == 5 and drv.find("add").disabled
+    drv.find("option_target").text = "12"
+    for row, name in zip(drv.find("rows").children[::-1], ["Ana", "Luis", "Eva", "Io", "Tito"]):
+        row.ids.name.text = name
+    drv.shot("gladiadores_options")
+    drv.press("start")
+    assert drv.app.session.options["expansion"] is True and drv.state["target"] == 12
+    assert len(drv.state["players"]) == 5
+
+
+def test_turning_an_option_off_takes_the_extra_seat_away_and_lists_choices(drv):
+    drv.press("new_gladiadores")
+    drv.press("option_expansion")
+    while not drv.find("add").disabled:
+        drv.press("add")
+    assert len(names(drv)) == 5
+    drv.press("option_expansion")
+    assert len(names(drv)) == 4
+    drv.press("back")
+    drv.press("new_el_mapa")  # a list option: one toggle per variant of variants.yaml
+    variants = drv.app.game_data("el_mapa").entries("variant")
+    assert {f"option_variants_{v['id']}" for v in variants} <= set(drv.wids())
+    drv.press(f"option_variants_{variants[0]['id']}")
+    assert drv.screen.chosen["variants"] == sorted({v["id"] for v in variants if v.get("enabled_by_default")}
+                                                   ^ {variants[0]["id"]})
+    drv.shot("el_mapa_options")

@@ -10,14 +10,17 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.textinput import TextInput
 from kivy.uix.screenmanager import Screen
 
 from ludoteca.companion.engine import IllegalAction
-from ludoteca.companion.engine.setup import first_player_option, player_names, player_range
+from ludoteca.companion.engine.setup import first_player_option, player_names, player_range, screen_options
 
 from .marks import ColourButton  # noqa: F401  (used in players.kv)
-from .widgets import COLOUR_IDS, rgba
+from . import theme
+from .widgets import COLOUR_IDS, FitButton, GrowLabel, rgba
 
 
 class PlayerRow(BoxLayout):
@@ -47,7 +50,10 @@ class PlayersScreen(Screen):
         if data is None:  # the game's data could not be loaded (said on the home screen)
             return
         # the engine's numbers and rules: how many play, and whether the table picks who starts
-        self.min_players, self.max_players = player_range(data, {})
+        self.data = data
+        self.options = screen_options(data)
+        self.chosen = {o["name"]: ("" if o["type"] == "int" else o["default"]) for o in self.options}
+        self.min_players, self.max_players = player_range(data, self.chosen)
         self.choose_first = first_player_option(data) is not None
         if not getattr(self, "names", None):
             self.names = ["", ""]
@@ -72,7 +78,58 @@ class PlayersScreen(Screen):
             row.ids.name.bind(text=lambda field, value, s=seat: self.names.__setitem__(s, value))
             box.add_widget(row)
         self.ids.add.disabled = len(self.names) >= self.max_players
+        self._fill_options(app)
         Clock.schedule_once(self._top_if_short, 0)
+
+    def _fill_options(self, app) -> None:
+        """The game's options as its schema declares them: a toggle for yes/no, one per choice for a
+        list of ids, a number field (empty = the game's own value)."""
+        box = self.ids.options
+        box.clear_widgets()
+        if not self.options:
+            return
+        box.add_widget(GrowLabel(text=app.t("options"), font_size=sp(20), bold=True))
+        for option in self.options:
+            name, value = option["name"], self.chosen[option["name"]]
+            words = app.n(option["doc"])
+            if option["type"] == "bool":
+                shown = f"{words.rstrip('.')}: {app.t('yes' if value else 'no')}"
+                box.add_widget(self._toggle(shown, bool(value), f"option_{name}",
+                                            lambda n=name: self.set_option(n, None)))
+            elif option["type"] == "ids":
+                box.add_widget(GrowLabel(text=words, font_size=sp(17)))
+                for key, label in option["choices"].items():
+                    box.add_widget(self._toggle(app.n(label), key in value, f"option_{name}_{key}",
+                                                lambda n=name, k=key: self.set_option(n, k)))
+            else:
+                box.add_widget(GrowLabel(text=words, font_size=sp(17)))
+                hint = app.t("auto", min=option["min"], max=option["max"])
+                field = TextInput(text=str(value), hint_text=hint, input_filter="int", multiline=False,
+                                  write_tab=False, font_size=sp(20), size_hint_y=None, height=dp(48))
+                field.wid = f"option_{name}"
+                field.bind(text=lambda _field, text, n=name: self.chosen.__setitem__(n, text))
+                box.add_widget(field)
+
+    @staticmethod
+    def _toggle(text: str, on: bool, wid: str, tapped) -> FitButton:
+        button = FitButton(text=text, height=dp(52), bg=list(theme.SELECTED if on else theme.BUTTON))
+        button.wid = wid
+        button.bind(on_release=lambda _b: tapped())
+        return button
+
+    def set_option(self, name: str, key: str | None) -> None:
+        """Flip a yes/no option, or one choice of a list option; the player range follows (the
+        Gladiadores expansion takes a fifth player)."""
+        value = self.chosen[name]
+        if key is None:
+            self.chosen[name] = not value
+        else:
+            self.chosen[name] = sorted(set(value) ^ {key})
+        self.min_players, self.max_players = player_range(self.data, self.chosen)
+        del self.names[self.max_players:]
+        del self.colours[self.max_players:]
+        self.first = min(self.first, len(self.names) - 1)
+        self.refresh()
 
     def _top_if_short(self, *_) -> None:
         """Keep a list shorter than the view at the top (not where the last scroll left it)."""
@@ -145,7 +202,8 @@ class PlayersScreen(Screen):
             names = player_names(self.names)
             turn = self.first  # rotate so the starter is seat 0: the order round the table is kept
             self.error = ""
-            app.new_game(self.game, names[turn:] + names[:turn], self.colours[turn:] + self.colours[:turn])
+            app.new_game(self.game, names[turn:] + names[:turn], self.colours[turn:] + self.colours[:turn],
+                         options=dict(self.chosen))
         except IllegalAction as exc:
             self.error = app.n(exc.text)
 

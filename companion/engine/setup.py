@@ -37,6 +37,31 @@ def first_player_option(data: Any) -> str | None:
     return next((name for name, spec in declared_options(data).items() if spec.get("first_player")), None)
 
 
+def screen_options(data: Any) -> list[dict[str, Any]]:
+    """The options a new-game screen offers, as the schema declares them (the first-player option is
+    the screen's starter picker, so it is left out): ``name``, ``type``, ``doc`` ({es, en}), the
+    ``default`` value, ``min``/``max`` for numbers and, for ``ids``, the ``choices`` {id: {es, en}}.
+
+    >>> from ludoteca.cards import load
+    >>> data = load(games=("gladiadores",))["gladiadores"]
+    >>> [(o["name"], o["type"], o["default"]) for o in screen_options(data)]
+    [('target', 'int', None), ('quick', 'bool', False), ('expansion', 'bool', False)]
+    """
+    out = []
+    for name, spec in declared_options(data).items():
+        if spec.get("first_player"):
+            continue
+        item: dict[str, Any] = {"name": name, "type": spec["type"], "doc": spec["doc"],
+                                "default": _default(data, spec)}
+        if spec["type"] == "int":
+            item["min"], item["max"] = spec.get("min", 0), spec.get("max", 10_000)
+        if spec["type"] == "ids":
+            item["choices"] = {e["id"]: e.get("name") or {"es": e["id"], "en": e["id"]}
+                               for e in data.entries(spec["of"])}
+        out.append(item)
+    return out
+
+
 def player_range(data: Any, options: dict[str, Any]) -> tuple[int, int]:
     """How many players the game takes with these (already read) options."""
     players = data.meta["players"]
