@@ -43,14 +43,16 @@ COPY = ("cards", "companion", "generator", "templates", "examples", "ludoteca", 
 
 #: module -> the tests that cover it (globs under tests/)
 TARGETS: dict[str, tuple[str, ...]] = {
-    "companion/engine/scoring/ciudadelas.py": ("test_scoring_ciudadelas.py", "test_scoring_edge_inputs.py"),
-    "companion/engine/scoring/el_mapa.py": ("test_scoring_el_mapa.py", "test_scoring_cli.py", "test_scoring_edge_inputs.py",
-                                            "test_engine_moves.py"),
-    "companion/engine/scoring/gladiadores.py": ("test_scoring_gladiadores.py", "test_scoring_edge_inputs.py"),
+    "companion/engine/scoring/ciudadelas.py": ("test_scoring_ciudadelas.py", "test_scoring_physical.py",
+                                               "test_scoring_edge_inputs.py"),
+    "companion/engine/scoring/el_mapa.py": ("test_scoring_el_mapa.py", "test_scoring_physical.py", "test_scoring_cli.py",
+                                            "test_scoring_edge_inputs.py", "test_engine_moves.py"),
+    "companion/engine/scoring/gladiadores.py": ("test_scoring_gladiadores.py", "test_scoring_physical.py",
+                                                "test_scoring_edge_inputs.py"),
     "companion/engine/scoring/ranking.py": ("test_scoring_*.py",),
     "companion/engine/common.py": ("test_engine_core.py", "test_engine_moves.py"),
-    "companion/engine/session.py": ("test_engine_core.py", "test_engine_moves.py"),
-    "companion/engine/setup.py": ("test_engine_moves.py", "test_engine_core.py"),
+    "companion/engine/session.py": ("test_engine_core.py", "test_engine_moves.py", "test_store_hostile.py"),
+    "companion/engine/setup.py": ("test_engine_setup.py", "test_engine_moves.py", "test_engine_core.py"),
     "generator/sheets.py": ("test_generator_layout.py", "test_generator_paper.py", "test_generator_fold.py"),
     "generator/deck.py": ("test_generator_deck_csv.py", "test_generator_cache.py"),
 }
