@@ -234,3 +234,22 @@ def test_adding_a_district_never_lowers_the_score(city, extra, gold, is_first, h
     before = score([before_city, other], GAME, first_before).player("Ana").total
     after = score([after_city, other], GAME, first_after).player("Ana").total
     assert after >= before
+
+
+def test_gold_left_out_of_a_record_is_none_for_the_tie_break():
+    # Castle and Harbor both cost 4 (districts.yaml): tied at 4 points, the most gold wins; Luis
+    # names no gold, so he has 0 and Ana's 1 gold wins the tie.
+    record = {"game": "ciudadelas", "players": [
+        {"name": "Ana", "gold": 1, "city": ["castle"]},
+        {"name": "Luis", "city": ["harbor"]}]}
+    result = score_record(record, CATALOG)
+    assert [p.total for p in result.players] == [4, 4]
+    assert result.winners == ("Ana",)
+
+
+def test_player_names_are_stripped():
+    record = {"game": "ciudadelas", "players": [{"name": " Ana ", "gold": 0, "city": ["castle"]},
+                                                {"name": "Luis\n", "gold": 0, "city": ["temple"]}]}
+    result = score_record(record, CATALOG)
+    assert [p.name for p in result.players] == ["Ana", "Luis"]
+    assert result.winners == ("Ana",)  # Castle 4 against Temple 1 (districts.yaml)

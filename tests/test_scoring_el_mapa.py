@@ -84,3 +84,15 @@ def test_player_names_are_stripped():
     result = score_record(record, CATALOG)
     assert [p.name for p in result.players] == ["Ana", "Luis"]
     assert result.winners == ("Ana",)  # 2 tiles x 1 point against 1
+
+
+def test_a_wonder_without_its_resource_gives_no_bonus():
+    # Pirámides (buildings.yaml): level 4 + 10 extra points, and 2 points per stone (piedra).
+    # Ana holds 3 stone: 4 + 10 = 14 for the building, 3 x 2 = 6 for the wonder;
+    # Luis holds gold only: 14 and 0 (no stone, nothing counted for the gold).
+    game = CATALOG["el_mapa"]
+    result = score([RealmEnd("Ana", ("piramides",), resources={"piedra": 3}),
+                    RealmEnd("Luis", ("piramides",), resources={"oro": 5})], game)
+    assert [p.breakdown for p in result.players] == [
+        {"buildings": 14, "wonders": 6, "battles": 0, "tiles": 0},
+        {"buildings": 14, "wonders": 0, "battles": 0, "tiles": 0}]

@@ -101,3 +101,11 @@ def test_the_building_limit_itself_is_allowed():
     result = score_record(record, CATALOG)
     assert result.players[0].breakdown == {"combat": 3, "buildings": 7}
     assert result.winners == ("Ana",)
+
+
+def test_player_names_are_stripped():
+    record = {"game": "gladiadores", "players": [
+        {"name": " Ana ", "combat_wins": 10}, {"name": "\tLuis", "combat_wins": 2}]}
+    result = score_record(record, CATALOG)
+    assert [p.name for p in result.players] == ["Ana", "Luis"]
+    assert result.winners == ("Ana",)  # 10 wins x 1 point = the target of 10

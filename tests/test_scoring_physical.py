@@ -180,3 +180,25 @@ def test_castle_search_is_bounded_and_says_so():
     with pytest.raises(TimeoutError):
         castles_needed(levels, {b: 7 for b in levels}, _shapes(slots), 4, 12, budget=50)
     assert SEARCH_BUDGET <= 3_000
+
+
+def test_every_castle_board_in_use_is_allowed_one_more_is_not():
+    # One of each building per castle: 10 Cuarteles take 10 castles; Luis's 2 Mercados 2 more;
+    # Eva's empty realm still has its castle: 10 + 2 + 1 = 13 castles for 12 boards.
+    assert castle_board(MAPA)["copies"] == 12
+    problems = refused(mapa(["Cuartel"] * 10, ["Mercado"] * 2, []))
+    assert problems == ["<record>: players: the buildings listed need 13 castles, and the game has 12 "
+                        "castle boards; seed 001_1b1189934490b265.txt:51: 12 x Tablero Castillo"]
+    score_record(mapa(["Cuartel"] * 10, ["Mercado"], []), CATALOG)  # 10 + 1 + 1 = 12: every board
+
+
+def test_a_gladiadores_building_held_twice_names_both_holders():
+    glad = CATALOG["gladiadores"]
+    seed = glad.meta["physical"]["building_copies"]["seed_line"]
+    players = [{"name": "Ana", "combat_wins": 1, "buildings": ["statua"]},
+               {"name": "Luis", "combat_wins": 1, "buildings": ["casula", "statua"]},
+               {"name": "Eva", "combat_wins": 1, "buildings": ["statua"]}]
+    # Statua exists once (buildings.yaml, copies 1): the second holder is told, the third is not again
+    assert refused({"game": "gladiadores", "players": players}) == [
+        "<record>: players[1].buildings[1]: 'Statua / Statua' is held 2 times or more "
+        f"(players[0].buildings[0], players[1].buildings[1]), and the game has 1; seed {seed}"]

@@ -200,8 +200,7 @@ def castles_needed(levels: dict[str, int], counts: dict[str, int], shapes: froze
         found = False
         for index in range(start, len(ordered)):
             shape = ordered[index]
-            if any(shape[lv] > len(state[lv]) or shape[lv] and not state[lv][shape[lv] - 1]
-                   for lv in range(top)):
+            if any(shape[lv] > len(state[lv]) for lv in range(top)):  # levels hold no zero counts
                 continue
             after = tuple(tuple(sorted([c - 1 for c in level[:k]] + list(level[k:]), reverse=True))
                           for level, k in zip(state, shape))

@@ -27,12 +27,12 @@ RECORD_FIELDS = ("game", "target", "expansion", "players")
 
 @dataclass(frozen=True)
 class LudusEnd:
-    """One player's position at the end: combats started and won, building ids."""
+    """One player's position at the end: combats started and won, building ids (coins and gladiators
+    are checked in a record but score nothing)."""
 
     name: str
     combat_wins: int
     buildings: tuple[str, ...] = ()
-    coins: int = 0
 
 
 def default_target(game: Game) -> int:
@@ -74,7 +74,7 @@ def from_record(record: dict, game: Game, reader: Reader) -> tuple[list[LudusEnd
     for index, player in reader.players(record, game, PLAYER_FIELDS, max_key="expansion_max" if expansion else "max"):
         prefix = f"players[{index}]"
         wins = reader.count(player, "combat_wins", prefix, default=None)
-        coins = reader.count(player, "coins", prefix)
+        reader.count(player, "coins", prefix)
         reader.count(player, "gladiators", prefix)
         items = reader.items(player, "buildings", prefix, required=False) or []
         ids: list[str] = []
@@ -94,7 +94,7 @@ def from_record(record: dict, game: Game, reader: Reader) -> tuple[list[LudusEnd
             reader.bad(line_of(player, "buildings"), f"{prefix}.buildings",
                        f"at most {most} buildings, got {len(items)}")
         if wins is not None and isinstance(player.get("name"), str):
-            out.append(LudusEnd(player["name"].strip(), wins, tuple(ids), coins or 0))
+            out.append(LudusEnd(player["name"].strip(), wins, tuple(ids)))
     return out, target
 
 
@@ -108,7 +108,7 @@ def check_physical(record: dict, game: Game, reader: Reader, players: Sequence[L
             where = f"players[{index}].buildings[{j}]"
             seen.setdefault(building, []).append(where)
             entry = game.get("building", building)
-            copies = entry.get("copies", 1)
+            copies = entry["copies"]
             if len(seen[building]) == copies + 1:
                 name = entry["name"]
                 shown = f"'{name['es']} / {name['en']}'" if isinstance(name, dict) else f"'{name}'"
