@@ -14,8 +14,8 @@ import ludoteca.companion.engine
 from ludoteca.companion.engine import (GAME_MODULES, BadArgument, NotAllowed, NothingToUndo, Store,
                                       UnknownAction, UnknownPlayer, default_db_path)
 from ludoteca.cards import load
-from ludoteca.companion.engine.common import (Arg, Move, declare, find_entry, legal_moves, move_refusal,
-                                              player_index, text)
+from ludoteca.companion.engine.common import (Arg, Move, adjust_move, apply_move, declare, find_entry,
+                                              legal_moves, move_refusal, name_of, player_index, text)
 from test_engine_helpers import play_to_end
 
 GAMES = {"ciudadelas": ["Ana", "Luis", "Eva", "Pablo"], "gladiadores": ["Ana", "Luis", "Eva"],
@@ -429,6 +429,11 @@ def test_move_refusal_gives_the_reason_most_candidates_are_refused_for():
         Move("take", text("Toma.", "Take."), {"card": Arg("name", "card")},
              _refuse({"a": "too dear"}), _nothing, active=False, candidates=_three))
     assert move_refusal(moves, state, None, "knock") == {"es": "closed", "en": "closed"}
+    open_moves = declare(
+        Move("wave", text("Saluda.", "Wave."), {}, _refuse({}), _nothing, active=False),
+        Move("say", text("Di.", "Say."), {"word": Arg("name", "word")}, _refuse({}), _nothing, active=False))
+    assert move_refusal(open_moves, state, None, "wave") is None
+    assert move_refusal(open_moves, state, None, "say") is None  # open: it only needs its word
     # a and b are too dear, c is taken: two of three say "too dear"
     assert move_refusal(moves, state, None, "pick") == {"es": "too dear", "en": "too dear"}
     assert move_refusal(moves, state, None, "take") is None  # b and c may be taken
@@ -442,4 +447,54 @@ def test_the_session_state_carries_the_numbers_the_screens_show(tmp_path):
     # starting building is worth 0 points (buildings.yaml), so both scores are 0.
     assert s.state["max_buildings"] == 5
     assert [p["score"] for p in s.state["players"]] == [0, 0]
+    store.close()
+
+
+def test_a_display_name_falls_back_to_spanish_then_to_the_id():
+    assert name_of({"id": "mercado", "name": {"es": "Mercado", "en": "Market"}}, "en") == "Market"
+    assert name_of({"id": "mercado", "name": {"es": "Mercado", "en": "Market"}}) == "Mercado"
+    assert name_of({"id": "mercado", "name": {"es": "Mercado"}}, "en") == "Mercado"
+    assert name_of({"id": "mercado", "name": {}}, "en") == "mercado"
+    assert name_of({"id": "mercado"}, "en") == "mercado"
+
+
+@pytest.mark.parametrize("kind, value, en", [
+    ("bool", "yes", "'a' is true or false, not 'yes'"),
+    ("bool", 1, "'a' is true or false, not 1"),
+    ("player", True, "'a' is a player name, not True"),
+    ("player", [1], "'a' is a player name, not [1]"),
+    ("player", 1.5, "'a' is a player name, not 1.5"),
+])
+def test_arguments_of_the_wrong_type_are_refused(kind, value, en):
+    with pytest.raises(BadArgument) as info:
+        Arg(kind).read({"action": "x", "a": value}, "a", None)
+    assert str(info.value) == en
+
+
+@pytest.mark.parametrize("kind, value", [("bool", True), ("bool", False), ("player", "Ana"), ("player", 0)])
+def test_arguments_of_the_right_type_are_read_as_given(kind, value):
+    assert Arg(kind).read({"action": "x", "a": value}, "a", None) is value
+
+
+def test_adjust_logs_the_signed_correction():
+    moves = declare(adjust_move(lambda data: {"gold": text("oro", "gold")}, "resource"))
+    state = {"players": [{"name": "Ana", "gold": 2}], "active": 0}
+    for delta, en in [(3, "Adjusted: Ana +3 gold (= 5)"), (0, "Adjusted: Ana +0 gold (= 5)"),
+                      (-4, "Adjusted: Ana -4 gold (= 1)")]:
+        apply_move(moves, state, {"action": "adjust", "player": "Ana", "resource": "gold", "delta": delta},
+                   None, None)
+        assert state["log"][-1]["en"] == en
+    assert state["log"][-1]["es"] == "Ajuste: Ana -4 oro (= 1)"
+
+
+def test_a_fresh_or_reopened_session_has_acknowledged_no_resend(tmp_path):
+    store = Store(tmp_path / "r.db")
+    s = store.new_game("ciudadelas", ["Ana", "Luis"], seed=1)
+    assert (s.repeated, s.acknowledged) == (False, 0)
+    s.apply({"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1, "id": "tap-1"})
+    reopened = Store(tmp_path / "r.db").open(s.id)
+    assert (reopened.repeated, reopened.acknowledged, reopened.seq) == (False, 1, 1)
+    for blank in ("", "   "):
+        with pytest.raises(BadArgument, match='"id" is a text or a number of 1 to 100 characters'):
+            reopened.apply({"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1, "id": blank})
     store.close()

@@ -356,16 +356,16 @@ def refusal_of_all(moves: dict[str, Move], state: dict, data: Any, actions: Iter
     """None when one of ``actions`` is allowed now, else the reason most of them are refused for
     (a screen's button for a choice among them: build with these gladiators)."""
     reasons: dict[str, Text] = {}
-    tally: dict[str, int] = {}
+    refused: list[str] = []
     for action in actions:
         reason = moves[action["action"]].refusal(state, action, data)
         if reason is None:
             return None
         reasons[reason.text["en"]] = reason.text
-        tally[reason.text["en"]] = tally.get(reason.text["en"], 0) + 1
-    if not tally:
+        refused.append(reason.text["en"])
+    if not refused:
         return text("no hay ninguna opción ahora", "there is nothing to choose from now")
-    return reasons[max(tally, key=lambda k: tally[k])]
+    return reasons[max(reasons, key=refused.count)]
 
 
 def refusals(moves: dict[str, Move], state: dict, data: Any, actions: Iterable[dict]) -> list[Text | None]:

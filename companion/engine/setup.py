@@ -130,8 +130,9 @@ def read_option(data: Any, name: str, spec: dict, value: Any, players: list[str]
             return False
         raise _bad(name, "sí o no (true/false)", "yes or no (true/false)", value)
     if kind == "int":
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value.strip()) < 12:
-            value = int(value)
+        digits = value.strip() if isinstance(value, str) else ""
+        if digits.lstrip("-").isdigit() and len(digits) < 12:  # longer text is no number of ours
+            value = int(digits)
         lo, hi = spec.get("min", 0), spec.get("max", 10_000)
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
             raise _bad(name, f"un número de {lo} a {hi}", f"a number from {lo} to {hi}", value)
