@@ -176,6 +176,36 @@ def test_yaml_values_are_counted_with_aliases_expanded(tmp_path, monkeypatch):
     with pytest.raises(GeneratorError) as exc:
         read_rows(path)
     assert "expands to more than 14 values" in str(exc.value)
+    # counted in reading order, card b's name, b, tags bring it to 10 and *t (line 4) to 13
+    monkeypatch.setattr(deck, "YAML_MAX_VALUES", 12)
+    with pytest.raises(GeneratorError) as exc:
+        read_rows(path)
+    assert str(exc.value) == f"{path}:4: expands to more than 12 values (aliases *name repeat whole lists)"
+
+
+def test_an_alias_inside_its_own_anchor_counts_one_value(tmp_path, monkeypatch):
+    # &l is still open when *l refers to it (a list holding itself): nothing is copied, so 1 value.
+    # name, a, loop (3) + [x, *l] (1 + 1 + 1) = 6, the mapping 7, the deck's list 8.
+    path = _csv(tmp_path, b"- name: a\n  loop: &l [x, *l]\n", "loop.yaml")
+    monkeypatch.setattr(deck, "YAML_MAX_VALUES", 8)
+    rows = read_rows(path)
+    assert rows[0][0]["loop"][0] == "x" and rows[0][0]["loop"][1] is rows[0][0]["loop"]
+
+
+def test_a_yaml_mapping_with_one_list_is_that_list_of_cards(tmp_path):
+    path = _csv(tmp_path, "cartas:\n  - name: Ana\n  - name: Luis\n".encode(), "d.yaml")
+    assert read_rows(path) == [({"name": "Ana"}, 1), ({"name": "Luis"}, 2)]
+    two = _csv(tmp_path, b"cartas: []\notras: []\n", "two.yaml")
+    with pytest.raises(GeneratorError) as exc:
+        read_rows(two)
+    assert str(exc.value) == f"{two}: expected a list of mappings (one per card)"
+
+
+def test_a_control_character_is_named_by_its_code_point(tmp_path):
+    path = _csv(tmp_path, b"id,name\n1,An\x01a\n")
+    with pytest.raises(GeneratorError) as exc:
+        deck_component(path, "f.svg.j2", None, (63.0, 88.0))
+    assert str(exc.value) == f"{path}:2: column 'name' holds a control character (U+0001)"
 
 
 def test_face_names_are_file_safe_and_at_most_40_characters(tmp_path):

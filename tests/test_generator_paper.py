@@ -12,7 +12,7 @@ import pytest
 import pdfmeasure as pm
 from ludoteca.cli import main
 from ludoteca.generator.model import GeneratorError
-from ludoteca.generator.sheets import Grid, fit_count, item_size, paper_size
+from ludoteca.generator.sheets import Fold, Grid, fit_count, item_size, paper_size
 from test_generator_layout import pairs, run_deck
 
 
@@ -137,3 +137,42 @@ def test_an_unknown_card_size_names_the_file_line_field_and_the_choices(tmp_path
     assert f"el_mapa/game.yaml:{line}: game: print.tech_card: unknown item size 'tarot'" in err
     assert "(sheets.yaml has poker, poker_landscape, bridge)" in err
     assert not (out / "el_mapa" / "tech_cards.pdf").exists()
+
+
+def test_inner_edges_show_half_the_gutter_of_bleed():
+    # A4 poker cards, 3 mm bleed: 3 x 3 with gutters 4.5 across ((210 - 3*63 - 2*3 - 2*3) / 2, the
+    # marks need 0.5 + 2.5 mm each side) and 6 down (2 x bleed fits); centred, the first trim is at
+    # ((210 - 198) / 2, (297 - 276) / 2) = (6, 10.5).
+    grid = Grid.make("a4", (63.0, 88.0), 3.0)
+    assert grid.gutter == (4.5, 6.0) and grid.origin == (6.0, 10.5)
+    # the corner card: full 3 mm outside, 4.5 / 2 = 2.25 on its right, 6 / 2 = 3 below
+    assert grid.visible(0, 0) == (3.0, 7.5, 3 + 63 + 2.25, 3 + 88 + 3)
+    # the middle card, trim at (6 + 67.5, 10.5 + 94): 2.25 on both sides, 3 above and below
+    assert grid.visible(1, 1) == (73.5 - 2.25, 104.5 - 3, 2.25 + 63 + 2.25, 3 + 88 + 3)
+
+
+@pytest.mark.parametrize("grid, item, fits", [
+    ((1, 3), (63.0, 95.0), True),    # 3 x 95 + 2 x 3 bleed + 2 x 3 marks = 297: exactly A4's height
+    ((1, 3), (63.0, 96.0), False),   # 300 > 297
+    ((3, 1), (66.0, 88.0), True),    # 3 x 66 + 6 + 6 = 210: exactly A4's width
+    ((3, 1), (67.0, 88.0), False),   # 213 > 210
+])
+def test_a_forced_grid_must_leave_room_for_bleed_and_marks(grid, item, fits):
+    if fits:
+        assert Grid.make("a4", item, 3.0, grid).count == 3
+    else:
+        with pytest.raises(GeneratorError) as exc:
+            Grid.make("a4", item, 3.0, grid)
+        assert str(exc.value) == (f"items: {grid[0]}x{grid[1]} items of {item[0]:g}x{item[1]:g} mm with 3 mm "
+                                  "bleed do not fit on a4 (210x297 mm)")
+
+
+def test_a_fold_sheet_turns_to_landscape_and_spans_both_halves():
+    # Poker cards, 3 mm bleed. Portrait halves (105 x 297) hold 1 x 3; landscape halves (148.5 x 210)
+    # hold 2 x 2, so the sheet turns. Each half: gutters 6 (2 x bleed fits), the grid 2*63 + 6 = 132
+    # by 2*88 + 6 = 182, centred at ((148.5 - 132) / 2, (210 - 182) / 2) = (8.25, 14).
+    fold = Fold.make("a4", (63.0, 88.0), 3.0)
+    assert fold.paper == (297.0, 210.0) and (fold.half.cols, fold.half.rows) == (2, 2)
+    assert fold.half.trimbox() == (8.25, 14.0, 132.0, 182.0)
+    # both halves' trims: from 8.25 to 297 - 8.25, i.e. 280.5 wide
+    assert fold.trimbox() == (8.25, 14.0, 280.5, 182.0)
