@@ -14,7 +14,7 @@ import ludoteca.companion.engine
 from ludoteca.companion.engine import (GAME_MODULES, BadArgument, NotAllowed, NothingToUndo, Store,
                                       UnknownAction, UnknownPlayer, default_db_path)
 from ludoteca.cards import load
-from ludoteca.companion.engine.common import (Arg, Move, adjust_move, apply_move, declare, find_entry,
+from ludoteca.companion.engine.common import (Arg, Move, adjust_move, apply_move, declare, find_entry, log,
                                               legal_moves, move_refusal, name_of, player_index, text)
 from test_engine_helpers import play_to_end
 
@@ -498,3 +498,11 @@ def test_a_fresh_or_reopened_session_has_acknowledged_no_resend(tmp_path):
         with pytest.raises(BadArgument, match='"id" is a text or a number of 1 to 100 characters'):
             reopened.apply({"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1, "id": blank})
     store.close()
+
+
+def test_the_log_keeps_its_last_forty_lines():
+    state: dict = {}
+    for n in range(45):
+        log(state, f"línea {n}", f"line {n}")
+    # lines 0..44 written, at most 40 kept: 5..44
+    assert [line["en"] for line in state["log"]] == [f"line {n}" for n in range(5, 45)]

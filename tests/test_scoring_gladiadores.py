@@ -109,3 +109,9 @@ def test_player_names_are_stripped():
     result = score_record(record, CATALOG)
     assert [p.name for p in result.players] == ["Ana", "Luis"]
     assert result.winners == ("Ana",)  # 10 wins x 1 point = the target of 10
+
+
+def test_a_name_that_is_not_text_is_one_problem_not_a_crash():
+    record = {"game": "gladiadores", "players": [{"name": 5, "combat_wins": 1},
+                                                 {"name": "Luis", "combat_wins": 0}]}
+    assert problems(record) == ["g.yaml: players[0].name: expected a name, got 5"]
