@@ -494,7 +494,9 @@ def test_a_fresh_or_reopened_session_has_acknowledged_no_resend(tmp_path):
     s.apply({"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1, "id": "tap-1"})
     reopened = Store(tmp_path / "r.db").open(s.id)
     assert (reopened.repeated, reopened.acknowledged, reopened.seq) == (False, 1, 1)
-    for blank in ("", "   "):
+    reopened.apply({"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1, "id": "x" * 100})
+    assert reopened.seq == 2  # an id of 100 characters, the most allowed, is taken
+    for blank in ("", "   ", "x" * 101):
         with pytest.raises(BadArgument, match='"id" is a text or a number of 1 to 100 characters'):
             reopened.apply({"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1, "id": blank})
     store.close()

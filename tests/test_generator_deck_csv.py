@@ -213,3 +213,8 @@ def test_face_names_are_file_safe_and_at_most_40_characters(tmp_path):
     comp = deck_component(path, "f.svg.j2", None, (63.0, 88.0))
     # the 50-character id keeps its first 40; "Dragón rojo" has no id: 'ó' and the space become '-'
     assert [f.name for f in comp.fronts] == ["0123456789" * 4, "Drag-n-rojo"]
+
+
+def test_a_row_of_blank_cells_is_skipped(tmp_path):
+    path = _csv(tmp_path, b"id,name\n1,Ana\n  ,   \n2,Luis\n")
+    assert read_rows(path) == [({"id": "1", "name": "Ana"}, 2), ({"id": "2", "name": "Luis"}, 4)]

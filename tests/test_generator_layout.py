@@ -359,3 +359,15 @@ def test_a_board_split_in_two_each_way_overlaps_by_the_set_amount():
         (1, 0, (144.0, -3.0, 159.0, 209.0), (25.5, 44.0)),
         (0, 1, (-3.0, 194.0, 159.0, 209.0), (25.5, 44.0)),
         (1, 1, (144.0, 194.0, 159.0, 209.0), (25.5, 44.0))]
+
+
+@pytest.mark.parametrize("item, grid", [
+    ((190.0, 250.0), (2, 1)),   # 190 + 2 x 3 bleed = 196 is wider than A4's 210 - 2 x 9 margin = 192
+    ((186.0, 250.0), (1, 1)),   # 192: fits
+    ((63.0, 275.0), (1, 2)),    # 275 + 6 = 281 is taller than 297 - 18 = 279
+    ((63.0, 273.0), (1, 1)),    # 279: fits
+])
+def test_a_board_is_split_when_its_bleed_does_not_fit(item, grid):
+    from ludoteca.generator.sheets import Board
+    board = Board.make("a4", item, 3.0)
+    assert (board.cols, board.rows) == grid

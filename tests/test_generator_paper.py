@@ -176,3 +176,11 @@ def test_a_fold_sheet_turns_to_landscape_and_spans_both_halves():
     assert fold.half.trimbox() == (8.25, 14.0, 132.0, 182.0)
     # both halves' trims: from 8.25 to 297 - 8.25, i.e. 280.5 wide
     assert fold.trimbox() == (8.25, 14.0, 280.5, 182.0)
+
+
+def test_crop_marks_stop_at_the_paper_edge():
+    # A4 poker cards: the bleed edges are 3 mm from the sides (trims at 6 and 204); marks start
+    # 0.5 mm out and would run 6 mm, so they stop at the paper: from 2.5 to 0 and from 207.5 to 210.
+    grid = Grid.make("a4", (63.0, 88.0), 3.0)
+    across = sorted({(round(a, 6), round(c, 6)) for a, b, c, d in grid.marks() if b == d})
+    assert across == [(2.5, 0.0), (207.5, 210.0)]
