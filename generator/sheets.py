@@ -271,7 +271,7 @@ class Board(_Sheet):
     def split(self) -> bool:
         return self.count > 1
 
-    def _axis(self, n: int, size: float, avail: float) -> list[tuple[float, float]]:
+    def _axis(self, n: int, size: float) -> list[tuple[float, float]]:
         """(start, length) of each piece along one axis, in board coords including bleed."""
         total = size + 2 * self.bleed
         if n == 1:
@@ -283,8 +283,8 @@ class Board(_Sheet):
     def pieces(self) -> list[Piece]:
         pw, ph = self.paper
         out = []
-        xs = self._axis(self.cols, self.item[0], pw - 2 * self.margin)
-        ys = self._axis(self.rows, self.item[1], ph - 2 * self.margin)
+        xs = self._axis(self.cols, self.item[0])
+        ys = self._axis(self.rows, self.item[1])
         for r, (wy, wh) in enumerate(ys):
             for c, (wx, ww) in enumerate(xs):
                 out.append(Piece(c, r, (wx, wy, ww, wh), ((pw - ww) / 2, (ph - wh) / 2)))

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
 
 from ludoteca.cards import load
 from ludoteca.companion.engine.scoring import score_record
+from ludoteca.companion.engine.scoring.gladiadores import LudusEnd, score
 from scoringcases import check_worked_example, refusal, worked_examples
 
 EXAMPLES = worked_examples("gladiadores")
@@ -115,3 +117,12 @@ def test_a_name_that_is_not_text_is_one_problem_not_a_crash():
     record = {"game": "gladiadores", "players": [{"name": 5, "combat_wins": 1},
                                                  {"name": "Luis", "combat_wins": 0}]}
     assert problems(record) == ["g.yaml: players[0].name: expected a name, got 5"]
+
+
+def test_points_per_combat_come_from_the_data():
+    # combat.points.attacker_wins set to 2 (the shipped data has 1): 3 wins x 2 = 6, + Templum 2 = 8
+    game = copy.deepcopy(CATALOG["gladiadores"])
+    game.singles["game"]["combat"]["points"]["attacker_wins"] = 2
+    result = score([LudusEnd("Ana", 3, ("templum",)), LudusEnd("Luis", 5)], game)
+    assert [p.breakdown for p in result.players] == [{"combat": 6, "buildings": 2}, {"combat": 10, "buildings": 0}]
+    assert result.winners == ("Luis",)  # 10 points: the standard target
