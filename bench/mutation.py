@@ -52,7 +52,8 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "companion/engine/scoring/ranking.py": ("test_scoring_*.py",),
     "companion/engine/common.py": ("test_engine_core.py", "test_engine_moves.py"),
     "companion/engine/session.py": ("test_engine_core.py", "test_engine_moves.py", "test_store_hostile.py"),
-    "companion/engine/setup.py": ("test_engine_setup.py", "test_engine_moves.py", "test_engine_core.py"),
+    "companion/engine/setup.py": ("test_engine_setup.py", "test_engine_new_game.py", "test_engine_moves.py",
+                                  "test_engine_core.py"),
     "generator/sheets.py": ("test_generator_layout.py", "test_generator_paper.py", "test_generator_fold.py"),
     "generator/deck.py": ("test_generator_deck_csv.py", "test_generator_cache.py"),
 }

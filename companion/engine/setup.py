@@ -54,12 +54,17 @@ def screen_options(data: Any) -> list[dict[str, Any]]:
         item: dict[str, Any] = {"name": name, "type": spec["type"], "doc": spec["doc"],
                                 "default": _default(data, spec)}
         if spec["type"] == "int":
-            item["min"], item["max"] = spec.get("min", 0), spec.get("max", 10_000)
+            item["min"], item["max"] = int_range(spec)
         if spec["type"] == "ids":
             item["choices"] = {e["id"]: e.get("name") or {"es": e["id"], "en": e["id"]}
                                for e in data.entries(spec["of"])}
         out.append(item)
     return out
+
+
+def int_range(spec: dict) -> tuple[int, int]:
+    """The numbers a number option takes: its ``min`` and ``max``, else 0 to 10,000."""
+    return spec.get("min", 0), spec.get("max", 10_000)
 
 
 def player_range(data: Any, options: dict[str, Any]) -> tuple[int, int]:
@@ -133,7 +138,7 @@ def read_option(data: Any, name: str, spec: dict, value: Any, players: list[str]
         digits = value.strip() if isinstance(value, str) else ""
         if digits.lstrip("-").isdigit() and len(digits) < 12:  # longer text is no number of ours
             value = int(digits)
-        lo, hi = spec.get("min", 0), spec.get("max", 10_000)
+        lo, hi = int_range(spec)
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
             raise _bad(name, f"un número de {lo} a {hi}", f"a number from {lo} to {hi}", value)
         return value

@@ -48,7 +48,8 @@ def score(players: Sequence[LudusEnd], game: Game, target: int | None = None) ->
                    "buildings": sum(game.get("building", b)["points"] for b in p.buildings)}
                   for p in players]
     totals = [sum(b.values()) for b in breakdowns]
-    reached = [p.name for p, t in zip(players, totals) if t >= goal]
+    at_goal = [i for i, t in enumerate(totals) if t >= goal]
+    reached = [players[i].name for i in at_goal]
     notes: list[Text] = []
     if not reached:
         notes.append({"es": f"Nadie llegó al objetivo de {goal} puntos: no hay ganador",
@@ -59,7 +60,8 @@ def score(players: Sequence[LudusEnd], game: Game, target: int | None = None) ->
                       "en": f"Several reached the target of {goal} ({', '.join(reached)}); the data has no "
                             "tie rule (only the active player scores): the one with more points wins"})
 
-    return rank_players([p.name for p in players], breakdowns, game.id, LABELS, notes=notes, winners_filter=lambda i: totals[i] >= goal)
+    return rank_players([p.name for p in players], breakdowns, game.id, LABELS, notes=notes,
+                        winners_filter=lambda i: i in at_goal)
 
 
 def from_record(record: dict, game: Game, reader: Reader) -> tuple[list[LudusEnd], int | None]:

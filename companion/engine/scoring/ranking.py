@@ -90,11 +90,9 @@ def rank_players(names: Sequence[str], breakdowns: Sequence[dict[str, int]], gam
     keys = [(t, tie_key(i) if tie_key else 0) for i, t in enumerate(totals)]
     ranks = competition_ranks(keys)
     all_notes = list(notes)
-    seen: set[int] = set()
     for total in sorted(set(totals), reverse=True):
         group = [i for i, t in enumerate(totals) if t == total]
-        if len(group) > 1 and total not in seen:
-            seen.add(total)
+        if len(group) > 1:
             all_notes.append(tie_text(group))
     players = tuple(
         PlayerScore(names[i], totals[i], ranks[i], dict(breakdowns[i]),
