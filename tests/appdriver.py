@@ -289,6 +289,20 @@ def new_game(drv: AppDriver, game: str, names: list[str]) -> None:
     assert drv.app.root.current == game, drv.app.message
 
 
+def assert_refused(drv: AppDriver, wid: str, reason: str) -> None:
+    """The button is shown, disabled, its text ending in ``reason``, and a tap sends nothing."""
+    button = drv.find(wid)
+    assert button.disabled and button.text.endswith(f"\n{reason}"), (wid, button.disabled, button.text)
+    seq = drv.app.session.seq
+    try:
+        drv.press(wid)
+    except AssertionError as refused:
+        assert "disabled" in str(refused), refused
+    else:
+        raise AssertionError(f"{wid}: a tap on a disabled button went through")
+    assert drv.app.session.seq == seq
+
+
 try:
     import pytest
 

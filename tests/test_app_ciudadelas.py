@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from appdriver import AppDriver, drv, new_game  # noqa: F401  (drv is a fixture)
+from appdriver import AppDriver, assert_refused, drv, new_game  # noqa: F401  (drv is a fixture)
 from ludoteca.companion.engine.common import move_refusal, refusals
 from ludoteca.companion.engine.games import ciudadelas as C
 from test_app_actions import open_game
@@ -194,16 +194,6 @@ def engine_reason(drv: AppDriver, action: dict, lang: str = "es") -> str:
     [reason] = refusals(C.MOVES, drv.state, drv.app.game_data("ciudadelas"), [action])
     assert reason is not None, f"{action} is legal"
     return reason[lang]
-
-
-def assert_refused(drv: AppDriver, wid: str, reason: str) -> None:
-    """The button is shown, disabled, its text ending in ``reason``, and a tap sends nothing."""
-    button = drv.find(wid)
-    assert button.disabled and button.text.endswith(f"\n{reason}"), (wid, button.disabled, button.text)
-    seq = drv.app.session.seq
-    with pytest.raises(AssertionError, match="disabled"):
-        drv.press(wid)
-    assert drv.app.session.seq == seq
 
 
 def test_turn_buttons_are_disabled_with_the_engines_reasons(drv):

@@ -3,9 +3,7 @@ building, the bank, revealing every tile, the end condition and the final scorin
 
 from __future__ import annotations
 
-import pytest
-
-from appdriver import AppDriver, drv, new_game  # noqa: F401  (drv is a fixture)
+from appdriver import AppDriver, assert_refused, drv, new_game  # noqa: F401  (drv is a fixture)
 from ludoteca.companion.engine.common import move_refusal, refusals
 from ludoteca.companion.engine.games import el_mapa as M
 from test_app_actions import open_game
@@ -71,16 +69,6 @@ def test_short_game_to_final_scoring(drv):
     assert drv.app.root.current == "el_mapa" and not drv.state["finished"]
     drv.press("redo")
     assert drv.app.root.current == "final" and drv.state["finished"]
-
-
-def assert_refused(drv: AppDriver, wid: str, reason: str) -> None:
-    """The button is shown, disabled, its text ending in ``reason``, and a tap sends nothing."""
-    button = drv.find(wid)
-    assert button.disabled and button.text.endswith(f"\n{reason}"), (wid, button.disabled, button.text)
-    seq = drv.app.session.seq
-    with pytest.raises(AssertionError, match="disabled"):
-        drv.press(wid)
-    assert drv.app.session.seq == seq
 
 
 def engine_says(drv: AppDriver, action: dict | str) -> str:
