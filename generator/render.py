@@ -361,7 +361,7 @@ def _write_with_pypdf(pages: list[tuple[bytes | Path, tuple, tuple]], fh, meta=N
         writer._root_object[NameObject("/Lang")] = TextStringObject(meta.lang)
     for title, index in meta.outline or []:
         if 0 <= index < len(writer.pages):
-            writer.add_outline_item(title, index)
+            writer.add_outline_item(title=title, page_number=index)
     writer.write(fh)
 
 

@@ -85,7 +85,8 @@ def impose(pdf: bytes, sheet_mm: tuple[float, float], title: str = "", lang: str
     sheet_w, front_w, back_w, pages_w = words.get(lang, words["en"])
     for i, (left, right) in enumerate(sides(count)):      # one bookmark per side of each sheet
         shown = " + ".join(str(n) for n in (left, right) if n <= count)
-        writer.add_outline_item(f"{sheet_w} {i // 2 + 1}, {back_w if i % 2 else front_w}: {pages_w} {shown}", i)
+        side = back_w if i % 2 else front_w
+        writer.add_outline_item(title=f"{sheet_w} {i // 2 + 1}, {side}: {pages_w} {shown}", page_number=i)
     writer.add_metadata({"/Title": title, "/Author": "Ludoteca", "/Creator": "Ludoteca"})
     if lang:
         writer._root_object[NameObject("/Lang")] = TextStringObject(lang)
