@@ -17,37 +17,9 @@ from kivy.uix.image import Image
 from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import Screen
 
+from . import theme
+from .strings import UI, tr
 from .widgets import FitButton, GrowLabel
-
-#: this screen's words, Spanish first
-WORDS = {
-    "title": {"es": "Escanear fotos", "en": "Scan photos"},
-    "camera": {"es": "Cámara", "en": "Camera"},
-    "open": {"es": "Abrir imagen", "en": "Open image"},
-    "choose": {"es": "Elegir", "en": "Choose"},
-    "cancel": {"es": "Cancelar", "en": "Cancel"},
-    "score": {"es": "Puntuar", "en": "Score"},
-    "add": {"es": "Añadir pieza", "en": "Add a piece"},
-    "none": {"es": "Sin foto: toca Abrir imagen o Cámara", "en": "No photo: tap Open image or Camera"},
-    "found": {"es": "{n} piezas reconocidas; toca una para quitarla o volver a contarla",
-              "en": "{n} pieces recognised; tap one to strike it out or count it again"},
-    "struck": {"es": "tachada", "en": "struck out"},
-    "added": {"es": "añadida", "en": "added"},
-    "missing": {"es": "Falta OpenCV: pip install 'ludoteca[scan]'", "en": "OpenCV is missing: pip install 'ludoteca[scan]'"},
-    "no_camera": {"es": "No hay cámara en este equipo", "en": "No camera on this device"},
-    "result": {"es": "Con las fotos", "en": "From the photos"},
-}
-#: the kinds of marked pieces, as the summary names them
-KINDS = {"district": {"es": "distritos", "en": "districts"},
-         "dark_district": {"es": "distritos de Ciudad Oscura", "en": "Dark City districts"},
-         "building": {"es": "edificios", "en": "buildings"}, "counter": {"es": "contadores", "en": "counters"},
-         "token": {"es": "discos", "en": "discs"}}
-
-
-def word(key: str, lang: str, **values: Any) -> str:
-    text = WORDS[key].get(lang) or WORDS[key]["es"]
-    return text.format(**values) if values else text
-
 
 class PhotoView(Image):
     """The photo with what was recognised drawn on it; a tap is passed on in photo pixels."""
@@ -88,11 +60,6 @@ class ScanScreen(Screen):
         super().__init__(**kwargs)
         self._images: dict[str, Any] = {}
 
-    @staticmethod
-    def w(key: str, lang: str) -> str:
-        """This screen's words (for the kv rules)."""
-        return word(key, lang)
-
     # -- set up ---------------------------------------------------------------------------------
     def refresh(self) -> None:
         """Start (or keep) the review of the open game's players and redraw."""
@@ -105,7 +72,7 @@ class ScanScreen(Screen):
             from ludoteca.companion.scan.targets import targets
             require_cv2()
         except (ImportError, ValueError):        # no OpenCV (MissingExtra is a ValueError)
-            self.notice = word("missing", app.lang)
+            self.notice = tr("scan_missing", app.lang)
             return
         if self.review is None or self.review.game.id != game_id:
             game = app.game_data(game_id)
@@ -120,7 +87,7 @@ class ScanScreen(Screen):
         for i, name in enumerate(names):
             button = FitButton(text=name, base_font=sp(16))
             button.wid = f"scan_player_{i}"
-            button.bg = (0.16, 0.42, 0.22, 1) if name == self.player else (0.25, 0.25, 0.30, 1)
+            button.bg = theme.SCAN_PLAYER if name == self.player else theme.SCAN_PLAYER_OFF
             button.bind(on_release=lambda _b, n=name: self.pick_player(n))
             row.add_widget(button)
         from kivy.utils import platform
@@ -141,14 +108,14 @@ class ScanScreen(Screen):
         chooser = FileChooserListView(path=str(Path.home()), filters=["*.jpg", "*.jpeg", "*.png", "*.JPG"])
         chooser.wid = "scan_chooser"
         buttons = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(6))
-        cancel = FitButton(text=word("cancel", app.lang))
-        choose = FitButton(text=word("choose", app.lang), bg=(0.16, 0.50, 0.25, 1))
+        cancel = FitButton(text=tr("scan_cancel", app.lang))
+        choose = FitButton(text=tr("scan_choose", app.lang), bg=theme.CONFIRM)
         choose.wid = "scan_choose"
         buttons.add_widget(cancel)
         buttons.add_widget(choose)
         box.add_widget(chooser)
         box.add_widget(buttons)
-        popup = Popup(title=word("open", app.lang), content=box)
+        popup = Popup(title=tr("scan_open", app.lang), content=box)
         cancel.bind(on_release=lambda *_: popup.dismiss())
 
         def chosen(*_):
@@ -168,7 +135,7 @@ class ScanScreen(Screen):
             from plyer import camera
             camera.take_picture(filename=str(target), on_complete=lambda path: self.load_photo(path) or True)
         except Exception:
-            self.notice = word("no_camera", app.lang)
+            self.notice = tr("scan_no_camera", app.lang)
 
     def load_photo(self, path: str) -> None:
         """Read a photo for the selected player and show what it shows."""
@@ -184,7 +151,7 @@ class ScanScreen(Screen):
         scan = self.review.scan(self.player)
         scan.photo, scan.found, scan.struck, scan.added = str(path), found, set(), []
         self.result = ""
-        self.notice = word("found", app.lang, n=len(found))
+        self.notice = tr("scan_found", app.lang, n=len(found))
         self._redraw()
 
     # -- corrections ----------------------------------------------------------------------------
@@ -207,7 +174,7 @@ class ScanScreen(Screen):
             if self._label(target, app.lang) == label:
                 self.review.add(self.player, number)
                 break
-        self.ids.add.text = word("add", app.lang)
+        self.ids.add.text = tr("scan_add", app.lang)
         self.result = ""
         self._redraw()
 
@@ -233,11 +200,17 @@ class ScanScreen(Screen):
             self.result = "\n".join(p.message for p in exc.problems)
             return
         table = format_table(result, self.review.game.meta.get("name", {}), app.lang)
-        self.result = f"[b]{word('result', app.lang)}[/b]\n{table}"
+        self.result = f"[b]{tr('scan_result', app.lang)}[/b]\n{table}"
         self.last_result = result
         self.ids.scroll.scroll_y = 1
 
     # -- drawing --------------------------------------------------------------------------------
+    @staticmethod
+    def _kind(kind: str, lang: str) -> str:
+        """How the summary names a kind of marked piece ("discos"); an unnamed kind by its id."""
+        key = f"scan_kind_{kind}"
+        return tr(key, lang) if key in UI else kind
+
     @staticmethod
     def _label(target, lang: str) -> str:
         return str(target.name.get(lang) or target.id)
@@ -252,28 +225,28 @@ class ScanScreen(Screen):
         if scan is None or not scan.photo:
             view.texture = None
             view.opacity = 0
-            self.ids.summary.text = word("none", lang)
+            self.ids.summary.text = tr("scan_none", lang)
         else:
             view.opacity = 1
             view.texture, view.photo_size = self._texture(scan)
             for i, f in enumerate(scan.found):
                 struck = i in scan.struck
-                button = FitButton(text=(f"[s]{self._label(f.target, lang)}[/s] ({word('struck', lang)})"
+                button = FitButton(text=(f"[s]{self._label(f.target, lang)}[/s] ({tr('scan_struck', lang)})"
                                          if struck else self._label(f.target, lang)),
                                    markup=True, base_font=sp(16), size_hint_y=None, height=dp(48),
-                                   bg=(0.45, 0.18, 0.18, 1) if struck else (0.18, 0.32, 0.45, 1))
+                                   bg=theme.STRUCK if struck else theme.COUNTED)
                 button.wid = f"scan_item_{i}"
                 button.bind(on_release=lambda _b, k=i: self.toggle(k))
                 items.add_widget(button)
             for k, target in enumerate(scan.added):
-                items.add_widget(GrowLabel(text=f"+ {self._label(target, lang)} ({word('added', lang)})",
+                items.add_widget(GrowLabel(text=f"+ {self._label(target, lang)} ({tr('scan_added', lang)})",
                                            font_size=sp(16)))
             from ludoteca.companion.scan.tally import counts
             per_kind = counts(scan.counted())
-            self.ids.summary.text = " · ".join(f"{KINDS.get(kind, {}).get(lang, kind)}: {sum(ids.values())}"
+            self.ids.summary.text = " · ".join(f"{self._kind(kind, lang)}: {sum(ids.values())}"
                                                for kind, ids in per_kind.items()) or "0"
         self.ids.add.values = sorted(self._label(t, lang) for t in self.review.table.values()) if self.review else []
-        self.ids.add.text = word("add", lang)
+        self.ids.add.text = tr("scan_add", lang)
 
     def _texture(self, scan):
         """The photo with the counted outlines (struck ones in red), as a texture no wider than 1280 px."""

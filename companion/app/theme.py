@@ -73,6 +73,12 @@ CLOCK_PAUSED_TEXT: RGBA = (1, 0.8, 0.4, 1)
 VOICE: RGBA = (0.45, 0.30, 0.10, 1)
 CALL_TEXT: RGBA = (1, 0.85, 0.5, 1)
 TAB_SELECTED: RGBA = (0.16, 0.40, 0.60, 1)
+
+# -- the scan screen -------------------------------------------------------------------------------
+SCAN_PLAYER: RGBA = (0.16, 0.42, 0.22, 1)       # the player whose photos are shown
+SCAN_PLAYER_OFF: RGBA = (0.25, 0.25, 0.30, 1)
+COUNTED: RGBA = (0.18, 0.32, 0.45, 1)           # a recognised piece that counts (and the Scan button)
+STRUCK: RGBA = (0.45, 0.18, 0.18, 1)            # a recognised piece struck out
 CHART_TRACK: RGBA = BUTTON
 CHART_AXIS: RGBA = (0.5, 0.5, 0.55, 1)
 #: Colours of breakdown lines and chart series, told apart by lightness as well as hue.
