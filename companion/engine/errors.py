@@ -12,14 +12,19 @@ Each error carries its message in Spanish and English:
 from __future__ import annotations
 
 
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; the state is left unchanged."""
+class Bilingual(ValueError):
+    """An error whose message is ``text``, ``{es, en}``; ``str()`` is the English one (the command
+    line's), a screen shows its own language. A plain string serves both."""
 
     def __init__(self, text: dict[str, str] | str):
         if isinstance(text, str):
             text = {"es": text, "en": text}
         self.text = text
         super().__init__(text["en"])
+
+
+class IllegalAction(Bilingual):
+    """An action the rules do not allow now; the state is left unchanged."""
 
 
 class UnknownAction(IllegalAction):

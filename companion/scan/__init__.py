@@ -8,10 +8,12 @@ kit's marker places), ``detect`` finds them in an image (OpenCV, the optional ex
 
 from __future__ import annotations
 
+from ludoteca.companion.engine.errors import Bilingual
+
 HINT = "ludoteca scan needs OpenCV: pip install 'ludoteca[scan]'"
 
 
-class ScanError(ValueError):
+class ScanError(Bilingual):
     """Bad input for the scanner (a photo that cannot be read, a bad option): one line for the user.
 
     Like the engine's errors it carries ``text``, ``{es, en}``; ``str()`` is the English line (the
@@ -21,12 +23,6 @@ class ScanError(ValueError):
     >>> str(err), err.text["es"], ScanError("--set x: expected KEY=VALUE").text["es"]
     ('foto.jpg: not an image', 'foto.jpg: no es una imagen', '--set x: expected KEY=VALUE')
     """
-
-    def __init__(self, text: dict[str, str] | str):
-        if isinstance(text, str):
-            text = {"es": text, "en": text}
-        self.text = text
-        super().__init__(text["en"])
 
 
 class MissingExtra(ScanError):
