@@ -4,6 +4,7 @@ start speaks the system's language."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from ludoteca.companion.app.settings import Settings, settings_file, system_lang
 
@@ -95,16 +96,18 @@ def test_hostile_settings_stay_within_memory(tmp_path):
     for name, (data, _expected) in HOSTILE.items():
         (tmp_path / f"{name}.json").write_bytes(data)
     script = (
-        "import resource, sys\n"
+        "import sys\n"
         "from pathlib import Path\n"
+        "sys.path.insert(0, sys.argv[2])\n"
+        "from corpus import limit_memory\n"
         "from ludoteca.companion.app.settings import Settings\n"
-        "size = next(int(l.split()[1]) * 1024 for l in open('/proc/self/status') if l.startswith('VmSize:'))\n"
-        "resource.setrlimit(resource.RLIMIT_AS, (size + 200 * 2**20,) * 2)\n"
+        "limit_memory()\n"
         "for path in sorted(Path(sys.argv[1]).glob('*.json')):\n"
         "    Settings.load(path)\n"
         "print('loaded', len(list(Path(sys.argv[1]).glob('*.json'))))\n")
-    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
-                          timeout=120)
+    hostile = Path(__file__).parent / "hostile"  # the corpus' own memory cap: idle + 200 MB
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path), str(hostile)], capture_output=True,
+                          text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == f"loaded {len(HOSTILE)}"
     assert "Traceback" not in done.stderr

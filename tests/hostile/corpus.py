@@ -536,7 +536,7 @@ def run_case(case: Case, cards_root: Path) -> dict:
     return result
 
 
-def _limit_memory() -> int:
+def limit_memory() -> int:
     """Cap the address space at what the process holds now plus :data:`MEMORY_LIMIT`."""
     with open("/proc/self/status", encoding="ascii") as f:
         size = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
@@ -555,7 +555,7 @@ def main() -> int:
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
     cases = [c for c in all_cases() if only is None or c.kind == only]
     signal.signal(signal.SIGALRM, _alarm)
-    limit = _limit_memory() if "--no-limit" not in sys.argv else None
+    limit = limit_memory() if "--no-limit" not in sys.argv else None
     cards_root = default_dir()
     failed = 0
     for case in cases:
