@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Set Ludoteca up in this checkout on a fresh Debian/Ubuntu machine: the system libraries it needs
 # (as root, only when missing), then a project virtual environment in .venv with Ludoteca installed
-# (editable, with the app and test extras). Works with a stock /usr/bin/python3 under PEP 668 as
-# well as with pyenv or conda pythons: nothing is installed into the Python that runs this.
+# (editable, with the app and test extras, at the versions uv.lock holds). Works with a stock
+# /usr/bin/python3 under PEP 668 as well as with pyenv or conda pythons: nothing is installed into
+# the Python that runs this.
 # Afterwards: .venv/bin/ludoteca ... (or `source .venv/bin/activate`, then ludoteca ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,7 +35,13 @@ if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import sys" 2>/dev/null; 
     rm -rf .venv
     "$PYTHON" -m venv .venv
 fi
-export PIP_DISABLE_PIP_VERSION_CHECK=1
-.venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e ".[app,test]"
+# Every package at the exact version uv.lock holds (the versions the tests passed with): uv itself,
+# at the version the lock names, is the one package pip installs; uv then syncs the environment
+# from the lock without resolving anything anew (--frozen), and never downloads a Python.
+export PIP_DISABLE_PIP_VERSION_CHECK=1 UV_PYTHON_DOWNLOADS=never UV_PROJECT_ENVIRONMENT=.venv
+uv_version="$(sed -n '/^name = "uv"$/{n;s/^version = "\(.*\)"$/\1/p;}' uv.lock)"
+if [ "$(.venv/bin/uv --version 2>/dev/null)" != "uv $uv_version" ]; then
+    .venv/bin/python -m pip install -q "uv==$uv_version"
+fi
+.venv/bin/uv sync -q --frozen --inexact --extra app --extra test
 echo "setup: Ludoteca is installed in .venv; run it as .venv/bin/ludoteca (or activate .venv first)"
