@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -138,7 +140,7 @@ def test_unreadable_files(tmp_path):
     missing = tmp_path / "nope.yaml"
     done = run(missing)
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert done.stderr.splitlines() == [f"{missing}: cannot read the file (No such file or directory)"]
+    assert done.stderr.splitlines() == [f"{missing}: cannot read the file ({os.strerror(errno.ENOENT)})"]
     path, lines = bad(tmp_path, "game: ciudadelas\nplayers: [\n")
     assert len(lines) == 1 and lines[0].startswith(f"{path}:3: yaml: valid YAML, got a syntax error")
     path, lines = bad(tmp_path, '{"game": "ciudadelas",\n "players": [}\n', "bad.json")
