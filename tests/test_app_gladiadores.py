@@ -57,11 +57,11 @@ def test_short_game_to_final_scoring(drv):
             if not drv.state.get("auction") or drv.state["phase"] != "auction" or passing is None or passing.disabled:
                 break
             drv.press("pass")
-    # The table says the active player has reached the target: correct the points by hand.
+    # The table says the active player has reached the target: correct the combats won by hand.
     seat = drv.state["active"]
     target = drv.state["target"]
-    while drv.state["players"][seat]["points"] < target:
-        drv.press(f"p{seat}_points_plus", frames=1)
+    while drv.state["players"][seat]["score"] < target:
+        drv.press(f"p{seat}_combat_wins_plus", frames=1)
     for _ in range(5):
         if drv.app.root.current == "final":
             break

@@ -27,7 +27,7 @@ class Tap:
 def _finish(drv) -> None:
     seat = drv.state["active"]
     name = drv.state["players"][seat]["name"]
-    assert drv.app.act({"action": "adjust", "player": name, "resource": "points",
+    assert drv.app.act({"action": "adjust", "player": name, "resource": "combat_wins",
                         "delta": drv.state["target"]}), drv.app.message
     for _ in range(6):
         if drv.app.root.current == "final":

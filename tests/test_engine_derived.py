@@ -262,7 +262,7 @@ def test_gladiadores_derived_and_building_adjust(store):
             assert p["glad_stats"][g["uid"]]["construction"] == card["construction"]
     # Two fights won and a building worth points from the centre: 2 + its printed points.
     worth = next(b for b in s.state["centre"]["buildings"] if s.data.get("building", b)["points"] == 2)
-    s.apply({"action": "adjust", "player": me["name"], "resource": "points", "delta": 2})
+    s.apply({"action": "adjust", "player": me["name"], "resource": "combat_wins", "delta": 2})
     s.apply({"action": "adjust", "player": me["name"], "resource": worth, "delta": 1})
     assert s.state["players"][seat]["score"] == 4
     s.apply({"action": "undo"})

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
+
+from ludoteca.cards import default_dir
 
 from ludoteca.companion.engine import (BadArgument, Duplicate, GameOver, LimitReached, NotAllowed, NotEnough,
                               NotYourTurn, Store, WrongPhase)
@@ -98,7 +102,7 @@ def test_fight_with_the_revealed_card(store, card_id, seed):
     s.apply({"action": "fight", "gladiator": att["uid"], "target": rival["name"], "defender": dfd["uid"],
              "card": card_id})
     me, rival = s.state["players"][seat], s.state["players"][rival_seat]
-    assert me["points"] == (rules["points"]["attacker_wins"] if won else 0)
+    assert (me["combat_wins"], rival["defence_wins"]) == ((1, 0) if won else (0, 1))
     assert (me["coins"], rival["coins"]) == (expected_me, expected_rival)
     loser = s.state["players"][lose_seat]
     assert (lose_g["uid"] not in [g["uid"] for g in loser["gladiators"]]) == (dies and not spared and not saved)
@@ -258,12 +262,21 @@ def _deadly(s):
 def test_reaching_the_target_ends_the_game(store):
     s = store.new_game("gladiadores", NAMES, seed=13, options={"target": 3})
     me = active(s)
-    s.apply({"action": "adjust", "player": me["name"], "resource": "points", "delta": 3})
+    s.apply({"action": "adjust", "player": me["name"], "resource": "combat_wins", "delta": 3})
     s.apply({"action": "end_main"})
     s.apply({"action": "end_turn"})
     assert s.state["finished"] and s.state["final"]["winners"] == [me["name"]]
     with pytest.raises(GameOver):
         s.apply({"action": "end_turn"})
+
+
+def test_the_old_name_of_the_combat_counter_still_replays(store):
+    """Saved games adjusted ``points`` before the engine kept wins: the same action corrects the wins."""
+    s = store.new_game("gladiadores", NAMES, seed=13)
+    me = active(s)
+    s.apply({"action": "adjust", "player": me["name"], "resource": "Points", "delta": 2})
+    assert (active(s)["combat_wins"], active(s)["score"]) == (2, 2)
+    assert "combates ganados (= 2)" in s.state["log"][-1]["es"]
 
 
 def test_whole_game_to_final_score(store):
@@ -276,5 +289,26 @@ def test_whole_game_to_final_score(store):
     assert w["total"] >= s.state["target"] and w["rank"] == 1
     seat = next(i for i, p in enumerate(s.state["players"]) if p["name"] == winner)
     won = s.state["players"][seat]
-    assert w["total"] == won["points"] + sum(s.data.get("building", b)["points"] for b in won["buildings"])
+    rules = s.data.meta["combat"]
+    assert w["total"] == won["combat_wins"] * rules["points"]["attacker_wins"] + \
+        won["defence_wins"] * rules["points"]["defender_wins"] + \
+        sum(s.data.get("building", b)["points"] for b in won["buildings"])
     assert all(len(p["buildings"]) <= 5 for p in s.state["players"])
+
+
+def test_combat_points_are_counted_once_with_two_points_a_win(tmp_path):
+    """cards/ copied with ``combat.points.attacker_wins: 2``: a game played to its end shows the same
+    score live as in its final scoring (each win counted once, at 2 points)."""
+    cards = tmp_path / "cards"
+    shutil.copytree(default_dir(), cards, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    game_yaml = cards / "gladiadores" / "game.yaml"
+    shipped = game_yaml.read_text(encoding="utf-8")
+    assert "points: {attacker_wins: 1, defender_wins: 0}" in shipped
+    game_yaml.write_text(shipped.replace("points: {attacker_wins: 1,", "points: {attacker_wins: 2,"), encoding="utf-8")
+    s = Store(":memory:", cards_dir=cards).new_game("gladiadores", NAMES, seed=3)
+    assert s.data.meta["combat"]["points"]["attacker_wins"] == 2
+    play_to_end(s, seed=3)
+    final = {p["name"]: p for p in s.state["final"]["players"]}
+    assert any(p["breakdown"]["combat"] for p in final.values())  # some combat was won
+    assert all(p["breakdown"]["combat"] % 2 == 0 for p in final.values())
+    assert {p["name"]: p["score"] for p in s.state["players"]} == {n: p["total"] for n, p in final.items()}

@@ -268,7 +268,7 @@ def test_a_fight_ending_level_scores_nothing_for_the_attacker():
         level = a_combat + tie["swords"]
         fight = next(line for line in s.state["log"] if line["es"].startswith("Combate"))
         assert fight["es"].startswith(f"Combate {level} contra {level} ") and fight["es"].endswith(f"gana {rival['name']}")
-        assert s.state["players"][seat]["points"] == 0
+        assert (s.state["players"][seat]["combat_wins"], s.state["players"][1 - seat]["defence_wins"]) == (0, 1)
         return
     pytest.fail("no seed gave a tie to test")
 

@@ -1,4 +1,4 @@
-"""Gladiadores: coins and points per player, gladiators as cards to tap (ready / exhausted),
+"""Gladiadores: coins and combats won per player, gladiators as cards to tap (ready / exhausted),
 buildings (up to 5), the phase of the turn, the auction helper that calls the bidders in order,
 and the target score.  Every rule is the engine's; this screen shows ``app.state`` and sends actions."""
 
@@ -219,10 +219,10 @@ class GladiadoresScreen(GameScreen):
         """A player's band, coin and point counters, gladiators and buildings."""
         body.add_widget(self.player_header(app, seat, player, active))
         adjust = lambda key, delta, p=player: self.send(  # noqa: E731
-            {"action": "adjust", "player": p["name"], "resource": key.rsplit("_", 1)[-1], "delta": delta})
+            {"action": "adjust", "player": p["name"], "resource": key.split("_", 1)[1], "delta": delta})
         body.add_widget(self.grid(2, self.counter(app.t("coins"), player.get("coins", 0), f"p{seat}_coins", adjust),
-                                  self.counter(app.t("victory_points"), player.get("points", 0), f"p{seat}_points",
-                                               adjust)))
+                                  self.counter(app.t("combat_wins"), player.get("combat_wins", 0),
+                                               f"p{seat}_combat_wins", adjust)))
         cards = []
         for g in player.get("gladiators", []):
             tappable = active and not self.why_not({"action": "work", "gladiator": g["uid"]})  # may act now

@@ -141,7 +141,7 @@ UI: dict[str, tuple[str, str]] = {
     "end_conditions": ("Fin de la partida", "End of the game"),
     # Gladiadores
     "coins": ("Monedas", "Coins"),
-    "victory_points": ("Puntos", "Points"),
+    "combat_wins": ("Combates ganados", "Combats won"),
     "gladiators": ("Gladiadores", "Gladiators"),
     "ready": ("Listo", "Ready"),
     "exhausted": ("Agotado", "Exhausted"),

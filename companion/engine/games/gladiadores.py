@@ -24,7 +24,11 @@ from ..final import finish
 from ..setup import setup_options
 
 GAME = "gladiadores"
-RESOURCES = {"coins": text("monedas", "coins"), "points": text("puntos de combate", "combat points")}
+RESOURCES = {"coins": text("monedas", "coins"), "combat_wins": text("combates ganados", "combats won"),
+             "defence_wins": text("defensas ganadas", "defences won")}
+#: What ``adjust`` called the combat-wins counter before the engine kept wins instead of points
+#: (saved games replay with it; the shipped data gives one point a win).
+OLD_RESOURCES = {"points": "combat_wins", "puntos de combate": "combat_wins", "combat points": "combat_wins"}
 
 # -- data ----------------------------------------------------------------------------------------
 
@@ -73,9 +77,11 @@ def capacity(state: dict, seat: int, data) -> int:
 
 
 def points(state: dict, seat: int, data) -> int:
-    """A player's points: combat wins plus the points of their buildings."""
+    """A player's score now: the end-of-game scoring of their combats won and buildings."""
+    from ..scoring.gladiadores import LudusEnd, breakdown  # the scoring package loads when first needed
+
     p = state["players"][seat]
-    return p["points"] + sum(data.get("building", b).get("points", 0) for b in p["buildings"])
+    return sum(breakdown(LudusEnd(p["name"], p["combat_wins"], tuple(p["buildings"]), p["defence_wins"]), data).values())
 
 
 def pooled_construction(state: dict, seat: int, uids: list[str], data) -> int:
@@ -138,7 +144,7 @@ def setup(players: list[str], options: dict, rng: random.Random, data) -> dict:
         "auction": None, "chained": [], "turn_flags": {},
     }
     for i, name in enumerate(players):
-        state["players"].append({"name": name, "coins": meta["setup"]["starting_coins"], "points": 0,
+        state["players"].append({"name": name, "coins": meta["setup"]["starting_coins"], "combat_wins": 0, "defence_wins": 0,
                                  "buildings": dealt[i * per:(i + 1) * per], "gladiators": []})
     for p in state["players"]:
         for _ in range(meta["setup"]["starting_tiros"]):
@@ -194,7 +200,7 @@ def _start_turn(state: dict, seat: int, rng: random.Random, data) -> None:
 def record(state: dict) -> dict:
     """The end-of-game record the scoring reads."""
     return {"game": GAME, "target": state["target"], "expansion": state["expansion"], "players": [
-        {"name": p["name"], "combat_wins": p["points"], "buildings": list(p["buildings"]),
+        {"name": p["name"], "combat_wins": p["combat_wins"], "defence_wins": p["defence_wins"], "buildings": list(p["buildings"]),
          "coins": p["coins"], "gladiators": len(p["gladiators"])} for p in state["players"]]}
 
 
@@ -216,8 +222,14 @@ def _me(state: dict) -> tuple[int, dict]:
 
 
 def _is_resource(name: Any) -> bool:
-    return isinstance(name, str) and name.strip().casefold() in {k for k in RESOURCES} | {
+    return isinstance(name, str) and name.strip().casefold() in {k for k in RESOURCES} | set(OLD_RESOURCES) | {
         n.casefold() for t in RESOURCES.values() for n in t.values()}
+
+
+def _renamed(a: dict) -> dict:
+    """An ``adjust`` with the counter's old name given its current one."""
+    old = OLD_RESOURCES.get(a["resource"].strip().casefold()) if isinstance(a["resource"], str) else None
+    return {**a, "resource": old} if old else a
 
 
 def _adjusted_building(state: dict, a: dict, data) -> tuple[int, dict]:
@@ -227,8 +239,8 @@ def _adjusted_building(state: dict, a: dict, data) -> tuple[int, dict]:
     try:
         building = data.find("building", a["resource"])
     except LookupError as exc:
-        raise BadArgument(text(f"recurso desconocido: se puede ajustar coins, points o un edificio ({exc})",
-                               f"unknown resource: adjust coins, points or a building ({exc})")) from None
+        raise BadArgument(text(f"recurso desconocido: se puede ajustar coins, combat_wins, defence_wins o un edificio ({exc})",
+                               f"unknown resource: adjust coins, combat_wins, defence_wins or a building ({exc})")) from None
     bid = building["id"]
     if a["delta"] == 1:
         if bid in player["buildings"]:
@@ -247,16 +259,16 @@ def _adjusted_building(state: dict, a: dict, data) -> tuple[int, dict]:
 
 def _adjust_check(state: dict, a: dict, data) -> None:
     if _is_resource(a["resource"]):
-        _BASE_ADJUST.precondition(state, a, data)
+        _BASE_ADJUST.precondition(state, _renamed(a), data)
     else:
         _adjusted_building(state, a, data)
 
 
 def _adjust(state: dict, a: dict, rng: random.Random, data) -> None:
-    """The table is the truth: correct coins or points, give a player a building (from the centre or
+    """The table is the truth: correct coins or combats won, give a player a building (from the centre or
     from whoever has it) or send one of theirs back to the centre."""
     if _is_resource(a["resource"]):
-        _BASE_ADJUST.effect(state, a, rng, data)
+        _BASE_ADJUST.effect(state, _renamed(a), rng, data)
         return
     seat, building = _adjusted_building(state, a, data)
     player, bid = state["players"][seat], building["id"]
@@ -376,12 +388,12 @@ def _fight(state: dict, a: dict, rng: random.Random, data) -> None:
     log(state, f"Combate {attack} contra {defence} ({name_of(card)}): gana {who}",
         f"Fight {attack} against {defence} ({name_of(card, 'en')}): {who} wins")
     if won:
-        player["points"] += rules["points"]["attacker_wins"]
+        player["combat_wins"] += 1
         for e in _building_effects(state, seat, data, "fight_reward") + [
                 e for e in _effects(att_card) if e["kind"] == "fight_reward"]:
             player["coins"] += e.get("amount", 0)
     else:
-        rival["points"] += rules["points"]["defender_wins"]
+        rival["defence_wins"] += 1
         for e in _building_effects(state, other, data, "defence_reward"):
             rival["coins"] += e.get("amount", 0)
     death = rules["death"]
@@ -815,7 +827,7 @@ IN_MAIN = text("eso se hace en la fase principal", "that belongs to the main pha
 GLADIATOR = Arg("name", "uid")
 GLADIATORS = Arg("list", "[uid, ...]")
 BUILDING = Arg("name", "building")
-_BASE_ADJUST = adjust_move(lambda data: RESOURCES, "coins|points|a building")
+_BASE_ADJUST = adjust_move(lambda data: RESOURCES, "coins|combat_wins|defence_wins|a building")
 
 MOVES: dict[str, Move] = declare(
     Move("adjust", text("Corrige a mano un recurso de un jugador, o qué edificios tiene (+1 lo toma del centro "

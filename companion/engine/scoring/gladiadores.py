@@ -1,6 +1,7 @@
 """Gladiadores end-of-game scoring: points for combats won plus the victory points of buildings.
 
 From ``cards/gladiadores``: ``combat.points.attacker_wins`` (points per combat started and won),
+``combat.points.defender_wins`` (per combat won in defence; a record may leave ``defence_wins`` out),
 each building's ``points``, ``target_points.standard`` (when the record gives no ``target``),
 ``limits.max_buildings`` and ``limits.unique_building_names``.  The winner is whoever reached the
 target; the data has no tie rule (only the active player scores, so two players cannot reach the
@@ -21,18 +22,19 @@ LABELS: dict[str, Text] = {
     "combat": {"es": "Combates ganados", "en": "Combats won"},
     "buildings": {"es": "Edificios", "en": "Buildings"},
 }
-PLAYER_FIELDS = ("name", "combat_wins", "buildings", "coins", "gladiators")
+PLAYER_FIELDS = ("name", "combat_wins", "defence_wins", "buildings", "coins", "gladiators")
 RECORD_FIELDS = ("game", "target", "expansion", "players")
 
 
 @dataclass(frozen=True)
 class LudusEnd:
-    """One player's position at the end: combats started and won, building ids (coins and gladiators
-    are checked in a record but score nothing)."""
+    """One player's position at the end: combats started and won, building ids, combats won in
+    defence (coins and gladiators are checked in a record but score nothing)."""
 
     name: str
     combat_wins: int
     buildings: tuple[str, ...] = ()
+    defence_wins: int = 0
 
 
 def default_target(game: Game) -> int:
@@ -40,13 +42,18 @@ def default_target(game: Game) -> int:
     return game.meta["target_points"]["standard"]
 
 
+def breakdown(player: LudusEnd, game: Game) -> dict[str, int]:
+    """One player's points by line: combats won (as attacker and as defender) and buildings.  The
+    engine's live score is this too, over the state of a game being played."""
+    per_win = game.meta["combat"]["points"]
+    return {"combat": player.combat_wins * per_win["attacker_wins"] + player.defence_wins * per_win["defender_wins"],
+            "buildings": sum(game.get("building", b)["points"] for b in player.buildings)}
+
+
 def score(players: Sequence[LudusEnd], game: Game, target: int | None = None) -> Result:
     """Score a finished game of Gladiadores; players keep their order."""
     goal = default_target(game) if target is None else target
-    per_win = game.meta["combat"]["points"]["attacker_wins"]
-    breakdowns = [{"combat": p.combat_wins * per_win,
-                   "buildings": sum(game.get("building", b)["points"] for b in p.buildings)}
-                  for p in players]
+    breakdowns = [breakdown(p, game) for p in players]
     totals = [sum(b.values()) for b in breakdowns]
     at_goal = [i for i, t in enumerate(totals) if t >= goal]
     reached = [players[i].name for i in at_goal]
@@ -76,6 +83,7 @@ def from_record(record: dict, game: Game, reader: Reader) -> tuple[list[LudusEnd
     for index, player in reader.players(record, game, PLAYER_FIELDS, max_key="expansion_max" if expansion else "max"):
         prefix = f"players[{index}]"
         wins = reader.count(player, "combat_wins", prefix, default=None)
+        defences = reader.count(player, "defence_wins", prefix)
         reader.count(player, "coins", prefix)
         reader.count(player, "gladiators", prefix)
         items = reader.items(player, "buildings", prefix, required=False) or []
@@ -96,7 +104,7 @@ def from_record(record: dict, game: Game, reader: Reader) -> tuple[list[LudusEnd
             reader.bad(line_of(player, "buildings"), f"{prefix}.buildings",
                        f"at most {most} buildings, got {len(items)}")
         if wins is not None and isinstance(player.get("name"), str):
-            out.append(LudusEnd(player["name"].strip(), wins, tuple(ids)))
+            out.append(LudusEnd(player["name"].strip(), wins, tuple(ids), defences or 0))
     return out, target
 
 
