@@ -308,6 +308,26 @@ def test_a_storehouse_army_may_not_fight_even_when_it_loses(store):
     assert ana(s)["armies"][1]["troops"] == {"leva": 1}
 
 
+def test_troops_coming_back_beyond_the_village_armies_form_a_storehouse_army(store):
+    """Ana has one village and a Storehouse: her village army flees, she hires a new one, and when the
+    scattered troops come back they form the Storehouse's army, which may not fight (as when hired)."""
+    s = new(store)
+    give(s, oro=5, madera=5)
+    s.apply({"action": "build", "building": "Almacén"})
+    s.apply({"action": "battle", "winner": "Luis", "loser": "Ana", "defeated": {}, "loser_army": "a1", "fled": True})
+    assert ana(s)["armies"] == [] and s.state["scattered"]
+    s.apply({"action": "hire", "troop": "leva", "count": 1})
+    assert [a["storehouse"] for a in ana(s)["armies"]] == [False]
+    while s.state["scattered"]:
+        round_trip(s)
+    back = ana(s)["armies"][-1]
+    assert s.state["turn_start"]["returned"] == {"leva": 1} and back["troops"] == {"leva": 1}
+    assert [a["storehouse"] for a in ana(s)["armies"]] == [False, True]
+    with pytest.raises(NotAllowed) as refused:
+        s.apply({"action": "battle", "winner": "Ana", "loser": "neutral", "defeated": {}, "winner_army": back["id"]})
+    assert "Storehouse" in refused.value.text["en"]
+
+
 def _edited_cards(tmp_path, edits):
     """A copy of cards/ with text replacements in cards/el_mapa/game.yaml (each must apply once)."""
     import shutil

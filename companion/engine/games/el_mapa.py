@@ -139,6 +139,17 @@ def _army_limit(state: dict, seat: int, data) -> int:
     return p["villages"] * data.meta["army_limit"]["per_village"] + extra
 
 
+def _new_army(state: dict, seat: int, data) -> dict:
+    """A new, empty army for ``seat`` (hired or mustered alike): beyond the villages' armies it is a
+    Storehouse army, which fights only if the data's ``extra_army_can_fight`` says so."""
+    p = state["players"][seat]
+    storehouse = len(p["armies"]) >= p["villages"] * data.meta["army_limit"]["per_village"]
+    army = {"id": f"a{state['next_army']}", "troops": {}, "storehouse": storehouse, "tired": False}
+    state["next_army"] += 1
+    p["armies"].append(army)
+    return army
+
+
 def _trade_limit(state: dict, seat: int, data) -> int:
     p = state["players"][seat]
     rules = data.meta["trade"]
@@ -247,9 +258,7 @@ def _muster(state: dict, seat: int, troops: dict[str, int], data) -> None:
     p = state["players"][seat]
     fighting = [a for a in p["armies"] if not a.get("storehouse")]
     if len(p["armies"]) < _army_limit(state, seat, data) or not fighting:
-        army = {"id": f"a{state['next_army']}", "troops": {}, "storehouse": False, "tired": False}
-        state["next_army"] += 1
-        p["armies"].append(army)
+        army = _new_army(state, seat, data)
     else:
         army = fighting[0]
     for tid, n in troops.items():
@@ -351,12 +360,7 @@ def _hire(state: dict, a: dict, rng: random.Random, data) -> None:
     _pay(p, troop["cost"], count)
     p["reserve"][troop["id"]] -= count
     p["trained_troops"] += count
-    army = None if a["army"] is None else _army(p, a["army"])
-    if army is None:
-        storehouse = len(p["armies"]) >= p["villages"] * data.meta["army_limit"]["per_village"]
-        army = {"id": f"a{state['next_army']}", "troops": {}, "storehouse": storehouse, "tired": False}
-        state["next_army"] += 1
-        p["armies"].append(army)
+    army = _new_army(state, seat, data) if a["army"] is None else _army(p, a["army"])
     army["troops"][troop["id"]] = army["troops"].get(troop["id"], 0) + count
     log(state, f"{p['name']} contrata {count} {name_of(troop)}", f"{p['name']} hires {count} {name_of(troop, 'en')}")
 
