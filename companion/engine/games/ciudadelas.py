@@ -247,11 +247,18 @@ def _usable(district: dict) -> bool:
 
 
 def derive(state: dict, data) -> None:
-    """Numbers the table shows, worked out here so the screens do no rules: each city's points and
-    colours, each player's ``usable`` districts, and whether the next draft pick also discards."""
+    """Numbers the table shows, worked out here so the screens do no rules: each player's score and
+    city points (the end-of-game scoring of the state now), each city's colours, each player's
+    ``usable`` districts, and whether the next draft pick also discards."""
+    from ..scoring.ciudadelas import CityEnd, breakdown  # the scoring package loads when first needed
+
+    now = record(state)
+    for p, end in zip(state["players"], now["players"]):
+        lines = breakdown(CityEnd(end["name"], tuple(end["city"]), end["gold"], frozenset(end["built_last_round"]),
+                                  end["hand"], 0, tuple(end["characters"])), data, now.get("first_complete"))
+        p["score"], p["city_points"] = sum(lines.values()), lines["districts"]
     for p in state["players"]:
         city = [_district_by_id(data, d) for d in p["city"]]
-        p["city_points"] = sum(d.get("points", d["cost"]) for d in city)
         p["city_colours"] = sorted({d["colour"] for d in city})
         p["usable"] = [d["id"] for d in city if _usable(d)]
     draft = state.get("draft")

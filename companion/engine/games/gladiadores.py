@@ -80,8 +80,9 @@ def points(state: dict, seat: int, data) -> int:
     """A player's score now: the end-of-game scoring of their combats won and buildings."""
     from ..scoring.gladiadores import LudusEnd, breakdown  # the scoring package loads when first needed
 
-    p = state["players"][seat]
-    return sum(breakdown(LudusEnd(p["name"], p["combat_wins"], tuple(p["buildings"]), p["defence_wins"]), data).values())
+    end = record(state)["players"][seat]
+    return sum(breakdown(LudusEnd(end["name"], end["combat_wins"], tuple(end["buildings"]), end["defence_wins"]),
+                         data).values())
 
 
 def pooled_construction(state: dict, seat: int, uids: list[str], data) -> int:

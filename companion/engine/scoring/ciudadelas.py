@@ -62,6 +62,11 @@ class CityEnd:
     characters: tuple[str, ...] = ()
 
 
+def district_points(district: dict) -> int:
+    """What a district is worth in its city: its printed ``points``, else its ``cost``."""
+    return district.get("points", district["cost"])
+
+
 def district_index(game: Game) -> dict[str, dict]:
     """Every district a city may hold, base deck and Dark City, by id."""
     out = {d["id"]: d for d in game.entries("district")}
@@ -96,43 +101,56 @@ def colour_choice(city: Sequence[dict], built_last_round: frozenset[str],
     return False, {}
 
 
+def _lines(p: CityEnd, game: Game, first_complete: str | None,
+           cards: dict[str, dict]) -> tuple[dict[str, int], list[Text], dict[str, Text]]:
+    """One player's points by line, the notes that explain them and the labels of their Dark City lines."""
+    bonuses = game.meta.get("bonuses", {})
+    colour_names = {c["id"]: c["name"] for c in game.entries("colour")}
+    city = [cards[d] for d in p.city]
+    mine: list[Text] = []
+    labels: dict[str, Text] = {}
+    b = {"districts": sum(district_points(d) for d in city)}
+    has_all, chosen = colour_choice(city, p.built_last_round, game.ids("colour"))
+    b["all_colours"] = bonuses.get("all_colours", 0) if has_all else 0
+    for district_id, colour in chosen.items():
+        n, c = cards[district_id]["name"], colour_names[colour]
+        mine.append({"es": f"{n['es']} cuenta como {c['es'].lower()}",
+                     "en": f"{n['en']} counts as {c['en'].lower()}"})
+    for d in city:
+        if (ANY_COLOUR in d.get("abilities", []) and _params(d).get("not_if_built_last_round")
+                and d["id"] in p.built_last_round):
+            mine.append({"es": f"{d['name']['es']}: construido en la última ronda, no cambia de color",
+                         "en": f"{d['name']['en']}: built in the last round, keeps its own colour"})
+    is_first = first_complete is not None and fold(first_complete) == fold(p.name)
+    complete = len(city) >= game.meta["complete_city"]
+    b["first_complete"] = bonuses.get("first_complete", 0) if is_first else 0
+    b["complete"] = bonuses.get("complete", 0) if complete and not is_first else 0
+    for i, d in enumerate(city):
+        for tag in d.get("abilities", []):
+            if tag in PER_POINT:
+                per = _params(d).get("per", 1)
+                b[d["id"]] = b.get(d["id"], 0) + per * PER_POINT[tag](p, i, city)
+                labels[d["id"]] = d["name"]
+    return b, mine, labels
+
+
+def breakdown(player: CityEnd, game: Game, first_complete: str | None = None) -> dict[str, int]:
+    """One player's points by line (districts, colours, complete city, Dark City districts).  The
+    engine's live score is this too, over the state of a game being played."""
+    return _lines(player, game, first_complete, district_index(game))[0]
+
+
 def score(players: Sequence[CityEnd], game: Game, first_complete: str | None = None,
           notes: Sequence[Text] = ()) -> Result:
     """Score a finished game of Ciudadelas; players keep their order."""
     meta = game.meta
-    bonuses = meta.get("bonuses", {})
-    complete_at = meta["complete_city"]
-    colours = game.ids("colour")
     cards = district_index(game)
-    colour_names = {c["id"]: c["name"] for c in game.entries("colour")}
     labels = dict(LABELS)
     breakdowns: list[dict[str, int]] = []
     player_notes: list[list[Text]] = []
     for p in players:
-        city = [cards[d] for d in p.city]
-        mine: list[Text] = []
-        b = {"districts": sum(d.get("points", d["cost"]) for d in city)}
-        has_all, chosen = colour_choice(city, p.built_last_round, colours)
-        b["all_colours"] = bonuses.get("all_colours", 0) if has_all else 0
-        for district_id, colour in chosen.items():
-            n, c = cards[district_id]["name"], colour_names[colour]
-            mine.append({"es": f"{n['es']} cuenta como {c['es'].lower()}",
-                          "en": f"{n['en']} counts as {c['en'].lower()}"})
-        for d in city:
-            if (ANY_COLOUR in d.get("abilities", []) and _params(d).get("not_if_built_last_round")
-                    and d["id"] in p.built_last_round):
-                mine.append({"es": f"{d['name']['es']}: construido en la última ronda, no cambia de color",
-                              "en": f"{d['name']['en']}: built in the last round, keeps its own colour"})
-        is_first = first_complete is not None and fold(first_complete) == fold(p.name)
-        complete = len(city) >= complete_at
-        b["first_complete"] = bonuses.get("first_complete", 0) if is_first else 0
-        b["complete"] = bonuses.get("complete", 0) if complete and not is_first else 0
-        for i, d in enumerate(city):
-            for tag in d.get("abilities", []):
-                if tag in PER_POINT:
-                    per = _params(d).get("per", 1)
-                    b[d["id"]] = b.get(d["id"], 0) + per * PER_POINT[tag](p, i, city)
-                    labels[d["id"]] = d["name"]
+        b, mine, more = _lines(p, game, first_complete, cards)
+        labels.update(more)
         breakdowns.append(b)
         player_notes.append(mine)
 

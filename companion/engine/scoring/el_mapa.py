@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from ludoteca.cards import Game
 
@@ -67,21 +67,26 @@ def wonder_bonus(building: dict, player: RealmEnd) -> int:
     return spec["points"] * player.resources.get(spec.get("resource"), 0)
 
 
+def battle_points(defeated: Mapping[str, int], game: Game) -> int:
+    """What won battles are worth: each defeated troop's ``points``."""
+    return sum(game.get("troop", t)["points"] * n for t, n in defeated.items())
+
+
+def breakdown(player: RealmEnd, game: Game) -> dict[str, int]:
+    """One player's points by line: buildings, wonders, battles and revealed tiles.  The engine's
+    live score is this too, over the state of a game being played."""
+    per_tile = check_rules(game).get("per_revealed_tile", 1)
+    built = [game.get("building", b) for b in player.buildings]
+    return {"buildings": sum(b["level"] + b.get("extra_points", 0) for b in built),
+            "wonders": sum(wonder_bonus(b, player) for b in built),
+            "battles": battle_points(player.defeated, game),
+            "tiles": per_tile * player.tiles_revealed}
+
+
 def score(players: Sequence[RealmEnd], game: Game) -> Result:
     """Score a finished game of El Mapa; players keep their order."""
-    rules = check_rules(game)
-    per_tile = rules.get("per_revealed_tile", 1)
-    breakdowns: list[dict[str, int]] = []
-    for p in players:
-        built = [game.get("building", b) for b in p.buildings]
-        breakdowns.append({
-            "buildings": sum(b["level"] + b.get("extra_points", 0) for b in built),
-            "wonders": sum(wonder_bonus(b, p) for b in built),
-            "battles": sum(game.get("troop", t)["points"] * n for t, n in p.defeated.items()),
-            "tiles": per_tile * p.tiles_revealed,
-        })
-
-    return rank_players([p.name for p in players], breakdowns, game.id, LABELS)
+    check_rules(game)
+    return rank_players([p.name for p in players], [breakdown(p, game) for p in players], game.id, LABELS)
 
 
 def _named_counts(reader: Reader, game: Game, kind: str, player: dict, key: str, prefix: str) -> dict[str, int]:
