@@ -12,6 +12,7 @@ from kivy.uix.textinput import TextInput
 from kivy.utils import get_color_from_hex
 
 from ludoteca.companion.engine.games import ciudadelas as rules
+from ludoteca.companion.engine.scoring.ciudadelas import district_points
 
 from .gamescreen import GameScreen
 from . import theme
@@ -232,7 +233,7 @@ class CiudadelasScreen(GameScreen):
         for did in city:
             district = rules.district(self.data, did)
             colour = self.colour_rgba(district["colour"])
-            chip = self.button(f"{app.n(district['name'])} ({district.get('points', district['cost'])})",
+            chip = self.button(f"{app.n(district['name'])} ({district_points(district)})",
                                f"city_{seat}_{did}", lambda: None, bg=colour, height=dp(48), font=sp(15))
             chips.append(chip)
         if chips:
