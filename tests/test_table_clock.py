@@ -71,3 +71,42 @@ def test_a_game_without_clock_uses_its_log(tmp_path):
     session = store.new_game("gladiadores", ["Ana", "Luis"], seed=1)
     assert play_times(store, session.id)["source"] == "none"
     assert clock_text(59) == "0:59" and clock_text(3600) == "1:00:00"
+
+
+def test_a_clock_set_back_counts_no_negative_time(tmp_path):
+    """The phone's clock corrected backwards mid-game: the span that runs backwards counts as nothing,
+    it does not take time off what was played or thought."""
+    store = Store(tmp_path / "c.db")
+    session = store.new_game("gladiadores", ["Ana", "Luis"], seed=1)
+    now = FakeTime()
+    clock = GameClock(store, session.id, now=now)
+    clock.observe({"active": 0})                     # 17:00 Ana thinks
+    now.advance(seconds=60)
+    clock.observe({"active": 1})                     # 17:01 Luis (Ana 60 s)
+    now.advance(seconds=-30)                         # the clock is set back half a minute
+    clock.observe({"active": 0})                     # Ana again (Luis: -30 s counts 0)
+    now.advance(seconds=10)
+    t = clock.timing()
+    assert t.thinking == {0: 70.0, 1: 0.0}
+    assert t.played_s == 70 and t.paused_s == 0
+
+
+def test_minutes_from_the_log_of_a_game_without_clock():
+    """``ludoteca play`` keeps no clock: the minutes are the first action's time to the last one's."""
+    log = [{"at": "2026-05-01T17:00:00+00:00"}, {"at": "2026-05-01T17:40:00+00:00"},
+           {"at": "2026-05-01T18:30:00+00:00"}]
+    times = play_times(Store(":memory:"), "no-such-game", log=log)
+    assert times["source"] == "log" and times["minutes"] == 90
+    assert times["start"] == T0 and times["end"] == T0 + timedelta(minutes=90)
+
+
+def test_paused_minutes_are_rounded_from_the_paused_seconds(tmp_path):
+    store = Store(tmp_path / "c.db")
+    session = store.new_game("gladiadores", ["Ana", "Luis"], seed=1)
+    now = FakeTime()
+    clock = GameClock(store, session.id, now=now)
+    clock.observe({"active": 0})
+    clock.pause()
+    now.advance(minutes=44, seconds=40)              # 44 min 40 s paused: 45 minutes, rounded
+    clock.resume()
+    assert play_times(store, session.id, now=now)["paused_min"] == 45
