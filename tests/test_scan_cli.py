@@ -193,3 +193,27 @@ def test_missing_extra_is_a_one_line_hint(tmp_path):
                           env={**__import__("os").environ, "PYTHONPATH": env_path})
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == ["ludoteca scan: ludoteca scan needs OpenCV: pip install 'ludoteca[scan]'"]
+
+
+def _tally_record(partial):
+    from ludoteca.cards import load
+    from ludoteca.companion.scan.tally import build_record
+
+    game = load(games=("ciudadelas",))["ciudadelas"]
+    return build_record(game, {"Ana": [], "Luis": []}, partial, where="partial.yaml")
+
+
+def test_a_partial_record_keeps_its_own_fields_and_the_photos_keep_game_and_players():
+    record = _tally_record({"game": "gladiadores", "first_complete": "Luis", "dark_city": True,
+                            "players": [{"name": "Ana", "gold": 3}]})
+    assert record == {"game": "ciudadelas", "first_complete": "Luis", "dark_city": True,
+                      "players": [{"name": "Ana", "gold": 3, "city": []}, {"name": "Luis", "city": []}]}
+
+
+@pytest.mark.parametrize("player", [{"gold": 3}, {"name": 7, "gold": 3}, "Ana", None])
+def test_a_partial_player_without_a_name_is_one_clear_line(player):
+    from ludoteca.companion.scan import ScanError
+
+    with pytest.raises(ScanError) as refused:
+        _tally_record({"players": [{"name": "Ana"}, player]})
+    assert str(refused.value) == "partial.yaml: players[1]: expected a mapping with a name"
