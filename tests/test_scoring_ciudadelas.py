@@ -146,6 +146,17 @@ def test_dark_city_district_needs_the_record_to_enable_it():
         "record to use them"]
 
 
+def test_data_with_the_dark_city_enabled_lets_a_record_leave_the_flag_out():
+    """``dark_city.enabled`` in the data is what a record without ``dark_city`` means."""
+    import copy
+
+    game = copy.deepcopy(GAME)
+    game.singles["game"]["dark_city"]["enabled"] = True
+    result = score_record(two(["Museo", "castle"]), {"ciudadelas": game})
+    assert result == score_record(two(["Museo", "castle"], dark_city=True), CATALOG)
+    assert problems(two(["Museo"], dark_city=False)) == problems(two(["Museo"]))  # shipped: disabled
+
+
 def test_first_complete_must_be_a_player_with_a_complete_city():
     assert problems(two(["castle"], first_complete="Eva")) == [
         "r.yaml: first_complete: 'Eva' is not one of the players (Ana, Luis)"]
