@@ -278,6 +278,35 @@ def test_a_slot_must_be_a_slot_name(store):
     assert ana(s)["castles"][0]["slots"] == {}
 
 
+def test_battle_losses_fit_the_army_that_suffers_them(store):
+    """An army loses at most what it has: all of it is accepted (the army is gone), one more, or a troop
+    it does not have, is refused naming the army, the troop and both numbers; losses need an army."""
+    s = new(store)
+    s.apply({"action": "hire", "troop": "leva", "count": 1, "army": "a1"})
+    assert ana(s)["armies"][0]["troops"] == {"leva": 2}
+    won = {"action": "battle", "winner": "Ana", "loser": "neutral", "defeated": {"leva": 1}, "winner_army": "a1"}
+    for losses, en in (({"leva": 3}, "army a1 has 2 Levy and cannot lose 3"),
+                       ({"caballero": 1}, "army a1 has 0 Knight and cannot lose 1")):
+        with pytest.raises(NotAllowed) as refused:
+            s.apply({**won, "winner_losses": losses})
+        assert refused.value.text["en"] == en
+    assert refused.value.text["es"] == "el ejército a1 tiene 0 Caballería y no puede perder 1"
+    with pytest.raises(BadArgument) as refused:
+        s.apply({**won, "winner_army": None, "winner_losses": {"leva": 1}})
+    assert refused.value.text["en"] == "the winner's losses come out of an army: name 'winner_army'"
+    s.apply({**won, "winner_losses": {"leva": 2}})
+    assert ana(s)["armies"] == [] and ana(s)["defeated"] == {"leva": 1}
+
+
+def test_building_pays_its_cost_from_the_data(store):
+    s = new(store)
+    give(s, oro=5, madera=5)
+    before = dict(ana(s))
+    cost = s.data.get("building", "almacen")["cost"]
+    s.apply({"action": "build", "building": "Almacén"})
+    assert cost and {r: before[r] - ana(s)[r] for r in cost} == cost
+
+
 def test_each_army_fights_once_a_turn(store):
     s = new(store)
     s.apply({"action": "hire", "troop": "leva", "count": 1, "army": "a1"})

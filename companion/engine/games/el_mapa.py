@@ -625,6 +625,9 @@ def _battle_plans(state: dict, a: dict, data) -> tuple[int, int | None, dict[str
     if seat not in (win, lose):
         raise NotAllowed(text("las batallas se libran en el turno de quien ataca", "battles are fought in the attacker's turn"))
     defeated = _counts(data, a["defeated"], "defeated")
+    if a["winner_army"] is None and any(_counts(data, a["winner_losses"], "winner_losses").values()):
+        raise BadArgument(text("las bajas del vencedor salen de un ejército: indica 'winner_army'",
+                               "the winner's losses come out of an army: name 'winner_army'"))
     plans = []
     for who, army_key, loss_key in ((win, "winner_army", "winner_losses"), (lose, "loser_army", None)):
         if who is None or a[army_key] is None:
@@ -635,8 +638,11 @@ def _battle_plans(state: dict, a: dict, data) -> tuple[int, int | None, dict[str
                                    f"{state['players'][who]['name']} has no army '{a[army_key]}'"))
         losses = _counts(data, a[loss_key], loss_key) if loss_key else defeated
         for tid, n in losses.items():
-            if army["troops"].get(tid, 0) < n:
-                raise NotAllowed(text(f"el ejército {army['id']} no tiene {n} {tid}", f"army {army['id']} has no {n} {tid}"))
+            have = army["troops"].get(tid, 0)
+            if have < n:
+                troop = data.get("troop", tid)
+                raise NotAllowed(text(f"el ejército {army['id']} tiene {have} {name_of(troop)} y no puede perder {n}",
+                                      f"army {army['id']} has {have} {name_of(troop, 'en')} and cannot lose {n}"))
         plans.append((who, army, losses))
     for who, army, _ in plans:
         if who == seat and army.get("storehouse") and not _storehouse_may_fight(state["players"][who], data):
