@@ -126,3 +126,22 @@ def test_points_per_combat_come_from_the_data():
     result = score([LudusEnd("Ana", 3, ("templum",)), LudusEnd("Luis", 5)], game)
     assert [p.breakdown for p in result.players] == [{"combat": 6, "buildings": 2}, {"combat": 10, "buildings": 0}]
     assert result.winners == ("Luis",)  # 10 points: the standard target
+
+
+def test_combats_won_in_defence_score_the_data_points_per_defence():
+    # combat.points set to 3 per attack won and 2 per defence won (the shipped data: 1 and 0):
+    # Ana 2 x 3 + 1 x 2 = 8, + Templum 2 = 10; Luis 0 + 4 x 2 = 8
+    game = copy.deepcopy(CATALOG["gladiadores"])
+    game.singles["game"]["combat"]["points"].update(attacker_wins=3, defender_wins=2)
+    record = {"game": "gladiadores", "players": [
+        {"name": "Ana", "combat_wins": 2, "defence_wins": 1, "buildings": ["templum"]},
+        {"name": "Luis", "combat_wins": 0, "defence_wins": 4}]}
+    result = score_record(record, {"gladiadores": game})
+    assert [p.breakdown for p in result.players] == [{"combat": 8, "buildings": 2}, {"combat": 8, "buildings": 0}]
+    assert result.winners == ("Ana",)
+    assert score_record(record, CATALOG).players[1].total == 0  # shipped: a defence won scores nothing
+    del record["players"][0]["defence_wins"]  # left out: none won; Ana 2 x 3 + Templum 2 = 8
+    assert score_record(record, {"gladiadores": game}).players[0].breakdown == {"combat": 6, "buildings": 2}
+    assert score([LudusEnd("Ana", 2)], game).players[0].total == 6
+    record["players"][1]["defence_wins"] = -1
+    assert problems(record) == ["g.yaml: players[1].defence_wins: expected a number from 0 to 999, got -1"]

@@ -103,8 +103,8 @@ def from_record(record: dict, game: Game, reader: Reader) -> tuple[list[LudusEnd
         if most is not None and len(items) > most:
             reader.bad(line_of(player, "buildings"), f"{prefix}.buildings",
                        f"at most {most} buildings, got {len(items)}")
-        if wins is not None and isinstance(player.get("name"), str):
-            out.append(LudusEnd(player["name"].strip(), wins, tuple(ids), defences or 0))
+        if wins is not None and defences is not None and isinstance(player.get("name"), str):
+            out.append(LudusEnd(player["name"].strip(), wins, tuple(ids), defences))
     return out, target
 
 
