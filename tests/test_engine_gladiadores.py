@@ -274,7 +274,7 @@ def test_the_old_name_of_the_combat_counter_still_replays(store):
     """Saved games adjusted ``points`` before the engine kept wins: the same action corrects the wins."""
     s = store.new_game("gladiadores", NAMES, seed=13)
     me = active(s)
-    s.apply({"action": "adjust", "player": me["name"], "resource": "Points", "delta": 2})
+    s.apply({"action": "adjust", "player": me["name"], "resource": " Points ", "delta": 2})
     assert (active(s)["combat_wins"], active(s)["score"]) == (2, 2)
     assert "combates ganados (= 2)" in s.state["log"][-1]["es"]
 
