@@ -12,7 +12,7 @@ Each error carries its message in Spanish and English:
 from __future__ import annotations
 
 
-class Bilingual(ValueError):
+class Worded:
     """An error whose message is ``text``, ``{es, en}``; ``str()`` is the English one (the command
     line's), a screen shows its own language. A plain string serves both."""
 
@@ -21,6 +21,10 @@ class Bilingual(ValueError):
             text = {"es": text, "en": text}
         self.text = text
         super().__init__(text["en"])
+
+
+class Bilingual(Worded, ValueError):
+    """A refusal of what was asked (a ``ValueError``) worded in both languages."""
 
 
 class IllegalAction(Bilingual):
@@ -71,5 +75,5 @@ class NothingToUndo(IllegalAction):
     """Undo at the start of the game, or redo with nothing undone."""
 
 
-class StoreError(Exception):
-    """The database cannot be used (not a rules problem)."""
+class StoreError(Worded, Exception):
+    """The database cannot be used (not a rules problem); ``text`` as in :class:`Worded`."""

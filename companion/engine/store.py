@@ -108,34 +108,104 @@ def _now() -> str:
 #: Free bytes below which an SQLite "disk I/O error" is taken for a full disk (SQLite gives no errno).
 LOW_SPACE = 256 * 1024
 
+#: What an SQLite error says about a database file (:func:`trouble`).  Only ``DAMAGED`` ever sets a
+#: file aside; the others leave it where it is and say what to do.
+DAMAGED, FULL, READ_ONLY, BUSY, UNREACHABLE = "damaged", "full", "read-only", "busy", "unreachable"
+#: SQLite's primary result codes (``sqlite_errorcode & 0xFF``) and what they say.
+_CODES = {11: DAMAGED, 26: DAMAGED, 13: FULL, 8: READ_ONLY, 5: BUSY, 6: BUSY, 3: READ_ONLY, 14: UNREACHABLE,
+          10: UNREACHABLE}
+#: Extended codes that mean the file itself is wrong: a short read (the file is shorter than its
+#: pages say) and a format SQLite does not know.
+_DAMAGED_EXTENDED = {522}
+#: Words of SQLite's messages, for an error without a code (our own checks, an older Python).
+_WORDS = ((DAMAGED, ("malformed", "not a database", "corrupt", "unsupported file format",
+                     "integrity check failed")),
+          (FULL, ("full",)), (READ_ONLY, ("readonly", "read-only")), (BUSY, ("locked", "busy")))
 
-def _full_disk(exc: BaseException, path: Any = None) -> bool:
-    if "full" in str(exc).lower() or getattr(exc, "errno", None) == errno.ENOSPC:
-        return True
-    if path is None or str(path) == ":memory:" or "disk i/o error" not in str(exc).lower():
-        return False
-    try:
-        return shutil.disk_usage(Path(path).parent).free < LOW_SPACE
-    except OSError:
-        return False
+
+class Damage(sqlite3.DatabaseError):
+    """Our own finding that a file SQLite opened is damaged (``PRAGMA quick_check`` said so)."""
 
 
-def _write_error(path: Any, what: str, exc: BaseException) -> StoreError:
-    if _full_disk(exc, path):
-        return StoreError(f"{path}: cannot {what}: the disk is full; free some space and try again "
-                          "(nothing was saved)")
-    return StoreError(f"{path}: cannot {what}: {exc}")
+def trouble(exc: BaseException, path: Any = None) -> str:
+    """What an error met while opening, reading or writing the database at ``path`` says about it:
+    :data:`DAMAGED` (corrupt, not a database), :data:`FULL`, :data:`READ_ONLY`, :data:`BUSY`
+    (another program holds it) or :data:`UNREACHABLE` (cannot be opened, an I/O error).
+
+    >>> trouble(sqlite3.DatabaseError("database disk image is malformed"))
+    'damaged'
+    >>> trouble(sqlite3.OperationalError("database or disk is full"))
+    'full'
+    """
+    if isinstance(exc, Damage):
+        return DAMAGED
+    code = getattr(exc, "sqlite_errorcode", None)
+    message = str(exc).lower()
+    if isinstance(exc, OSError):
+        kind = {errno.ENOSPC: FULL, errno.EDQUOT: FULL, errno.EROFS: READ_ONLY, errno.EACCES: READ_ONLY,
+                errno.EPERM: READ_ONLY}.get(exc.errno or 0, UNREACHABLE)
+    elif code in _DAMAGED_EXTENDED:
+        kind = DAMAGED
+    elif code is not None and code & 0xFF in _CODES:
+        kind = _CODES[code & 0xFF]
+    else:
+        kind = next((k for k, words in _WORDS if any(w in message for w in words)), UNREACHABLE)
+    if kind == UNREACHABLE and path is not None and str(path) != ":memory:":
+        folder = Path(path).parent
+        if folder.is_dir() and not os.access(folder, os.W_OK) or Path(path).is_file() and not os.access(path, os.W_OK):
+            return READ_ONLY
+        try:
+            if shutil.disk_usage(folder).free < LOW_SPACE:
+                return FULL
+        except OSError:
+            pass
+    return kind
+
+
+def trouble_error(path: Any, what: tuple[str, str], exc: BaseException) -> StoreError:
+    """The one line that says why the database at ``path`` cannot be used now (``what``: the
+    Spanish and English of what was being done), for any trouble but damage."""
+    kind = trouble(exc, path)
+    es, en = what
+    if kind == FULL:
+        return StoreError(text(f"{path}: no se puede {es}: el disco está lleno; libera espacio y vuelve a "
+                               "intentarlo (no se ha guardado nada)",
+                               f"{path}: cannot {en}: the disk is full; free some space and try again "
+                               "(nothing was saved)"))
+    if kind == READ_ONLY:
+        return StoreError(text(f"{path}: no se puede {es}: el archivo o su carpeta son de solo lectura "
+                               "(`history` y `export` sí pueden leerlo)",
+                               f"{path}: cannot {en}: the file or its folder is read-only "
+                               "(`history` and `export` can still read it)"))
+    if kind == BUSY:
+        return StoreError(text(f"{path}: no se puede {es}: otro programa (la app, otro `ludoteca play`) "
+                               "la está usando; ciérralo y vuelve a intentarlo",
+                               f"{path}: cannot {en}: another program (the app, another `ludoteca play`) "
+                               "is using it; close that and try again"))
+    if kind == DAMAGED:
+        return StoreError(text(f"{path}: la base de datos está dañada ({exc}); `ludoteca play` o la app la "
+                               "apartan y recuperan lo que se pueda leer",
+                               f"{path}: the database is damaged ({exc}); `ludoteca play` or the app "
+                               "sets it aside and recovers what can be read"))
+    return StoreError(text(f"{path}: no se puede {es}: {exc}", f"{path}: cannot {en}: {exc}"))
+
+
+OPEN = ("abrir la base de datos", "open the database")
+READ = ("leer la base de datos", "read the database")
+SAVE = ("guardar los cambios", "save the changes")
+WRITE = ("escribir en la base de datos", "write to the database")
+START = ("empezar una base de datos nueva", "start a new database")
 
 
 def _reading(method: Callable) -> Callable:
-    """A read of the database: damage found only now (a bad page) becomes a :class:`StoreError`."""
+    """A read of the database: an error found only now (a bad page, a lost disk) becomes a
+    :class:`StoreError` saying which."""
     @functools.wraps(method)
     def wrapper(self: "Store", *args: Any, **kwargs: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: the database is damaged ({exc}); `ludoteca play` or the app "
-                             "sets it aside and recovers what can be read") from None
+            raise trouble_error(self.path, READ, exc) from None
     return wrapper
 
 
@@ -193,21 +263,18 @@ class Store:
             try:
                 self.conn = self._connect()
                 return
-            except sqlite3.OperationalError as exc:
-                if _full_disk(exc, path):
-                    raise _write_error(path, "open the database", exc) from None
-                # Busy, locked, read-only or unopenable: the file is not damaged, so it stays where it is.
-                raise StoreError(f"{path}: cannot open the database: {exc}") from None
-            except sqlite3.DatabaseError as exc:
+            except sqlite3.Error as exc:
+                # Full, read-only, busy or unopenable: the file is not damaged, so it stays where it is.
+                if trouble(exc, path) != DAMAGED:
+                    raise trouble_error(path, READ if readonly else OPEN, exc) from None
                 damaged = exc
         if readonly:
-            raise StoreError(f"{path}: the database is damaged ({damaged}); `ludoteca play` or the app "
-                             "sets it aside and recovers what can be read")
+            raise trouble_error(path, READ, damaged)
         self._move_aside(damaged)
         try:
             self.conn = self._connect()
-        except sqlite3.DatabaseError as again:
-            raise _write_error(path, "start a new database", again) from None
+        except sqlite3.Error as again:
+            raise trouble_error(path, START, again) from None
         self._recover()
 
     # -- opening --------------------------------------------------------------------------------
@@ -227,23 +294,20 @@ class Store:
             if looks_like_ours(path):
                 return sqlite3.DatabaseError("file is not a database")
             raise NotOurs(f"{path}: not a Ludoteca database (not an SQLite file); it was left unchanged")
+        probe = None
         try:
-            probe = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT)
-        except sqlite3.Error:
-            return sqlite3.DatabaseError("cannot be opened")
-        try:
+            probe = self._open_for_reading(path)
             app_id = probe.execute("PRAGMA application_id").fetchone()[0]
             tables = {name for (name,) in probe.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             columns = {t: {row[1] for row in probe.execute(f"PRAGMA table_info({t})")} for t in COLUMNS
                        if t in tables}
-        except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
-                return None  # another program holds it: _connect reports it without moving anything
-            return self._damaged_or_not_ours(path, exc)
-        except sqlite3.DatabaseError as exc:
+        except sqlite3.Error as exc:
+            if trouble(exc, path) != DAMAGED:  # nothing is known of its content: nothing is touched
+                raise trouble_error(path, READ if self.readonly else OPEN, exc) from None
             return self._damaged_or_not_ours(path, exc)
         finally:
-            probe.close()
+            if probe is not None:
+                probe.close()
         if app_id not in (0, APPLICATION_ID) or tables and not (
                 set(COLUMNS) <= tables and all(COLUMNS[t] <= columns[t] for t in COLUMNS)):
             raise NotOurs(f"{path}: an SQLite database of another program, not Ludoteca's; "
@@ -256,6 +320,23 @@ class Store:
             return exc
         raise NotOurs(f"{path}: not a Ludoteca database (a damaged SQLite file of unknown content: "
                       f"{exc}); it was left unchanged")
+
+    def _open_for_reading(self, path: Path) -> sqlite3.Connection:
+        """A connection that cannot write, its header already read.  A read-only store whose file
+        SQLite cannot open for reading alone (a read-only folder or mount: no ``-shm`` can be made)
+        reads it as immutable; damage, a full disk or a file in use are not retried."""
+        uri = path.resolve().as_uri()
+        modes = ("mode=ro", "immutable=1") if self.readonly else ("mode=ro",)
+        for mode in modes:
+            conn = sqlite3.connect(f"{uri}?{mode}", uri=True, isolation_level=None, timeout=BUSY_TIMEOUT)
+            try:
+                conn.execute("PRAGMA schema_version").fetchone()
+                return conn
+            except sqlite3.Error as exc:
+                conn.close()
+                if mode == modes[-1] or trouble(exc, path) not in (READ_ONLY, UNREACHABLE):
+                    raise
+        raise AssertionError("unreachable")
 
     def _connect(self) -> sqlite3.Connection:
         if self.readonly:
@@ -272,10 +353,15 @@ class Store:
             conn.execute("PRAGMA synchronous=FULL")
             check = conn.execute("PRAGMA quick_check").fetchone()
             if not check or check[0] != "ok":
-                raise sqlite3.DatabaseError(f"integrity check failed: {check[0] if check else '?'}")
+                raise Damage(f"integrity check failed: {check[0] if check else '?'}")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version not in (0, 1, SCHEMA_VERSION):
-                raise sqlite3.DatabaseError(f"unknown schema version {version}")
+                conn.close()
+                raise StoreError(text(
+                    f"{self.path}: una base de datos de una versión más nueva de Ludoteca (esquema {version}); "
+                    "actualiza Ludoteca (no se ha tocado)",
+                    f"{self.path}: a database of a newer Ludoteca (schema {version}); update Ludoteca "
+                    "(it was left unchanged)"))
             conn.executescript(SCHEMA)
             if "client_id" not in {row[1] for row in conn.execute("PRAGMA table_info(actions)")}:
                 conn.execute("ALTER TABLE actions ADD COLUMN client_id TEXT")
@@ -287,7 +373,7 @@ class Store:
             for table, cols in COLUMNS.items():
                 have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
                 if not cols <= have:
-                    raise sqlite3.DatabaseError(f"table {table} lacks {sorted(cols - have)}")
+                    raise Damage(f"table {table} lacks {sorted(cols - have)}")
         except sqlite3.DatabaseError:
             conn.close()
             raise
@@ -295,23 +381,18 @@ class Store:
 
     def _connect_readonly(self) -> sqlite3.Connection:
         """Open without writing anything; a file whose folder is read-only is read as it is."""
-        uri = Path(self.path).resolve().as_uri()
-        last: Exception | None = None
-        for mode in ("mode=ro", "immutable=1"):
-            try:
-                conn = sqlite3.connect(f"{uri}?{mode}", uri=True, isolation_level=None, timeout=BUSY_TIMEOUT)
-                conn.execute("SELECT count(*) FROM games").fetchone()
-                check = conn.execute("PRAGMA quick_check").fetchone()
-                if not check or check[0] != "ok":
-                    conn.close()
-                    raise sqlite3.DatabaseError(f"integrity check failed: {check[0] if check else '?'}")
-                self.has_client_ids = "client_id" in {row[1] for row in conn.execute("PRAGMA table_info(actions)")}
-                return conn
-            except sqlite3.OperationalError as exc:
-                last = exc
-                if "no such table" in str(exc):
-                    raise NoDatabase(f"{self.path}: an empty database, with no games yet") from None
-        raise sqlite3.OperationalError(str(last))
+        conn = self._open_for_reading(Path(self.path))
+        try:
+            if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'games'").fetchone():
+                raise NoDatabase(f"{self.path}: an empty database, with no games yet")
+            check = conn.execute("PRAGMA quick_check").fetchone()
+            if not check or check[0] != "ok":
+                raise Damage(f"integrity check failed: {check[0] if check else '?'}")
+            self.has_client_ids = "client_id" in {row[1] for row in conn.execute("PRAGMA table_info(actions)")}
+        except BaseException:
+            conn.close()
+            raise
+        return conn
 
     def _move_aside(self, exc: Exception) -> None:
         path = Path(self.path)
@@ -473,22 +554,24 @@ class Store:
                     raise StoreError(f"{store.path}: opened read-only")
                 try:
                     store.conn.execute("BEGIN IMMEDIATE")
-                except sqlite3.OperationalError as exc:
-                    raise _write_error(store.path, "write", exc) from None
+                except sqlite3.Error as exc:
+                    raise trouble_error(store.path, WRITE, exc) from None
 
             def __exit__(self, kind, value, tb):
                 if kind is None:
                     try:
                         store.conn.execute("COMMIT")
                         return False
-                    except sqlite3.OperationalError as exc:
+                    except sqlite3.Error as exc:
                         value = exc
                 try:
                     store.conn.execute("ROLLBACK")
                 except sqlite3.Error:
                     pass  # the transaction was already rolled back by SQLite itself
-                if isinstance(value, sqlite3.OperationalError):
-                    raise _write_error(store.path, "save", value) from None
+                if isinstance(value, sqlite3.Error) and not isinstance(value, sqlite3.IntegrityError):
+                    raise trouble_error(store.path, SAVE, value) from None
+                if kind is None:
+                    raise value  # a commit refused by a constraint: nothing was saved
                 return False
         return _Tx()
 
@@ -513,10 +596,11 @@ class Store:
                                   (session.id, seq, json.dumps(action, ensure_ascii=False), now, client_id))
                 self.conn.execute("UPDATE games SET updated = ?, status = ?, seq = ?, final = ? WHERE id = ?",
                                   (now, "finished" if finished else "active", seq, final, session.id))
-        except sqlite3.IntegrityError:
-            raise StoreError(f"game {session.id} was changed by another program; open it again") from None
-        except sqlite3.OperationalError as exc:
-            raise _write_error(self.path, "save the action", exc) from None
+        except sqlite3.IntegrityError:  # another program saved this seq first: ours was not saved
+            raise StoreError(text(f"otro programa ha cambiado la partida {session.id} y esta acción no se ha "
+                                  "guardado; vuelve a abrirla",
+                                  f"game {session.id} was changed by another program and this action was "
+                                  "not saved; open it again")) from None
 
     # -- reading back ---------------------------------------------------------------------------
     @_reading
