@@ -5,11 +5,15 @@ per column) followed by the values.  A damaged file may have lost its header pag
 pointers or whole pages, yet the rows themselves are usually intact somewhere in the main file or
 in its ``-wal``.  :func:`carve` finds them without trusting any page structure: every game id in
 the bytes (``20261123-a1b2c3``, the first column of both tables) is tried as the start of a row
-of ``games`` (10 columns) or ``actions`` (4 or 5), and a row is kept only if every value has the
-type and shape the table gives it (JSON that parses, a timestamp, a known status).
+of ``games`` (10 columns), ``setups`` (6: the copy of a game's setup, on another page) or
+``actions`` (4 or 5), and a row is kept only if every value has the type and shape the table gives
+it (JSON that parses, a timestamp, a known status).  Pages, their pointers, the freelist and the
+``-wal`` frames play no part: a row is found wherever its bytes are, so every action whose own bytes
+are intact is found, whichever page the damage hit; copies of one action (an old page, the ``-wal``)
+count once.
 
 >>> carve(b"no rows here")
-Carved(games={}, actions={})
+Carved(games={}, actions={}, setups={})
 """
 
 from __future__ import annotations
@@ -40,6 +44,15 @@ class Carved:
 
     games: dict[str, dict] = field(default_factory=dict)
     actions: dict[tuple[str, int], dict] = field(default_factory=dict)
+    setups: dict[str, dict] = field(default_factory=dict)
+
+    def every_game(self) -> dict[str, dict]:
+        """Each game whose row or setup was read, as a ``games`` row; a game known only from its
+        setup is given as active with no actions (recovery works out the rest by replaying)."""
+        out = {gid: dict(setup, id=gid, updated=setup["created"], status="active", seq=0, final=None)
+               for gid, setup in self.setups.items()}
+        out.update(self.games)
+        return out
 
 
 def _varint(buf: bytes, pos: int) -> tuple[int, int]:
@@ -152,6 +165,18 @@ def _as_game(values: list) -> dict | None:
             "created": created, "updated": updated, "status": status, "seq": seq, "final": final}
 
 
+def _as_setup(values: list) -> dict | None:
+    if len(values) != 6:
+        return None
+    gid, game, players, seed, options, created = values
+    names = _json(players, list)
+    if (not isinstance(game, str) or not names or not all(isinstance(n, str) for n in names)
+            or not isinstance(seed, int) or _json(options, dict) is None
+            or not isinstance(created, str) or not TIMESTAMP.match(created)):
+        return None
+    return {"game": game, "players": players, "seed": seed, "options": options, "created": created}
+
+
 def carve(data: bytes, found: Carved | None = None) -> Carved:
     """Every readable ``games`` and ``actions`` row in ``data`` (later copies win for actions)."""
     found = found or Carved()
@@ -164,6 +189,10 @@ def carve(data: bytes, found: Carved | None = None) -> Carved:
             action = _as_action(values)
             if action is not None:
                 found.actions[(action["game_id"], action["seq"])] = action
+                break
+            setup = _as_setup(values)
+            if setup is not None:
+                found.setups[values[0]] = setup
                 break
             game = _as_game(values)
             if game is not None:

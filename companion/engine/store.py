@@ -64,6 +64,14 @@ CREATE TABLE IF NOT EXISTS actions (
     client_id TEXT,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS setups (
+    game_id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    players TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    options TEXT NOT NULL,
+    created TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS unreplayed (
     game_id TEXT NOT NULL,
     seq INTEGER NOT NULL,
@@ -73,6 +81,10 @@ CREATE TABLE IF NOT EXISTS unreplayed (
     reason TEXT NOT NULL
 );
 """
+#: The part of a game's row that never changes, copied into ``setups`` when the game starts: the
+#: ``games`` rows of a small database share one page, and a game is replayed from its setup, so
+#: a second copy on another page lets recovery rebuild every game when that page is lost.
+SETUP_COPY = "SELECT id, game, players, seed, options, created FROM games"
 CLIENT_ID_INDEX = ("CREATE UNIQUE INDEX IF NOT EXISTS actions_client_id ON actions (game_id, client_id)"
                    " WHERE client_id IS NOT NULL")
 COLUMNS = {"games": {"id", "game", "players", "seed", "status", "seq", "final"},
@@ -362,7 +374,10 @@ class Store:
                     "actualiza Ludoteca (no se ha tocado)",
                     f"{self.path}: a database of a newer Ludoteca (schema {version}); update Ludoteca "
                     "(it was left unchanged)"))
+            had_setups = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'setups'").fetchone()
             conn.executescript(SCHEMA)
+            if not had_setups:  # a database from before the copy: copy its games' setups once
+                conn.execute(f"INSERT OR IGNORE INTO setups {SETUP_COPY}")
             if "client_id" not in {row[1] for row in conn.execute("PRAGMA table_info(actions)")}:
                 conn.execute("ALTER TABLE actions ADD COLUMN client_id TEXT")
             conn.execute(CLIENT_ID_INDEX)
@@ -431,14 +446,15 @@ class Store:
 
         assert self.moved_to is not None
         carved = carve_files([self.moved_to, Path(str(self.moved_to) + "-wal")])
-        report = Recovery(games_found=len(carved.games), actions_found=len(carved.actions))
+        games = carved.every_game()
+        report = Recovery(games_found=len(games), actions_found=len(carved.actions))
         by_game: dict[str, list[dict]] = {}
         for (gid, _seq), row in sorted(carved.actions.items()):
             by_game.setdefault(gid, []).append(row)
         scratch = Store(":memory:", cards_dir=self.cards_dir)
         scratch._data = self._data
         apart: list[tuple[dict, str]] = []
-        for gid, game in carved.games.items():
+        for gid, game in games.items():
             rows = by_game.pop(gid, [])
             try:
                 session = Session(scratch, gid, game["game"], json.loads(game["players"]), game["seed"],
@@ -455,6 +471,9 @@ class Store:
                     session.apply(action)
                 except Exception as exc:  # an action after a lost one may no longer apply
                     apart.append((row, f"no longer applies: {exc}"))
+                    continue
+                if session.repeated:  # two rows with one client id: a damaged copy of an action
+                    apart.append((row, f"the same action id as the one replayed as {session.acknowledged}"))
                     continue
                 kept.append(row)
             self._restore(game, kept, session)
@@ -476,13 +495,15 @@ class Store:
     def _restore(self, game: dict, rows: list[dict], session: Any) -> None:
         state = session.state
         finished = bool(state.get("finished"))
+        updated = max([game["updated"]] + [r["at"] for r in rows])
         final = json.dumps(state.get("final"), ensure_ascii=False) if finished else None
         with self._transaction():
             self.conn.execute(
                 "INSERT INTO games (id, game, players, seed, options, created, updated, status, seq, final)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game["id"], game["game"], game["players"], game["seed"], game["options"], game["created"],
-                 game["updated"], "finished" if finished else "active", len(rows), final))
+                 updated, "finished" if finished else "active", len(rows), final))
+            self.conn.execute(f"INSERT INTO setups {SETUP_COPY} WHERE id = ?", (game["id"],))
             self.conn.executemany(
                 "INSERT INTO actions (game_id, seq, action, at, client_id) VALUES (?, ?, ?, ?, ?)",
                 [(game["id"], n, r["action"], r["at"], r["client_id"]) for n, r in enumerate(rows, start=1)])
@@ -523,6 +544,7 @@ class Store:
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, NULL)",
                 (game_id, game, json.dumps(names, ensure_ascii=False), seed,
                  json.dumps(options, ensure_ascii=False), now, now, status))
+            self.conn.execute(f"INSERT INTO setups {SETUP_COPY} WHERE id = ?", (game_id,))
         return session
 
     @_reading
