@@ -253,7 +253,8 @@ def _print_game(store, game_id: str, as_json: bool) -> int:
     from ludoteca.companion.engine.clock import clock_text, play_times
 
     game = next(g for g in store.history() if g["id"] == game_id)
-    times = play_times(store, game_id)
+    times = play_times(store, game_id, seats=len(game["players"]))
+    _note_skipped(times["skipped"])
     if as_json:
         print(json.dumps({**game, "start": times["start"].isoformat() if times["start"] else None,
                           "end": times["end"].isoformat() if times["end"] else None,
@@ -266,12 +267,17 @@ def _print_game(store, game_id: str, as_json: bool) -> int:
         print(f"played: {times['start'].astimezone().strftime('%Y-%m-%d %H:%M %z')} to {end}, "
               f"{times['minutes']} min")
         for seat, seconds in sorted(times["thinking"].items()):
-            if seat < len(game["players"]):
-                print(f"  {game['players'][seat]} thinking {clock_text(seconds)}")
+            print(f"  {game['players'][seat]} thinking {clock_text(seconds)}")
     if game["final"]:
         print("final scores: " + _scores_text(game["final"]))
         print("winners: " + ", ".join(game["final"].get("winners", [])))
     return 0
+
+
+def _note_skipped(count: int) -> None:
+    """One line on stderr when clock rows could not be read (they were left out of the times)."""
+    if count:
+        print(f"ludoteca: note: {count} damaged clock row(s) left out of the play times", file=sys.stderr)
 
 
 def _print_stats(store, as_json: bool, wanted: str | None) -> int:
@@ -298,8 +304,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     from ludoteca.companion.engine.lookup import find_game
 
     try:
+        from ludoteca.companion.engine.clock import play_times
+
         store = _open_store(args.db, readonly=True)
-        data = export_data(store, find_game(store, args.id), args.format)
+        game_id = find_game(store, args.id)
+        data = export_data(store, game_id, args.format)
+        players = next(g["players"] for g in store.history() if g["id"] == game_id)
+        _note_skipped(play_times(store, game_id, seats=len(players))["skipped"])
     except (IllegalAction, StoreError) as exc:
         return _fail(str(exc))
     if args.out:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta, timezone
+
+import pytest
 
 from ludoteca.companion.engine import Store
 from ludoteca.companion.engine.clock import GameClock, clock_text, play_times
@@ -71,6 +74,46 @@ def test_a_game_without_clock_uses_its_log(tmp_path):
     session = store.new_game("gladiadores", ["Ana", "Luis"], seed=1)
     assert play_times(store, session.id)["source"] == "none"
     assert clock_text(59) == "0:59" and clock_text(3600) == "1:00:00"
+
+
+DAMAGED_ROWS = [("turn", "not a time", 0), ("turn", 12345, 0), ("turn", T0.isoformat(), "Ana"),
+                ("turn", T0.isoformat(), -99), ("turn", T0.isoformat(), 7), ("turn", T0.isoformat(), 1.5),
+                ("lunch", T0.isoformat(), None)]
+
+
+@pytest.mark.parametrize("kind, at, seat", DAMAGED_ROWS)
+@pytest.mark.parametrize("command", [["history", "last"], ["history", "last", "--json"],
+                                     ["export", "last", "--format", "bgstats"], ["export", "last", "--format", "json"]])
+def test_a_damaged_clock_row_is_left_out_with_a_note(tmp_path, monkeypatch, capsys, kind, at, seat, command):
+    """A time that is not a time, a seat that is text, negative or past the table, an unknown kind:
+    the row is left out, the rest of the clock still counts, one note says so (no traceback)."""
+    from ludoteca.cli import main
+
+    path = tmp_path / "c.db"
+    store = Store(path)
+    session = store.new_game("gladiadores", ["Ana", "Luis"], seed=1)
+    now = FakeTime()
+    clock = GameClock(store, session.id, now=now)
+    clock.observe({"active": 0})
+    now.advance(minutes=2)
+    clock.observe({"active": 1})
+    now.advance(minutes=3)
+    clock.observe({"active": 1, "finished": True})
+    store.conn.execute("INSERT INTO clock (game_id, n, kind, at, seat) VALUES (?, 99, ?, ?, ?)",
+                       (session.id, kind, at, seat))
+    store.close()
+    code = main([*command, "--db", str(path)])
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "ludoteca: note: 1 damaged clock row(s) left out of the play times\n")
+    if command[-1] == "last":
+        assert "5 min" in out and "Ana thinking 2:00" in out and "Luis thinking 3:00" in out
+    elif command[-1] == "--json":
+        assert json.loads(out)["minutes"] == 5
+    elif command[-1] == "bgstats":
+        assert json.loads(out)["plays"][0]["durationMin"] == 5
+    else:
+        assert json.loads(out)["clock"]["thinking_s"] == {"0": 120.0, "1": 180.0}
+        assert json.loads(out)["clock"]["skipped_rows"] == 1
 
 
 def test_a_clock_set_back_counts_no_negative_time(tmp_path):

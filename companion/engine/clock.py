@@ -55,6 +55,27 @@ def parse_time(stamp: str) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
+def row_problem(kind: Any, at: Any, seat: Any, seats: int | None = None) -> str | None:
+    """Why a saved clock row cannot be an :class:`Event` (``None`` when it can); ``seats``: how many
+    seats the table has, when known.
+
+    >>> row_problem("turn", "2026-03-28T23:30:00+00:00", 1, seats=2) is None
+    True
+    >>> row_problem("turn", "ayer", -99)
+    "the time 'ayer' is not an ISO time"
+    """
+    if kind not in KINDS:
+        return f"unknown kind {str(kind)[:40]!r}"
+    try:
+        parse_time(at)
+    except (TypeError, ValueError):
+        return f"the time {str(at)[:40]!r} is not an ISO time"
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or seat < 0
+                             or seats is not None and seat >= seats):
+        return f"the seat {str(seat)[:40]!r} is not one of the table's"
+    return None
+
+
 @dataclass(frozen=True)
 class Event:
     """One clock event: its kind, when, and the seat for a ``turn``."""
@@ -146,16 +167,28 @@ def clock_text(seconds: float) -> str:
 class GameClock:
     """The clock of one saved game (``store`` is a :class:`~companion.engine.store.Store`)."""
 
-    def __init__(self, store: Any, game_id: str, now: Now = utc_now):
+    def __init__(self, store: Any, game_id: str, now: Now = utc_now, seats: int | None = None):
         self.conn: sqlite3.Connection = store.conn
         self.game_id = game_id
         self.now = now
+        self.seats = seats
+        #: The rows :meth:`events` left out, as ``(n, why)``: a damaged or edited file may hold anything.
+        self.skipped: list[tuple[Any, str]] = []
         ensure_table(self.conn)
 
     def events(self) -> list[Event]:
-        """Every event of the game, in order."""
-        return [Event(kind, parse_time(at), seat) for kind, at, seat in self.conn.execute(
-            "SELECT kind, at, seat FROM clock WHERE game_id = ? ORDER BY n", (self.game_id,))]
+        """Every readable event of the game, in order; a row that is not one (an unknown kind, a
+        time that is not a time, a seat that is not one of the table's) is left out and noted in
+        :attr:`skipped`."""
+        out, self.skipped = [], []
+        for n, kind, at, seat in self.conn.execute(
+                "SELECT n, kind, at, seat FROM clock WHERE game_id = ? ORDER BY n", (self.game_id,)):
+            why = row_problem(kind, at, seat, self.seats)
+            if why:
+                self.skipped.append((n, why))
+            else:
+                out.append(Event(kind, parse_time(at), seat))
+        return out
 
     def timing(self) -> Timing:
         """The summary now."""
@@ -232,19 +265,29 @@ def ensure_table(conn: sqlite3.Connection) -> None:
 
 
 def play_times(store: Any, game_id: str, log: list[dict] | None = None,
-               now: Now = utc_now) -> dict[str, Any]:
-    """Start, end and played minutes of a saved game, for exports.
+               now: Now = utc_now, seats: int | None = None) -> dict[str, Any]:
+    """Start, end and played minutes of a saved game, for exports (``seats``: the table's size).
 
     From its clock when it has one; else from its log: the first action's time to the last one's
-    (a game played through ``ludoteca play`` has no clock).
+    (a game played through ``ludoteca play`` has no clock).  ``skipped`` counts the clock rows that
+    could not be read (left out, see :meth:`GameClock.events`).
     """
-    t = GameClock(store, game_id, now=now).timing()
+    clock = GameClock(store, game_id, now=now, seats=seats)
+    t = clock.timing()
+    skipped = len(clock.skipped)
     if t.start is not None:
         return {"start": t.start, "end": t.end, "minutes": t.minutes, "paused_min": int(t.paused_s / 60 + 0.5),
-                "thinking": t.thinking, "source": "clock"}
+                "thinking": t.thinking, "source": "clock", "skipped": skipped}
     rows = log if log is not None else store.log(game_id)
-    if not rows:
-        return {"start": None, "end": None, "minutes": 0, "paused_min": 0, "thinking": {}, "source": "none"}
-    start, end = parse_time(rows[0]["at"]), parse_time(rows[-1]["at"])
-    return {"start": start, "end": end, "minutes": int((end - start).total_seconds() / 60 + 0.5),
-            "paused_min": 0, "thinking": {}, "source": "log"}
+    stamps = []
+    for row in rows:
+        try:
+            stamps.append(parse_time(row["at"]))
+        except (TypeError, ValueError):
+            skipped += 1
+    if not stamps:
+        return {"start": None, "end": None, "minutes": 0, "paused_min": 0, "thinking": {}, "source": "none",
+                "skipped": skipped}
+    start, end = stamps[0], stamps[-1]
+    return {"start": start, "end": end, "minutes": max(0, int((end - start).total_seconds() / 60 + 0.5)),
+            "paused_min": 0, "thinking": {}, "source": "log", "skipped": skipped}

@@ -37,7 +37,8 @@ def export_data(store, game_id: str, fmt: str, tz: tzinfo | None = None) -> str:
                            "seed": session.seed, "options": session.options, "status": summary["status"],
                            "created": summary["created"], "updated": summary["updated"],
                            "state": session.state, "actions": session.actions,
-                           "log": store.log(game_id), "clock": _clock_json(store, game_id)},
+                           "log": store.log(game_id),
+                           "clock": _clock_json(store, game_id, len(session.players))},
                           ensure_ascii=False, indent=1) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
@@ -82,7 +83,8 @@ def _bgstats(session, summary: dict, store=None, tz: tzinfo | None = None) -> di
     scores = {p["name"]: p for p in final.get("players", [])}
     winners = set(final.get("winners", []))
     start_seat = session.state.get("first_player")
-    times = play_times(store, session.id) if store is not None else {"start": None, "end": None, "minutes": 0}
+    times = (play_times(store, session.id, seats=len(session.players)) if store is not None
+             else {"start": None, "end": None, "minutes": 0})
     created = datetime.fromisoformat(summary["created"])
     updated = datetime.fromisoformat(summary["updated"])
 
@@ -117,12 +119,14 @@ def _bgstats(session, summary: dict, store=None, tz: tzinfo | None = None) -> di
                        "playerScores": play_scores}]}
 
 
-def _clock_json(store, game_id: str) -> dict:
-    """The play's start, end (ISO with offset), minutes played and paused, thinking seconds per seat."""
+def _clock_json(store, game_id: str, seats: int) -> dict:
+    """The play's start, end (ISO with offset), minutes played and paused, thinking seconds per seat,
+    and how many clock rows could not be read."""
     from .clock import play_times
 
-    times = play_times(store, game_id)
+    times = play_times(store, game_id, seats=seats)
     return {"start": times["start"].isoformat() if times["start"] else None,
             "end": times["end"].isoformat() if times["end"] else None,
             "minutes": times["minutes"], "paused_minutes": times["paused_min"], "source": times["source"],
-            "thinking_s": {str(seat): round(s, 1) for seat, s in sorted(times["thinking"].items())}}
+            "thinking_s": {str(seat): round(s, 1) for seat, s in sorted(times["thinking"].items())},
+            "skipped_rows": times["skipped"]}
