@@ -52,6 +52,8 @@ class Case:
     must: tuple[str, ...] = ()
     cards: bool = False  # copy the card data into ./cards first (files may then overwrite some)
     check: Callable[[Path, str, str], str | None] | None = None  # extra check: a failure message or None
+    #: the world the command runs in (a full disk, a read-only mount): a context manager around it
+    world: Callable[[], contextlib.AbstractContextManager] | None = None
 
 
 def one_line_naming(path: str) -> Callable[[Path, str, str], str | None]:
@@ -431,7 +433,8 @@ def _sqlite_bytes(script: str) -> bytes:
         return path.read_bytes()
 
 
-def _ludoteca_db(actions: int) -> bytes:
+def _ludoteca_db(actions: int, with_id: bool = False):
+    """A Ludoteca database of one Ciudadelas game, closed cleanly (and, ``with_id``, the game's id)."""
     from ludoteca.companion.engine import Store
 
     with tempfile.TemporaryDirectory() as folder:
@@ -441,7 +444,120 @@ def _ludoteca_db(actions: int) -> bytes:
         for k in range(actions):
             session.apply({"action": "adjust", "player": "Ana", "resource": "gold", "delta": k + 1})
         store.close()
+        return (path.read_bytes(), session.id) if with_id else path.read_bytes()
+
+
+def _sqlite_refuses(error_of: Callable[[], sqlite3.Error], when: Callable[[str], bool], full: bool = False):
+    """A world where SQLite reports a real error of its own (``error_of``) for the connections
+    ``when`` picks, and (``full``) the disk has no free space left."""
+
+    @contextlib.contextmanager
+    def world():
+        from collections import namedtuple
+        real_connect, real_usage = sqlite3.connect, shutil.disk_usage
+        error = error_of()
+
+        class Refusing:
+            def execute(self, *args):
+                raise error
+
+            def close(self):
+                pass
+
+        sqlite3.connect = lambda target, *a, **k: Refusing() if when(str(target)) else real_connect(target, *a, **k)
+        if full:
+            shutil.disk_usage = lambda path: namedtuple("Usage", "total used free")(1, 1, 0)
+        try:
+            yield
+        finally:
+            sqlite3.connect, shutil.disk_usage = real_connect, real_usage
+    return world
+
+
+def _shm_full() -> sqlite3.Error:
+    """What SQLite raises on a full disk when the -shm of a cleanly closed database cannot grow."""
+    error = sqlite3.OperationalError("disk I/O error")
+    error.sqlite_errorcode, error.sqlite_errorname = 4874, "SQLITE_IOERR_SHMSIZE"
+    return error
+
+
+def _cant_open() -> sqlite3.Error:
+    """SQLite's own SQLITE_CANTOPEN, as on a read-only mount (no -shm can be made)."""
+    try:
+        sqlite3.connect("file:/nonexistent-ludoteca/x.db?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        return exc
+    raise AssertionError("SQLite opened a file that does not exist")
+
+
+def _left_alone(data: bytes, name: str = "g.db") -> Callable[[Path, str, str], str | None]:
+    def check(folder: Path, out: str, err: str) -> str | None:
+        left = sorted(p.name for p in folder.iterdir() if not p.name.startswith(f"{name}-"))
+        if left != [name] or (folder / name).read_bytes() != data:
+            return f"the healthy database was changed or moved: {left}"
+        return None
+    return check
+
+
+def _with_clock_row(data: bytes, at: object, seat: object) -> bytes:
+    """``data`` with a clock whose second row is (``turn``, ``at``, ``seat``)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "x.db"
+        path.write_bytes(data)
+        conn = sqlite3.connect(path)
+        [game_id] = conn.execute("SELECT id FROM games").fetchone()
+        conn.execute("CREATE TABLE IF NOT EXISTS clock (game_id TEXT NOT NULL, n INTEGER NOT NULL, kind TEXT NOT NULL,"
+                     " at TEXT NOT NULL, seat INTEGER, PRIMARY KEY (game_id, n))")
+        conn.executemany("INSERT INTO clock VALUES (?, ?, ?, ?, ?)",
+                         [(game_id, 1, "start", "2026-01-01T09:00:00+00:00", None), (game_id, 2, "turn", at, seat)])
+        conn.commit()
+        conn.close()
         return path.read_bytes()
+
+
+def store_troubles() -> Iterator[Case]:
+    """Issue 19's database repros: a full disk, a read-only mount, damaged clock rows, damage on
+    any page (every intact action recovered)."""
+    data, game_id = _ludoteca_db(actions=5, with_id=True)
+    full = _sqlite_refuses(_shm_full, lambda target: True, full=True)
+    yield Case("database", "full_disk_play_game_id", ["play", "ciudadelas", "--game-id", game_id, "--db", "g.db"],
+               {"g.db": data}, stdin=(ADJUST + "\n").encode(), must=("the disk is full",), world=full,
+               check=_left_alone(data))
+    yield Case("database", "full_disk_play_new", ["play", "ciudadelas", "--players", "Ana,Luis", "--db", "g.db"],
+               {"g.db": data}, must=("the disk is full",), world=full, check=_left_alone(data))
+    read_only = _sqlite_refuses(_cant_open, lambda target: "mode=ro" in target)
+    for name, argv in {"history": ["history"], "history_last": ["history", "last"],
+                       "export_csv": ["export", "last", "--format", "csv"],
+                       "export_bgstats": ["export", "last", "--format", "bgstats"]}.items():
+        yield Case("database", f"read_only_mount_{name}", [*argv, "--db", "g.db"], {"g.db": data}, codes=(0,),
+                   must=(game_id,) if name.startswith("history") else (), world=read_only, check=_left_alone(data))
+    unopenable = _sqlite_refuses(_cant_open, lambda target: True)
+    yield Case("database", "unopenable_play", ["play", "ciudadelas", "--game-id", game_id, "--db", "g.db"],
+               {"g.db": data}, must=("cannot open the database",), world=unopenable, check=_left_alone(data))
+    for k, (at, seat) in enumerate([("not a time", 0), (12345, 0), ("2026-01-01T10:00:00+00:00", "Ana"),
+                                    ("2026-01-01T10:00:00+00:00", -99), ("2026-01-01T10:00:00+00:00", 9)]):
+        clocked = _with_clock_row(data, at, seat)
+        for argv in (["history", "last"], ["export", "last", "--format", "bgstats"],
+                     ["export", "last", "--format", "json"]):
+            yield Case("clock_rows", f"row_{k}_{argv[0]}_{argv[-1]}", [*argv, "--db", "g.db"],
+                       {"g.db": clocked}, codes=(0,), must=("1 damaged clock row(s) left out",))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    import recoverycases as rc
+    with tempfile.TemporaryDirectory() as folder:
+        rows = rc.build(Path(folder) / "g.db", games=3, per_game=60)
+        healthy = (Path(folder) / "g.db").read_bytes()
+    for kind in rc.ISSUE_DAMAGE:
+        damaged = rc.damage(healthy, kind)
+
+        def every_intact_back(folder: Path, out: str, err: str, damaged: bytes = damaged) -> str | None:
+            from ludoteca.companion.engine import Store
+            store = Store(folder / "g.db", readonly=True)
+            back = {cid for (cid,) in store.conn.execute("SELECT client_id FROM actions")}
+            store.close()
+            lost = rc.intact(rows, [damaged]) - back
+            return f"{len(lost)} intact actions not recovered" if lost else None
+        yield Case("database", f"recovery_{kind}", ["play", "ciudadelas", "--players", "Ana,Luis", "--db", "g.db"],
+                   {"g.db": damaged}, codes=(0,), must=("readable actions were recovered",), check=every_intact_back)
 
 
 def csv_injection() -> Iterator[Case]:
@@ -465,7 +581,8 @@ def csv_injection() -> Iterator[Case]:
 
 
 GENERATORS: list[Callable[[], Iterator[Case]]] = [issue_cases, yaml_bombs, deep_nesting, oversize, big_numbers, schema_ranges,
-                                                  impossible_games, encodings, play_lines, databases, csv_injection]
+                                                  impossible_games, encodings, play_lines, databases, csv_injection,
+                                                  store_troubles]
 #: Cases other parts add: callables returning an iterable of :class:`Case`.
 EXTRA: list[Callable[[], Iterator[Case]]] = []
 
@@ -509,7 +626,8 @@ def run_case(case: Case, cards_root: Path) -> dict:
         saved_stdin = sys.stdin
         try:
             sys.stdin = stdin
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+                    (case.world() if case.world else contextlib.nullcontext()):
                 try:
                     code = main(case.argv)
                 except SystemExit as exc:
