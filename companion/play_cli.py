@@ -212,6 +212,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     from ludoteca.companion.engine.lookup import find_game
     from ludoteca.companion.engine.store import NoDatabase
 
+    store = None
     try:
         store = _open_store(args.db, readonly=True)
         if args.stats:
@@ -224,6 +225,8 @@ def cmd_history(args: argparse.Namespace) -> int:
         print(f"ludoteca: {exc}", file=sys.stderr)
     except (IllegalAction, StoreError) as exc:
         return _fail(str(exc))
+    finally:
+        _note_unreadable(store)
     if args.json:
         rows = [{"id": g["id"], "game": g["game"], "players": g["players"], "status": g["status"],
                  "actions": g["seq"], "updated": g["updated"],
@@ -274,6 +277,13 @@ def _print_game(store, game_id: str, as_json: bool) -> int:
     return 0
 
 
+def _note_unreadable(store) -> None:
+    """One line on stderr naming the games whose saved row could not be read (left out)."""
+    if store is not None and store.unreadable:
+        print(f"ludoteca: note: {len(store.unreadable)} game(s) left out, their saved row is damaged: "
+              + ", ".join(store.unreadable[:5]), file=sys.stderr)
+
+
 def _note_skipped(count: int) -> None:
     """One line on stderr when clock rows could not be read (they were left out of the times)."""
     if count:
@@ -303,6 +313,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from ludoteca.companion.engine.export import export_data
     from ludoteca.companion.engine.lookup import find_game
 
+    store = None
     try:
         from ludoteca.companion.engine.clock import play_times
 
@@ -313,6 +324,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         _note_skipped(play_times(store, game_id, seats=len(players))["skipped"])
     except (IllegalAction, StoreError) as exc:
         return _fail(str(exc))
+    finally:
+        _note_unreadable(store)
     if args.out:
         try:
             write_text(Path(args.out), data)

@@ -327,3 +327,33 @@ def test_full_and_read_only_on_a_real_filesystem(small_mount, monkeypatch, capsy
     assert (code, err) == (0, "") and game_id in out
     code, out, err = cli(["play", "ciudadelas", "--game-id", game_id, "--db", str(path)], monkeypatch, capsys)
     assert code == 2 and "read-only" in err and os.listdir(small_mount) == ["g.db"]
+
+
+# -- rows a healthy SQLite file holds but Ludoteca never wrote ------------------------------------
+
+BAD_GAME_ROWS = ["created = 'nope'", "updated = '2026-11-25Tnope'", "players = 'notjson'", "players = '[1, 2]'",
+                 "options = 'x'", "seed = 'x'", "final = '{bad'",
+                 "status = 'finished', final = '{\"players\": 5, \"winners\": []}'",
+                 "status = 'finished', final = '{\"players\": [{\"name\": \"Ana\"}], \"winners\": [\"Ana\"]}'"]
+
+
+@pytest.mark.parametrize("change", BAD_GAME_ROWS)
+def test_a_damaged_game_row_is_left_out_with_a_note(tmp_path, monkeypatch, capsys, change):
+    path = tmp_path / "g.db"
+    bad = one_game(path)
+    good = one_game(path)
+    conn = REAL_CONNECT(path)
+    conn.execute(f"UPDATE games SET {change} WHERE id = ?", (bad,))
+    conn.commit()
+    conn.close()
+    note = f"ludoteca: note: 1 game(s) left out, their saved row is damaged: {bad}\n"
+    for argv in (["history"], ["history", "--json"], ["history", "--stats"], ["history", good],
+                 ["export", good, "--format", "bgstats"]):
+        code, out, err = cli([*argv, "--db", str(path)], monkeypatch, capsys)
+        assert (code, err) == (0, note), argv
+        assert bad not in out
+    code, out, err = cli(["export", bad, "--db", str(path)], monkeypatch, capsys)
+    assert code == 2 and err.startswith(f"ludoteca: error: no game with id '{bad}'") and err.endswith(note)
+    code, out, err = cli(["play", "ciudadelas", "--game-id", bad, "--db", str(path)], monkeypatch, capsys)
+    assert (code, err) == (2, f"ludoteca: error: {path}: the saved row of game {bad} is damaged (values Ludoteca "
+                              "does not write); it cannot be opened\n")

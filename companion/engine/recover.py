@@ -22,6 +22,7 @@ import json
 import re
 import struct
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +138,29 @@ def _json(text: Any, kind: type) -> Any:
     return value if isinstance(value, kind) else None
 
 
+def _is_time(value: Any) -> bool:
+    """Whether a saved value is an ISO time as the store writes them."""
+    if not isinstance(value, str) or not TIMESTAMP.match(value):
+        return False
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_final(value: Any) -> bool:
+    """A game's final scores as scoring writes them: ``players`` (each a name and a numeric total)
+    and ``winners`` (names), both lists."""
+    final = _json(value, dict)
+    if final is None:
+        return False
+    players, winners = final.get("players", []), final.get("winners", [])
+    return (isinstance(players, list) and isinstance(winners, list) and all(isinstance(w, str) for w in winners)
+            and all(isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("total"), (int, float))
+                    and not isinstance(p.get("total"), bool) for p in players))
+
+
 def _as_action(values: list) -> dict | None:
     if len(values) not in (4, 5):
         return None
@@ -144,22 +168,24 @@ def _as_action(values: list) -> dict | None:
     client_id = values[4] if len(values) == 5 else None
     parsed = _json(action, dict)
     if (not isinstance(seq, int) or seq < 1 or parsed is None or not isinstance(parsed.get("action"), str)
-            or not isinstance(at, str) or not TIMESTAMP.match(at)
+            or not _is_time(at)
             or client_id is not None and not isinstance(client_id, str)):
         return None
     return {"game_id": game_id, "seq": seq, "action": action, "at": at, "client_id": client_id}
 
 
-def _as_game(values: list) -> dict | None:
+def game_row(values: list | tuple) -> dict | None:
+    """A ``games`` row (its 10 columns in order) when every value has the type and shape the store
+    gives it, else ``None``: what recovery keeps and what ``history`` can show."""
     if len(values) != 10:
         return None
     gid, game, players, seed, options, created, updated, status, seq, final = values
     names = _json(players, list)
-    if (not isinstance(game, str) or not names or not all(isinstance(n, str) for n in names)
+    if (not isinstance(gid, str) or not isinstance(game, str) or not names or not all(isinstance(n, str) for n in names)
             or not isinstance(seed, int) or _json(options, dict) is None
-            or not all(isinstance(t, str) and TIMESTAMP.match(t) for t in (created, updated))
+            or not all(_is_time(t) for t in (created, updated))
             or status not in STATUSES or not isinstance(seq, int) or seq < 0
-            or final is not None and _json(final, dict) is None):
+            or final is not None and not _is_final(final)):
         return None
     return {"id": gid, "game": game, "players": players, "seed": seed, "options": options,
             "created": created, "updated": updated, "status": status, "seq": seq, "final": final}
@@ -172,7 +198,7 @@ def _as_setup(values: list) -> dict | None:
     names = _json(players, list)
     if (not isinstance(game, str) or not names or not all(isinstance(n, str) for n in names)
             or not isinstance(seed, int) or _json(options, dict) is None
-            or not isinstance(created, str) or not TIMESTAMP.match(created)):
+            or not _is_time(created)):
         return None
     return {"game": game, "players": players, "seed": seed, "options": options, "created": created}
 
@@ -194,7 +220,7 @@ def carve(data: bytes, found: Carved | None = None) -> Carved:
             if setup is not None:
                 found.setups[values[0]] = setup
                 break
-            game = _as_game(values)
+            game = game_row(values)
             if game is not None:
                 old = found.games.get(game["id"])
                 if old is None or (game["seq"], game["updated"]) >= (old["seq"], old["updated"]):

@@ -31,7 +31,7 @@ from typing import Any, Callable
 
 from .common import text
 from .errors import BadArgument, StoreError
-from .recover import carve_files, looks_like_ours
+from .recover import carve_files, game_row, looks_like_ours
 from .session import Session
 from .setup import player_names
 
@@ -262,6 +262,8 @@ class Store:
         self.recovery: Recovery | None = None
         self._data: dict[str, Any] = {}
         self.has_client_ids = True
+        #: Games whose saved row :meth:`history` could not read (left out of it).
+        self.unreadable: list[str] = []
         if str(self.path) == ":memory:":
             self.conn = self._connect()
             return
@@ -550,12 +552,19 @@ class Store:
     @_reading
     def open(self, game_id: str) -> Session:
         """Resume a saved game: its state is rebuilt from its log."""
-        row = self.conn.execute("SELECT game, players, seed, options, seq FROM games WHERE id = ?",
-                                (game_id,)).fetchone()
-        if row is None:
+        values = self.conn.execute(
+            "SELECT id, game, players, seed, options, created, updated, status, seq, final FROM games WHERE id = ?",
+            (game_id,)).fetchone()
+        if values is None:
             raise BadArgument(text(f"no hay ninguna partida con id '{game_id}'",
                                    f"no game with id '{game_id}'"))
-        game, players, seed, options, seq = row
+        row = game_row(values)
+        if row is None:
+            raise StoreError(text(f"{self.path}: la fila guardada de la partida {game_id} está dañada "
+                                  "(valores que Ludoteca no escribe); no se puede abrir",
+                                  f"{self.path}: the saved row of game {game_id} is damaged (values "
+                                  "Ludoteca does not write); it cannot be opened"))
+        game, players, seed, options = row["game"], row["players"], row["seed"], row["options"]
         rows = [json.loads(a) for (a,) in self.conn.execute(
             "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
         return Session(self, game_id, game, json.loads(players), seed, json.loads(options), rows,
@@ -627,14 +636,21 @@ class Store:
     # -- reading back ---------------------------------------------------------------------------
     @_reading
     def history(self) -> list[dict]:
-        """Every game, newest change first, with final scores when finished."""
+        """Every game, newest change first, with final scores when finished.  A row whose values
+        are not what the store writes (an edited or damaged file) is left out and named in
+        :attr:`unreadable` (id, a few characters of it)."""
         out = []
-        for gid, game, players, status, seq, created, updated, final in self.conn.execute(
-                "SELECT id, game, players, status, seq, created, updated, final FROM games"
+        self.unreadable = []
+        for values in self.conn.execute(
+                "SELECT id, game, players, seed, options, created, updated, status, seq, final FROM games"
                 " ORDER BY updated DESC, id"):
-            out.append({"id": gid, "game": game, "players": json.loads(players), "status": status,
-                        "seq": seq, "created": created, "updated": updated,
-                        "final": json.loads(final) if final else None})
+            row = game_row(values)
+            if row is None:
+                self.unreadable.append(str(values[0])[:40])
+                continue
+            out.append({"id": row["id"], "game": row["game"], "players": json.loads(row["players"]),
+                        "status": row["status"], "seq": row["seq"], "created": row["created"],
+                        "updated": row["updated"], "final": json.loads(row["final"]) if row["final"] else None})
         return out
 
     def unfinished(self) -> list[dict]:

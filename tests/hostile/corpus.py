@@ -515,6 +515,18 @@ def _with_clock_row(data: bytes, at: object, seat: object) -> bytes:
         return path.read_bytes()
 
 
+def _with_game_change(data: bytes, change: str) -> bytes:
+    """``data`` with its games row changed by ``UPDATE games SET <change>``."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "x.db"
+        path.write_bytes(data)
+        conn = sqlite3.connect(path)
+        conn.execute(f"UPDATE games SET {change}")
+        conn.commit()
+        conn.close()
+        return path.read_bytes()
+
+
 def store_troubles() -> Iterator[Case]:
     """Issue 19's database repros: a full disk, a read-only mount, damaged clock rows, damage on
     any page (every intact action recovered)."""
@@ -541,6 +553,14 @@ def store_troubles() -> Iterator[Case]:
                      ["export", "last", "--format", "json"]):
             yield Case("clock_rows", f"row_{k}_{argv[0]}_{argv[-1]}", [*argv, "--db", "g.db"],
                        {"g.db": clocked}, codes=(0,), must=("1 damaged clock row(s) left out",))
+    for k, change in enumerate(["created = 'nope'", "players = 'notjson'", "players = '[1, 2]'", "final = '{bad'",
+                                "status = 'finished', final = '{\"players\": 5}'"]):
+        edited = _with_game_change(data, change)
+        for argv in (["history"], ["history", "--stats"], ["history", "--json"], ["export", "last"],
+                     ["play", "ciudadelas", "--game-id", game_id]):
+            yield Case("game_rows", f"row_{k}_{'_'.join(argv[:2])}", [*argv, "--db", "g.db"], {"g.db": edited},
+                       codes=(2,) if argv[0] != "history" else (0,),
+                       must=("saved row of game" if argv[0] == "play" else "their saved row is damaged",))
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     import recoverycases as rc
     with tempfile.TemporaryDirectory() as folder:
