@@ -5,6 +5,7 @@ carver under test."""
 
 from __future__ import annotations
 
+import random
 import sqlite3
 
 import pytest
@@ -78,3 +79,28 @@ def test_two_copies_of_one_action_id_replay_once(tmp_path):
     store = Store(path)
     assert (store.recovery.actions, store.recovery.apart) == (5, 1)
     assert "same action id" in store.conn.execute("SELECT reason FROM unreplayed").fetchone()[0]
+
+
+@pytest.mark.parametrize("where", ["header", "page_2"])
+def test_rows_longer_than_a_page_are_read_along_their_overflow_pages(tmp_path, where):
+    """A 3,000-letter name makes the game's rows and half its actions longer than a page: SQLite
+    keeps their rest on overflow pages, which recovery follows (the other half fit in their page)."""
+    path = tmp_path / "g.db"
+    store = Store(path)
+    long = "Ñ" * 3000
+    session = store.new_game("ciudadelas", [long, "Luis"], seed=1)
+    for k in range(30):
+        session.apply({"id": f"t{k}", "action": "adjust", "player": long if k % 2 else "Luis", "resource": "gold",
+                       "delta": k})
+    store.close()
+    data = bytearray(path.read_bytes())
+    if where == "header":
+        data[:100] = bytes(100)
+    else:
+        data[rc.PAGE:2 * rc.PAGE] = bytes(random.Random(2).randrange(256) for _ in range(rc.PAGE))
+    path.write_bytes(bytes(data))
+    store = Store(path)
+    assert (store.recovery.games, store.recovery.actions, store.recovery.apart) == (1, 30, 0)
+    [game] = store.history()
+    assert game["players"] == [long, "Luis"]
+    assert [row["action"]["delta"] for row in store.log(game["id"])] == list(range(30))

@@ -105,8 +105,8 @@ def _value(buf: bytes, pos: int, serial: int) -> Any:
     return raw
 
 
-def _record(buf: bytes, start: int, body: int) -> list | None:
-    """The values of a record whose header starts at ``start`` and whose body starts at ``body``."""
+def _header(buf: bytes, start: int, body: int) -> list[int] | None:
+    """The serial types of a record header at ``start`` that ends where the body starts (``body``)."""
     try:
         length, pos = _varint(buf, start)
         if start + length != body:
@@ -117,15 +117,141 @@ def _record(buf: bytes, start: int, body: int) -> list | None:
             if serial in (10, 11):
                 return None
             serials.append(serial)
-        if pos != body or not 4 <= len(serials) <= 10:
-            return None
-        values = []
+    except IndexError:
+        return None
+    return serials if pos == body and 4 <= len(serials) <= 10 else None
+
+
+def _values(buf: bytes, pos: int, serials: list[int]) -> list | None:
+    values = []
+    try:
         for serial in serials:
             values.append(_value(buf, pos, serial))
             pos += _size(serial)
-        return values
     except (IndexError, ValueError, UnicodeDecodeError):
         return None
+    return values
+
+
+def _record(buf: bytes, start: int, body: int, pages: "Pages | None" = None) -> list | None:
+    """The values of a record whose header starts at ``start`` and whose body starts at ``body``;
+    with ``pages``, a record too long for one page is read on along its overflow pages."""
+    serials = _header(buf, start, body)
+    if serials is None:
+        return None
+    total = (body - start) + sum(_size(s) for s in serials)
+    if pages is None or total <= pages.usable - 35:  # the whole record is in its page
+        return _values(buf, body, serials)
+    payload = pages.spilled(buf, start, total)
+    return None if payload is None else _values(payload, body - start, serials)
+
+
+class Pages:
+    """The pages of a database file (and its ``-wal``, whose newest copy of a page wins), read by
+    number to follow a long record's overflow chain: the only page structure recovery uses, and
+    only for records longer than a page.  The page size comes from the file's header, else the
+    ``-wal``'s, else SQLite's default."""
+
+    def __init__(self, main: Path, wal: Path | None = None):
+        self.main = Path(main)
+        self.size, reserved = 4096, 0
+        self.frames: dict[int, int] = {}
+        self._wal = wal
+        try:
+            with open(self.main, "rb") as f:
+                head = f.read(100)
+            if head.startswith(b"SQLite format 3\x00"):
+                size = int.from_bytes(head[16:18], "big")
+                size = 65536 if size == 1 else size
+                if 512 <= size <= 65536 and size & (size - 1) == 0:
+                    self.size, reserved = size, head[20]
+        except OSError:
+            pass
+        if wal is not None:
+            self._index_wal(wal)
+        self.usable = self.size - reserved
+
+    def _index_wal(self, wal: Path) -> None:
+        try:
+            with open(wal, "rb") as f:
+                head = f.read(32)
+                size = int.from_bytes(head[8:12], "big") if len(head) == 32 else 0
+                if size != self.size and 512 <= size <= 65536 and size & (size - 1) == 0:
+                    self.size = size
+                at = 32
+                while at < MAX_SCAN_BYTES:
+                    f.seek(at)
+                    frame = f.read(24)
+                    if len(frame) < 24:
+                        break
+                    self.frames[int.from_bytes(frame[:4], "big")] = at + 24
+                    at += 24 + self.size
+        except OSError:
+            self.frames = {}
+
+    def page(self, number: int) -> bytes | None:
+        """Page ``number`` (from 1), or ``None`` when neither file holds it whole."""
+        if number < 1:
+            return None
+        where, at = ((self._wal, self.frames[number]) if number in self.frames
+                     else (self.main, (number - 1) * self.size))
+        try:
+            with open(where, "rb") as f:
+                f.seek(at)
+                data = f.read(self.size)
+        except OSError:
+            return None
+        return data if len(data) == self.size else None
+
+    def spilled(self, buf: bytes, start: int, total: int) -> bytes | None:
+        """The whole payload (``total`` bytes) of a table-leaf record whose header starts at
+        ``start`` in ``buf``, its first part there and the rest on its overflow pages; ``None``
+        unless the cell around it says exactly that length and the chain holds all of it."""
+        usable = self.usable
+        most = usable - 35
+        if total <= most or not self._cell_says(buf, start, total):
+            return None
+        least = (usable - 12) * 32 // 255 - 23
+        local = least + (total - least) % (usable - 4)
+        local = local if local <= most else least
+        if start + local + 4 > len(buf):
+            return None
+        payload = bytearray(buf[start:start + local])
+        following = int.from_bytes(buf[start + local:start + local + 4], "big")
+        seen: set[int] = set()
+        while len(payload) < total and following and following not in seen:
+            seen.add(following)
+            page = self.page(following)
+            if page is None:
+                return None
+            payload += page[4:usable]
+            following = int.from_bytes(page[:4], "big")
+        return bytes(payload[:total]) if len(payload) >= total else None
+
+    @staticmethod
+    def _cell_says(buf: bytes, start: int, total: int) -> bool:
+        """Whether the cell before ``start`` is (payload length = ``total``, a rowid)."""
+        length = _varint_bytes(total)
+        for rowid_size in range(1, 10):
+            at = start - rowid_size
+            if at - len(length) < 0:
+                return False
+            try:
+                if _varint(buf, at)[1] == start and buf[at - len(length):at] == length:
+                    return True
+            except IndexError:
+                return False
+        return False
+
+
+def _varint_bytes(value: int) -> bytes:
+    """``value`` as an SQLite varint (up to 2**56, more than any payload)."""
+    out = [value & 0x7F]
+    value >>= 7
+    while value:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    return bytes(reversed(out))
 
 
 def _json(text: Any, kind: type) -> Any:
@@ -203,13 +329,14 @@ def _as_setup(values: list) -> dict | None:
     return {"game": game, "players": players, "seed": seed, "options": options, "created": created}
 
 
-def carve(data: bytes, found: Carved | None = None) -> Carved:
-    """Every readable ``games`` and ``actions`` row in ``data`` (later copies win for actions)."""
+def carve(data: bytes, found: Carved | None = None, pages: Pages | None = None) -> Carved:
+    """Every readable ``games`` and ``actions`` row in ``data`` (later copies win for actions);
+    ``pages``: the file ``data`` comes from, to read long rows on along their overflow pages."""
     found = found or Carved()
     for match in GAME_ID.finditer(data):
         body = match.start()
         for start in range(body - 2, max(body - MAX_HEADER, 0) - 1, -1):
-            values = _record(data, start, body)
+            values = _record(data, start, body, pages)
             if values is None or values[0] != match.group().decode():
                 continue
             action = _as_action(values)
@@ -232,7 +359,9 @@ def carve(data: bytes, found: Carved | None = None) -> Carved:
 def carve_files(paths: list[Path]) -> Carved:
     """Carve the main file then its ``-wal`` (newer), reading at most :data:`MAX_SCAN_BYTES` of each."""
     found = Carved()
+    main = Path(paths[0]) if paths else None
     for path in paths:
+        pages = Pages(main, Path(path) if Path(path) != main else None) if main else None
         try:
             with open(path, "rb") as f:
                 tail = b""
@@ -242,7 +371,7 @@ def carve_files(paths: list[Path]) -> Carved:
                     if not piece:
                         break
                     done += len(piece)
-                    carve(tail + piece, found)
+                    carve(tail + piece, found, pages)
                     tail = piece[-OVERLAP:]
         except OSError:
             continue
