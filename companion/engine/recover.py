@@ -13,7 +13,7 @@ are intact is found, whichever page the damage hit; copies of one action (an old
 count once.
 
 >>> carve(b"no rows here")
-Carved(games={}, actions={}, setups={})
+Carved(games={}, actions={}, setups={}, clock={}, apart={})
 """
 
 from __future__ import annotations
@@ -41,11 +41,14 @@ OVERLAP = 64 * 1024
 
 @dataclass
 class Carved:
-    """What was read: the newest row of each game, and each action by (game id, seq)."""
+    """What was read: the newest row of each game, and each action by (game id, seq); each game's
+    setup, its clock events by (game id, n), and the rows an earlier recovery kept apart."""
 
     games: dict[str, dict] = field(default_factory=dict)
     actions: dict[tuple[str, int], dict] = field(default_factory=dict)
     setups: dict[str, dict] = field(default_factory=dict)
+    clock: dict[tuple[str, int], tuple] = field(default_factory=dict)
+    apart: dict[tuple, dict] = field(default_factory=dict)
 
     def every_game(self) -> dict[str, dict]:
         """Each game whose row or setup was read, as a ``games`` row; a game known only from its
@@ -329,6 +332,21 @@ def _as_setup(values: list) -> dict | None:
     return {"game": game, "players": players, "seed": seed, "options": options, "created": created}
 
 
+def _as_clock(values: list) -> tuple | None:
+    from .clock import row_problem
+
+    if len(values) != 5 or not isinstance(values[1], int) or row_problem(*values[2:]) is not None:
+        return None
+    return tuple(values)
+
+
+def _as_apart(values: list) -> dict | None:
+    if len(values) != 6 or not isinstance(values[5], str):
+        return None
+    action = _as_action(values[:5])
+    return None if action is None else dict(action, reason=values[5])
+
+
 def carve(data: bytes, found: Carved | None = None, pages: Pages | None = None) -> Carved:
     """Every readable ``games`` and ``actions`` row in ``data`` (later copies win for actions);
     ``pages``: the file ``data`` comes from, to read long rows on along their overflow pages."""
@@ -346,6 +364,14 @@ def carve(data: bytes, found: Carved | None = None, pages: Pages | None = None) 
             setup = _as_setup(values)
             if setup is not None:
                 found.setups[values[0]] = setup
+                break
+            clock = _as_clock(values)
+            if clock is not None:
+                found.clock[(clock[0], clock[1])] = clock
+                break
+            apart = _as_apart(values)
+            if apart is not None:
+                found.apart[tuple(apart.values())] = apart
                 break
             game = game_row(values)
             if game is not None:

@@ -449,7 +449,7 @@ class Store:
         assert self.moved_to is not None
         carved = carve_files([self.moved_to, Path(str(self.moved_to) + "-wal")])
         games = carved.every_game()
-        report = Recovery(games_found=len(games), actions_found=len(carved.actions))
+        report = Recovery(games_found=len(games), actions_found=len(carved.actions) + len(carved.apart))
         by_game: dict[str, list[dict]] = {}
         for (gid, _seq), row in sorted(carved.actions.items()):
             by_game.setdefault(gid, []).append(row)
@@ -483,6 +483,8 @@ class Store:
             report.actions += len(kept)
         for rows in by_game.values():
             apart += [(row, "the game's own record was lost") for row in rows]
+        apart += [(row, row["reason"]) for row in carved.apart.values()]  # kept apart by an earlier recovery
+        self._restore_clock([row for key, row in sorted(carved.clock.items()) if key[0] in games])
         if apart:
             with self._transaction():
                 self.conn.executemany(
@@ -493,6 +495,16 @@ class Store:
         self.recovery = report
         if self.notice is not None:
             self.notice = {lang: f"{self.notice[lang]} {report.text()[lang]}." for lang in ("es", "en")}
+
+    def _restore_clock(self, rows: list[tuple]) -> None:
+        """The clock events read back (``clock`` rows), for the games recovered."""
+        from .clock import ensure_table
+
+        if not rows:
+            return
+        ensure_table(self.conn)
+        with self._transaction():
+            self.conn.executemany("INSERT INTO clock (game_id, n, kind, at, seat) VALUES (?, ?, ?, ?, ?)", rows)
 
     def _restore(self, game: dict, rows: list[dict], session: Any) -> None:
         state = session.state
