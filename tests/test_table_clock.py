@@ -153,3 +153,18 @@ def test_paused_minutes_are_rounded_from_the_paused_seconds(tmp_path):
     now.advance(minutes=44, seconds=40)              # 44 min 40 s paused: 45 minutes, rounded
     clock.resume()
     assert play_times(store, session.id, now=now)["paused_min"] == 45
+
+
+def test_a_clock_event_on_a_full_disk_says_the_disk_is_full(tmp_path):
+    """SQLite's own SQLITE_FULL (a database that may not grow past its pages) as the store says it."""
+    from ludoteca.companion.engine import StoreError
+
+    store = Store(tmp_path / "c.db")
+    session = store.new_game("gladiadores", ["Ana", "Luis"], seed=1)
+    clock = GameClock(store, session.id, now=FakeTime())
+    pages = store.conn.execute("PRAGMA page_count").fetchone()[0]
+    store.conn.execute(f"PRAGMA max_page_count = {pages}")
+    with pytest.raises(StoreError, match="cannot save the clock of game .*: the disk is full") as err:
+        for _ in range(2000):
+            clock.record("pause")
+    assert "el disco está lleno" in err.value.text["es"]

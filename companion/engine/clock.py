@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable
 
+from .common import text
 from .errors import StoreError
 
 KINDS = ("start", "pause", "resume", "turn", "end")
@@ -168,6 +169,7 @@ class GameClock:
     """The clock of one saved game (``store`` is a :class:`~companion.engine.store.Store`)."""
 
     def __init__(self, store: Any, game_id: str, now: Now = utc_now, seats: int | None = None):
+        self.store = store
         self.conn: sqlite3.Connection = store.conn
         self.game_id = game_id
         self.now = now
@@ -205,7 +207,10 @@ class GameClock:
                 (self.game_id, kind, self.now().astimezone(timezone.utc).isoformat(timespec="milliseconds"),
                  seat, self.game_id))
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot save the clock of game {self.game_id}: {exc}") from None
+            from .store import trouble_error
+            raise trouble_error(getattr(self.store, "path", "?"), (f"guardar el reloj de la partida {self.game_id}",
+                                                                    f"save the clock of game {self.game_id}"),
+                                exc) from None
 
     def pause(self) -> None:
         """Stop the clock for everyone (nothing else is stopped)."""
@@ -253,15 +258,16 @@ def ensure_table(conn: sqlite3.Connection) -> None:
     A database opened read-only (``history``, ``export``) that has it is only read."""
     if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'clock'").fetchone():
         return
+    from .store import READ_ONLY, trouble
+
     try:
         conn.executescript(SCHEMA)
-    except sqlite3.OperationalError as exc:
-        if "readonly" not in str(exc):
-            raise StoreError(f"cannot create the clock table: {exc}") from None
+    except sqlite3.Error as exc:
+        if trouble(exc) != READ_ONLY:
+            raise StoreError(text(f"no se puede crear la tabla del reloj: {exc}",
+                                  f"cannot create the clock table: {exc}")) from None
         # read-only and no clock saved: an empty one for this connection only
         conn.executescript(SCHEMA.replace("CREATE TABLE", "CREATE TEMP TABLE"))
-    except sqlite3.Error as exc:
-        raise StoreError(f"cannot create the clock table: {exc}") from None
 
 
 def play_times(store: Any, game_id: str, log: list[dict] | None = None,
