@@ -33,7 +33,7 @@ def build(path: Path, games: int, per_game: int, seed: int = 9) -> list[tuple]:
                            "resource": "gold", "delta": rnd.randint(1, 9)})
     store.close()
     conn = sqlite3.connect(path)
-    rows = conn.execute("SELECT game_id, seq, action, at, client_id FROM actions ORDER BY rowid").fetchall()
+    rows = conn.execute("SELECT game_id, seq, action, at, client_id, crc FROM actions ORDER BY rowid").fetchall()
     conn.close()
     return rows
 

@@ -33,6 +33,7 @@ def test_every_intact_action_comes_back_in_its_game(tmp_path, healthy, kind, see
     assert store.moved_to is not None and store.moved_to.read_bytes() == damaged
     back = {cid for (cid,) in store.conn.execute("SELECT client_id FROM actions")}
     assert truth and truth <= back, f"intact but not back: {sorted(truth - back)}"
+    assert back <= truth, f"altered rows taken for actions: {sorted(back - truth)}"  # the crc refuses them
     for game in store.history():  # every recovered game opens and replays to what was saved
         assert store.open(game["id"]).seq == game["seq"]
     assert store.recovery.actions == len(back)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 import struct
+import zlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -290,15 +291,29 @@ def _is_final(value: Any) -> bool:
                     and not isinstance(p.get("total"), bool) for p in players))
 
 
+def row_check(game_id: str, seq: int, action: str, at: str, client_id: str | None) -> int:
+    """The CRC-32 written with each action row (column ``crc``): a row whose bytes were altered
+    into other plausible values (a digit of a number, of a time) no longer matches it.
+
+    >>> row_check("20260101-abcdef", 1, '{"action": "undo"}', "2026-01-01T10:00:00.000+00:00", None)
+    2394885836
+    """
+    values = json.dumps([game_id, seq, action, at, client_id], ensure_ascii=False)
+    return zlib.crc32(values.encode("utf-8", "surrogatepass"))
+
+
 def _as_action(values: list) -> dict | None:
-    if len(values) not in (4, 5):
+    if len(values) not in (4, 5, 6):
         return None
     game_id, seq, action, at = values[:4]
-    client_id = values[4] if len(values) == 5 else None
+    client_id = values[4] if len(values) >= 5 else None
+    crc = values[5] if len(values) == 6 else None  # rows written before the check have none
     parsed = _json(action, dict)
     if (not isinstance(seq, int) or seq < 1 or parsed is None or not isinstance(parsed.get("action"), str)
             or not _is_time(at)
-            or client_id is not None and not isinstance(client_id, str)):
+            or client_id is not None and not isinstance(client_id, str)
+            or len(values) == 6 and crc is not None and crc != row_check(game_id, seq, action, at, client_id)
+            or isinstance(crc, (str, bytes, float))):
         return None
     return {"game_id": game_id, "seq": seq, "action": action, "at": at, "client_id": client_id}
 

@@ -31,7 +31,7 @@ from typing import Any, Callable
 
 from .common import text
 from .errors import BadArgument, StoreError
-from .recover import carve_files, game_row, looks_like_ours
+from .recover import carve_files, game_row, looks_like_ours, row_check
 from .session import Session
 from .setup import player_names
 
@@ -62,6 +62,7 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT NOT NULL,
     at TEXT NOT NULL,
     client_id TEXT,
+    crc INTEGER,
     PRIMARY KEY (game_id, seq)
 );
 CREATE TABLE IF NOT EXISTS setups (
@@ -380,8 +381,10 @@ class Store:
             conn.executescript(SCHEMA)
             if not had_setups:  # a database from before the copy: copy its games' setups once
                 conn.execute(f"INSERT OR IGNORE INTO setups {SETUP_COPY}")
-            if "client_id" not in {row[1] for row in conn.execute("PRAGMA table_info(actions)")}:
-                conn.execute("ALTER TABLE actions ADD COLUMN client_id TEXT")
+            have = {row[1] for row in conn.execute("PRAGMA table_info(actions)")}
+            for column, kind in (("client_id", "TEXT"), ("crc", "INTEGER")):  # older databases
+                if column not in have:
+                    conn.execute(f"ALTER TABLE actions ADD COLUMN {column} {kind}")
             conn.execute(CLIENT_ID_INDEX)
             if version != SCHEMA_VERSION:
                 conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
@@ -519,8 +522,9 @@ class Store:
                  updated, "finished" if finished else "active", len(rows), final))
             self.conn.execute(f"INSERT INTO setups {SETUP_COPY} WHERE id = ?", (game["id"],))
             self.conn.executemany(
-                "INSERT INTO actions (game_id, seq, action, at, client_id) VALUES (?, ?, ?, ?, ?)",
-                [(game["id"], n, r["action"], r["at"], r["client_id"]) for n, r in enumerate(rows, start=1)])
+                "INSERT INTO actions (game_id, seq, action, at, client_id, crc) VALUES (?, ?, ?, ?, ?, ?)",
+                [(*row, row_check(*row)) for row in ((game["id"], n, r["action"], r["at"], r["client_id"])
+                                                     for n, r in enumerate(rows, start=1))])
 
     def close(self) -> None:
         """Close the database connection."""
@@ -635,8 +639,9 @@ class Store:
         final = json.dumps(state.get("final"), ensure_ascii=False) if finished else None
         try:
             with self._transaction():
-                self.conn.execute("INSERT INTO actions (game_id, seq, action, at, client_id) VALUES (?, ?, ?, ?, ?)",
-                                  (session.id, seq, json.dumps(action, ensure_ascii=False), now, client_id))
+                row = (session.id, seq, json.dumps(action, ensure_ascii=False), now, client_id)
+                self.conn.execute("INSERT INTO actions (game_id, seq, action, at, client_id, crc)"
+                                  " VALUES (?, ?, ?, ?, ?, ?)", (*row, row_check(*row)))
                 self.conn.execute("UPDATE games SET updated = ?, status = ?, seq = ?, final = ? WHERE id = ?",
                                   (now, "finished" if finished else "active", seq, final, session.id))
         except sqlite3.IntegrityError:  # another program saved this seq first: ours was not saved
