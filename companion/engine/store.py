@@ -128,7 +128,7 @@ DAMAGED, FULL, READ_ONLY, BUSY, UNREACHABLE = "damaged", "full", "read-only", "b
 _CODES = {11: DAMAGED, 26: DAMAGED, 13: FULL, 8: READ_ONLY, 5: BUSY, 6: BUSY, 3: READ_ONLY, 14: UNREACHABLE,
           10: UNREACHABLE}
 #: Extended codes that mean the file itself is wrong: a short read (the file is shorter than its
-#: pages say) and a format SQLite does not know.
+#: pages say).  A format SQLite does not know comes as a plain SQLITE_ERROR: see :data:`_WORDS`.
 _DAMAGED_EXTENDED = {522}
 #: Words of SQLite's messages, for an error without a code (our own checks, an older Python).
 _WORDS = ((DAMAGED, ("malformed", "not a database", "corrupt", "unsupported file format",
@@ -165,7 +165,8 @@ def trouble(exc: BaseException, path: Any = None) -> str:
         kind = next((k for k, words in _WORDS if any(w in message for w in words)), UNREACHABLE)
     if kind == UNREACHABLE and path is not None and str(path) != ":memory:":
         folder = Path(path).parent
-        if folder.is_dir() and not os.access(folder, os.W_OK) or Path(path).is_file() and not os.access(path, os.W_OK):
+        if (folder.is_dir() and not os.access(folder, os.W_OK)
+                or Path(path).is_file() and not os.access(path, os.W_OK)):
             return READ_ONLY
         try:
             if shutil.disk_usage(folder).free < LOW_SPACE:
@@ -177,7 +178,8 @@ def trouble(exc: BaseException, path: Any = None) -> str:
 
 def trouble_error(path: Any, what: tuple[str, str], exc: BaseException) -> StoreError:
     """The one line that says why the database at ``path`` cannot be used now (``what``: the
-    Spanish and English of what was being done), for any trouble but damage."""
+    Spanish and English of what was being done); for damage, that it is damaged and what sets
+    it aside."""
     kind = trouble(exc, path)
     es, en = what
     if kind == FULL:
@@ -343,12 +345,14 @@ class Store:
         uri = path.resolve().as_uri()
         modes = ("mode=ro", "immutable=1") if self.readonly else ("mode=ro",)
         for mode in modes:
-            conn = sqlite3.connect(f"{uri}?{mode}", uri=True, isolation_level=None, timeout=BUSY_TIMEOUT)
+            conn = None
             try:
+                conn = sqlite3.connect(f"{uri}?{mode}", uri=True, isolation_level=None, timeout=BUSY_TIMEOUT)
                 conn.execute("PRAGMA schema_version").fetchone()
                 return conn
             except sqlite3.Error as exc:
-                conn.close()
+                if conn is not None:
+                    conn.close()
                 if mode == modes[-1] or trouble(exc, path) not in (READ_ONLY, UNREACHABLE):
                     raise
         raise AssertionError("unreachable")
