@@ -68,6 +68,9 @@ def read_bytes(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _BRACKET = re.compile(r"[\[\]{}]")
 _SEPARATOR = re.compile(r"[,\[{]")
+#: A ``\uD800``-``\uDFFF`` escape that is not half of a pair (what JSON allows and no text holds).
+_HALF_CHARACTER = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
+                             r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 _LONG_NUMBER = re.compile(r"\d{%d,}" % (MAX_INT_DIGITS + 1))
 
 
@@ -83,7 +86,9 @@ def json_depth_ok(text: str, path: Path | str, limit: int = MAX_DEPTH) -> None:
 
 
 def json_loads(text: str, path: Path | str, max_bytes: int = MAX_FILE_BYTES) -> Any:
-    """``json.loads`` within the limits (size, depth, number length); ``ValueError`` for bad JSON."""
+    """``json.loads`` within the limits (size, depth, number length); ``ValueError`` for bad JSON,
+    and a :class:`json.JSONDecodeError` for a lone surrogate (``"\\ud800"``), which no text can hold
+    (it could not be printed, saved or sent on)."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         raise InputTooLarge(path, None, "json", f"at most {max_bytes:,} bytes", f"{size:,}")
@@ -95,4 +100,11 @@ def json_loads(text: str, path: Path | str, max_bytes: int = MAX_FILE_BYTES) -> 
     if long_number:
         raise InputTooLarge(path, None, "json", f"numbers of at most {MAX_INT_DIGITS} digits",
                             f"one of {len(long_number.group())}")
-    return json.loads(text)
+    value = json.loads(text)
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        half = _HALF_CHARACTER.search(text)
+        raise json.JSONDecodeError("a lone surrogate escape (half of a character, as \\ud800 alone) "
+                                   "is no text", text, half.start() if half else 0) from None
+    return value

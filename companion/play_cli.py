@@ -17,6 +17,8 @@ from ludoteca.cards.limits import MAX_LINE_BYTES, InputTooLarge, json_loads
 
 #: The largest seed: what one SQLite integer holds.
 MAX_SEED = 2**63 - 1
+#: The ``kind`` of an answer to a line that met a fault of ours rather than a rule (the session goes on).
+INTERNAL = "InternalError"
 GAME_ALIASES = {"ciudadelas": "ciudadelas", "citadels": "ciudadelas", "el_mapa": "el_mapa",
                 "el-mapa": "el_mapa", "elmapa": "el_mapa", "mapa": "el_mapa",
                 "gladiadores": "gladiadores", "ludi_gladiatorii": "gladiadores"}
@@ -157,6 +159,11 @@ def cmd_play(args: argparse.Namespace) -> int:
                 out.write(json.dumps({"ok": False, "error": str(exc)}) + "\n")
                 out.flush()
                 return 1
+            except Exception as exc:  # a fault of ours: this line is refused, the game goes on unchanged
+                answer = {"ok": False, "kind": INTERNAL,
+                          "error": f"internal error, the action was not applied: {type(exc).__name__}: "
+                                   f"{str(exc)[:200]}",
+                          "error_es": f"error interno, la acción no se aplicó: {type(exc).__name__}"}
             else:
                 answer = {"ok": True, "game_id": session.id, "seq": session.acknowledged, "state": state}
                 if session.repeated:

@@ -430,9 +430,9 @@ def _adjust_effect(state: dict, action: dict, resources: dict[str, Text]) -> Non
         f"Adjusted: {player['name']} {sign}{delta} {resources[key]['en']} (= {new})")
 
 
-def resource_key(resource: str, resources: dict[str, Text]) -> str:
-    """The resource key named by its key or its Spanish/English name."""
-    wanted = resource.strip().casefold()
+def resource_key(resource: str | int, resources: dict[str, Text]) -> str:
+    """The resource key named by its key or its Spanish/English name (a number names none)."""
+    wanted = str(resource).strip().casefold()
     for key, names in resources.items():
         if wanted in (key, names["es"].casefold(), names["en"].casefold()):
             return key

@@ -322,6 +322,8 @@ def play_case(kind: str, name: str, lines: list[str], errors: list[str | None], 
         if len(answers) != len(lines):
             return f"{len(answers)} answers to {len(lines)} lines"
         for k, (answer, want) in enumerate(zip(answers, errors)):
+            if answer.get("kind") == "InternalError":  # the session survived a fault of ours: still a fault
+                return f"line {k + 1}: {answer['error']}"
             if want is None and not answer.get("ok"):
                 return f"line {k + 1} refused: {answer}"
             if want is not None and (ok_first is not None or k > 0) and (answer.get("ok") or want not in answer.get("error", "")):
