@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from .names import shown
 from .problems import DataError, Problem
 from .schema import Checker, check_spec, describe, normalise_spec
 from .yamlread import LDict, YamlProblem, read
@@ -92,15 +93,15 @@ class Game:
         if wanted in names:
             return names[wanted]
         close = difflib.get_close_matches(wanted, list(names), n=3, cutoff=0.5)
-        shown = list(dict.fromkeys(_display(names[c]) for c in close))
+        closest = list(dict.fromkeys(_display(names[c]) for c in close))
         every = list(dict.fromkeys(_display(e) for e in names.values()))
-        if shown:
-            hint = f" (closest: {', '.join(shown)})"
+        if closest:
+            hint = f" (closest: {', '.join(closest)})"
         elif len(every) <= FEW_NAMES:
             hint = f" (known: {', '.join(every)})"
         else:
             hint = ""
-        raise LookupError(f"unknown {kinds[0]} '{name}'{hint}")
+        raise LookupError(f"unknown {kinds[0]} '{shown(name)}'{hint}")
 
     def _name_index(self, kinds: tuple[str, ...]) -> dict[str, dict]:
         """Every folded label of these kinds' entries (kept until an entry list changes)."""

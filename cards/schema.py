@@ -5,7 +5,9 @@ options.  Types:
 
 ``id``      lower-case ASCII id, ``[a-z0-9_]+``, unique within its kind
 ``str``     a non-empty string
-``text``    displayed text: ``{es: ..., en: ...}``, both required
+``text``    displayed text: ``{es: ..., en: ...}``, both required; a field called ``name`` or
+            ``*_name`` holds a name (:func:`cards.names.name_problem`: at most 60 characters,
+            no control characters)
 ``int``     an integer from ``min`` to ``max`` (both required: every number has a plausible range)
 ``number``  an integer or a decimal from ``min`` to ``max`` (both required)
 ``bool``    true or false
@@ -26,6 +28,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from .names import name_problem, shown
+
 ID_RE = re.compile(r"^[a-z0-9_]+$")
 TYPES = {"id", "str", "text", "int", "number", "bool", "enum", "ref", "list", "map", "object"}
 SPEC_KEYS = {"type", "optional", "default", "min", "max", "values", "to", "of", "min_len",
@@ -39,7 +43,7 @@ def describe(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return f"'{value}'" if len(value) <= 40 else f"'{value[:37]}...'"
+        return f"'{shown(value, 40)}'"
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, dict):
@@ -111,7 +115,8 @@ class Checker:
             if not isinstance(value, str) or not value.strip():
                 self.fail(path, "a non-empty string", value, line)
         elif kind == "text":
-            self._check_text(value, path, line)
+            leaf = path.rsplit(".", 1)[-1]
+            self._check_text(value, path, line, is_name=leaf == "name" or leaf.endswith("_name"))
         elif kind in ("int", "number"):
             ok = isinstance(value, int) if kind == "int" else isinstance(value, (int, float))
             if isinstance(value, bool) or not ok:
@@ -144,7 +149,7 @@ class Checker:
             else:
                 self.check_fields(spec["fields"], value, path, getattr(value, "line", line))
 
-    def _check_text(self, value: Any, path: str, line: int | None) -> None:
+    def _check_text(self, value: Any, path: str, line: int | None, is_name: bool = False) -> None:
         if not isinstance(value, dict):
             self.fail(path, "a text in Spanish and English ({es: ..., en: ...})", value, line)
             return
@@ -157,10 +162,12 @@ class Checker:
                                              "an unknown language", key_lines.get(lang, line)))
         for lang, label in (("es", "a Spanish text"), ("en", "an English text")):
             text = value.get(lang)
+            where = key_lines.get(lang, getattr(value, "line", line))
             if not isinstance(text, str) or not text.strip():
                 got = "nothing (missing translation)" if text is None else describe(text)
-                self.findings.append(Finding(_join(path, lang), label, got,
-                                             key_lines.get(lang, getattr(value, "line", line))))
+                self.findings.append(Finding(_join(path, lang), label, got, where))
+            elif is_name and (problem := name_problem(text.strip())) is not None:
+                self.findings.append(Finding(_join(path, lang), problem.expected["en"], problem.got, where))
 
     def _check_list(self, spec: dict, value: Any, path: str, line: int | None) -> None:
         if not isinstance(value, list):

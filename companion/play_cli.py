@@ -14,6 +14,7 @@ from typing import Any, BinaryIO, Iterator
 
 from ludoteca.atomic import write_text
 from ludoteca.cards.limits import MAX_LINE_BYTES, InputTooLarge, json_loads
+from ludoteca.cards.names import shown
 
 #: The largest seed: what one SQLite integer holds.
 MAX_SEED = 2**63 - 1
@@ -120,7 +121,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             waiting = []
         if waiting:
             hint = "; unfinished games to resume: " + ", ".join(
-                f"{g['id']} ({', '.join(g['players'])})" for g in waiting[:5])
+                f"{g['id']} ({_players_text(g['players'])})" for g in waiting[:5])
         return _fail("play needs --players \"Ana,Luis\" or --game-id ID (or --actions)" + hint)
     try:
         options = _options(args.option)
@@ -207,10 +208,15 @@ def _local_time(stamp: str) -> str:
     return when.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
+def _players_text(names: list) -> str:
+    """Players' names as the terminal shows them (:func:`~ludoteca.cards.names.shown`)."""
+    return ", ".join(shown(n) for n in names)
+
+
 def _scores_text(final: dict | None) -> str:
     if not final:
         return ""
-    return ", ".join(f"{p['name']} {p['total']}" for p in final.get("players", []))
+    return ", ".join(f"{shown(p['name'])} {p['total']}" for p in final.get("players", []))
 
 
 def cmd_history(args: argparse.Namespace) -> int:
@@ -245,7 +251,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         print("no saved games")
         return 0
     header = ("id", "game", "players", "status", "actions", "updated", "final scores")
-    rows = [(g["id"], g["game"], ", ".join(g["players"]), g["status"], str(g["seq"]),
+    rows = [(g["id"], g["game"], _players_text(g["players"]), g["status"], str(g["seq"]),
              _local_time(g["updated"]), _scores_text(g["final"])) for g in games]
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
     for row in [header] + rows:
@@ -253,7 +259,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     stats = store.player_stats() if games else {}
     if stats:
         print()
-        print("player stats: " + "; ".join(f"{n} {s['wins']}/{s['games']} won"
+        print("player stats: " + "; ".join(f"{shown(n)} {s['wins']}/{s['games']} won"
                                            for n, s in sorted(stats.items())))
     return 0
 
@@ -271,16 +277,16 @@ def _print_game(store, game_id: str, as_json: bool) -> int:
                           "minutes": times["minutes"]}, ensure_ascii=False, indent=1))
         return 0
     print(f"{game['id']}  {game['game']}  {game['status']}, {game['seq']} actions")
-    print("players (seat order): " + ", ".join(f"{i + 1}. {n}" for i, n in enumerate(game["players"])))
+    print("players (seat order): " + ", ".join(f"{i + 1}. {shown(n)}" for i, n in enumerate(game["players"])))
     if times["start"]:
         end = times["end"].astimezone().strftime("%Y-%m-%d %H:%M") if times["end"] else "-"
         print(f"played: {times['start'].astimezone().strftime('%Y-%m-%d %H:%M %z')} to {end}, "
               f"{times['minutes']} min")
         for seat, seconds in sorted(times["thinking"].items()):
-            print(f"  {game['players'][seat]} thinking {clock_text(seconds)}")
+            print(f"  {shown(game['players'][seat])} thinking {clock_text(seconds)}")
     if game["final"]:
         print("final scores: " + _scores_text(game["final"]))
-        print("winners: " + ", ".join(game["final"].get("winners", [])))
+        print("winners: " + _players_text(game["final"].get("winners", [])))
     return 0
 
 

@@ -7,6 +7,8 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from ludoteca.cards.names import shown
+
 if TYPE_CHECKING:
     from .engine.scoring import Result
 
@@ -91,7 +93,7 @@ def format_table(result: Result, game_name: dict, lang: str = "both") -> str:
             for k in keys]
     rows.append((say(TOTAL, lang), [str(p.total) for p in result.players]))
     rows.append((say(RANK, lang), [str(p.rank) for p in result.players]))
-    names = [p.name for p in result.players]
+    names = [shown(p.name) for p in result.players]
     label_w = max(len(r[0]) for r in rows)
     widths = [max(len(n), *(len(r[1][i]) for r in rows)) for i, n in enumerate(names)]
     lines = [f"{say(game_name, lang)}: {say(HEAD, lang)}", ""]
@@ -103,10 +105,10 @@ def format_table(result: Result, game_name: dict, lang: str = "both") -> str:
     lines.append("")
     if result.winners:
         title = WINNER if len(result.winners) == 1 else WINNERS
-        lines.append(f"{say(title, lang)}: {', '.join(result.winners)}")
+        lines.append(f"{say(title, lang)}: {', '.join(shown(w) for w in result.winners)}")
     else:
         lines.append(say(NOBODY, lang))
-    notes = [f"{p.name}: {say(n, lang)}" for p in result.players for n in p.notes]
+    notes = [f"{shown(p.name)}: {say(n, lang)}" for p in result.players for n in p.notes]
     notes += [say(n, lang) for n in result.notes]
     if notes:
         lines.append(f"{say(NOTES, lang)}:")

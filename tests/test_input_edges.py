@@ -54,3 +54,77 @@ def test_a_fault_of_ours_refuses_the_line_not_the_session(monkeypatch, capsys, t
     assert answers[0]["ok"] is False and answers[0]["kind"] == "InternalError"
     assert "KeyError" in answers[0]["error"] and "not applied" in answers[0]["error"]
     assert answers[1]["ok"] and answers[1]["seq"] == 1 and answers[1]["state"]["players"][0]["gold"] == 3
+
+
+@pytest.mark.parametrize("name, words", [
+    ("A" * 100_000, "a name of at most 60 characters, got 100,000"),
+    ("Ana\x01", "without control characters, got '\\x01' at character 4"),
+    ("\x1b[31mAna", "got '\\x1b' at character 1"),
+    ("Ana\u202eqwe", "got '\\u202e' at character 4"),
+])
+def test_a_player_name_that_is_no_name_is_refused_in_one_line(monkeypatch, capsys, tmp_path, name, words):
+    code, answers, err = play(monkeypatch, capsys, tmp_path, [json.dumps(ADJUST)], players=f"{name},Luis")
+    assert code == 2 and answers == []
+    assert err.count("\n") == 1 and "player 1's name: " in err and words in err
+    assert "Traceback" not in err
+
+
+def test_a_name_of_60_characters_is_a_name(monkeypatch, capsys, tmp_path):
+    code, answers, err = play(monkeypatch, capsys, tmp_path, [json.dumps(dict(ADJUST, player="B" * 60))],
+                              players="B" * 60 + ",Luis")
+    assert code == 0 and answers[0]["ok"], err
+
+
+def test_names_saved_before_the_rule_are_shown_without_control_characters(monkeypatch, capsys, tmp_path):
+    import sqlite3
+
+    from ludoteca.companion.engine import Store
+
+    db = tmp_path / "g.db"
+    store = Store(db)
+    store.new_game("ciudadelas", ["Ana", "Luis"], seed=1)
+    store.close()
+    with sqlite3.connect(db) as conn:  # what an older Ludoteca let in
+        conn.execute("UPDATE games SET players = ?", (json.dumps(["\x1b[31mAna\x07", "L" * 5000]),))
+    conn.close()
+    for argv in (["history", "--db", str(db)], ["history", "last", "--db", str(db)]):
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert "\x1b" not in out and "\x07" not in out and "\\x1b[31mAna\\x07" in out
+        assert "L" * 59 + "…" in out and "L" * 61 not in out
+
+
+def test_the_statistics_table_shows_names_without_control_characters():
+    from ludoteca.companion.engine.stats import stats_table
+
+    row = {"plays": 1, "wins": 1, "win_rate": 100.0, "average": 3.0, "best": 3}
+    table = stats_table({"ciudadelas": {"plays": 1, "players": {"Eva\x9b2J": row}}})
+    assert "\x9b" not in table and "Eva\\x9b2J" in table
+
+
+def test_a_record_name_that_is_no_name_is_refused_and_unknown_cards_are_echoed_escaped(capsys, tmp_path):
+    record = tmp_path / "r.yaml"
+    record.write_text('game: gladiadores\nplayers:\n  - name: "\\e[31mAna"\n    combat_wins: 1\n'
+                      '  - name: Luis\n    combat_wins: 2\n    buildings: ["\\e[2Jcasa"]\n', encoding="utf-8")
+    assert main(["score", str(record)]) == 2
+    out, err = capsys.readouterr()
+    assert "\x1b" not in err and "\x1b" not in out
+    assert f"{record}:3: players[0].name: expected a name of letters" in err
+    assert "unknown building '\\x1b[2Jcasa'" in err
+
+
+def test_validate_refuses_a_card_name_of_100000_characters_or_with_control_characters(capsys, tmp_path):
+    import shutil
+
+    from ludoteca.cards import default_dir
+
+    shutil.copytree(default_dir(), tmp_path / "cards", ignore=shutil.ignore_patterns("__pycache__", "*.py", "*.md"))
+    path = tmp_path / "cards" / "gladiadores" / "buildings.yaml"
+    text = path.read_text(encoding="utf-8")
+    line = text[:text.index("name: {es: Domus")].count("\n") + 1
+    path.write_text(text.replace("name: {es: Domus, en: Domus}", 'name: {es: "' + "D" * 100_000 + '", en: "Do\\tmus"}'),
+                    encoding="utf-8")
+    assert main(["validate", "--cards", str(tmp_path / "cards")]) == 2
+    err = capsys.readouterr().err
+    assert f"buildings.yaml:{line}: building 'domus': name.es: a name of at most 60 characters, got 100,000" in err
+    assert f"buildings.yaml:{line}: building 'domus': name.en: a name of letters" in err and "'\\x09' at character 3" in err

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ludoteca.cards.names import name_problem
+
 from .common import text
 from .errors import BadArgument
 
@@ -78,8 +80,9 @@ def player_range(data: Any, options: dict[str, Any]) -> tuple[int, int]:
 
 
 def player_names(players: list[Any]) -> list[str]:
-    """The players' names, stripped; refused, naming the seat or the name, when one is empty or two
-    are the same ignoring case (the Players screen and ``ludoteca play`` both ask this).
+    """The players' names, stripped; refused, naming the seat or the name, when one is empty, is no
+    name (:func:`~ludoteca.cards.names.name_problem`: too long, control characters) or two are the
+    same ignoring case (the Players screen and ``ludoteca play`` both ask this).
 
     >>> player_names([" Ana", "Luis "])
     ['Ana', 'Luis']
@@ -92,6 +95,9 @@ def player_names(players: list[Any]) -> list[str]:
     for seat, name in enumerate(names, start=1):
         if not name:
             raise BadArgument(text(f"falta el nombre del jugador {seat}", f"player {seat} has no name"))
+        problem = name_problem(name)
+        if problem is not None:
+            raise BadArgument(problem.text(f"el nombre del jugador {seat}", f"player {seat}'s name"))
     seen: dict[str, str] = {}
     for name in names:
         if name.casefold() in seen:

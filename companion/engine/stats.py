@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from ludoteca.cards.names import shown
+
 
 def _number(value: Any) -> float | None:
     try:
@@ -71,7 +73,7 @@ def stats_table(stats: dict[str, dict]) -> str:
         if lines:
             lines.append("")
         lines.append(f"{game}: {entry['plays']} finished " + ("play" if entry["plays"] == 1 else "plays"))
-        rows = [(name, str(r["plays"]), str(r["wins"]), f"{r['win_rate']:.1f}%",
+        rows = [(shown(name), str(r["plays"]), str(r["wins"]), f"{r['win_rate']:.1f}%",
                  "-" if r["average"] is None else f"{r['average']:.2f}",
                  "-" if r["best"] is None else str(r["best"])) for name, r in entry["players"].items()]
         widths = [max(len(x[i]) for x in rows + [header]) for i in range(len(header))]

@@ -16,6 +16,7 @@ from typing import Any, Iterable
 
 from ludoteca.cards import fold
 from ludoteca.cards.limits import InputTooLarge, json_loads, read_bytes
+from ludoteca.cards.names import name_problem
 from ludoteca.cards.schema import describe
 from ludoteca.cards.yamlread import YamlProblem, parse
 
@@ -174,6 +175,10 @@ class Reader:
         value = obj[key]
         if not isinstance(value, str) or not value.strip():
             self.bad(line_of(obj, key), _join(prefix, key), f"expected a name, got {describe(value)}")
+            return None
+        problem = name_problem(value.strip())
+        if problem is not None:
+            self.bad(line_of(obj, key), _join(prefix, key), f"expected {problem.expected['en']}, got {problem.got}")
             return None
         return value.strip()
 

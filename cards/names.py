@@ -1,0 +1,70 @@
+"""Names: a player's, typed at the table, or a card's, written in the data. One rule says which
+are accepted (:func:`name_problem`: at most :data:`MAX_NAME` characters, none that a terminal or a
+screen would act on instead of showing) and one function shows any name, even one saved before the
+rule or read from a damaged file (:func:`shown`).
+
+>>> name_problem("Ana") is None
+True
+>>> name_problem("Ana\\x1b[31m").got
+"'\\\\x1b' at character 4"
+>>> shown("\\x1b[31mAna")
+'\\\\x1b[31mAna'
+>>> shown("A" * 100)[-3:], len(shown("A" * 100))
+('AA…', 60)
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+#: The longest name, in characters: the longest card name of the shipped data has 43.
+MAX_NAME = 60
+#: Characters a terminal or a text layout acts on instead of showing: bidirectional overrides and
+#: isolates (the others are told by their Unicode category, :func:`hidden`).
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Control characters (C0, DEL, C1), lone surrogates, line and paragraph separators.
+_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
+
+
+@dataclass(frozen=True)
+class NameProblem:
+    """Why a name is refused: what is allowed (``{es, en}``) and what was found."""
+
+    expected: dict[str, str]
+    got: str
+
+    def text(self, who_es: str, who_en: str) -> dict[str, str]:
+        """The whole message, ``{es, en}``: ``<who>: <expected>, got <found>``."""
+        return {"es": f"{who_es}: {self.expected['es']}, no {self.got}",
+                "en": f"{who_en}: {self.expected['en']}, got {self.got}"}
+
+
+def hidden(char: str) -> bool:
+    """Whether a character would act on the terminal or the layout rather than be seen."""
+    return char in _BIDI or unicodedata.category(char) in _CATEGORIES
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def name_problem(name: str, limit: int = MAX_NAME) -> NameProblem | None:
+    """Why ``name`` (already stripped) may not be a name, or None when it may."""
+    if len(name) > limit:
+        return NameProblem({"es": f"un nombre de como mucho {limit} caracteres",
+                            "en": f"a name of at most {limit} characters"}, f"{len(name):,}")
+    for index, char in enumerate(name, start=1):
+        if hidden(char):
+            return NameProblem({"es": "un nombre de letras, cifras, espacios y signos, sin caracteres de control",
+                                "en": "a name of letters, digits, spaces and signs, without control characters"},
+                               f"'{_escape(char)}' at character {index}")
+    return None
+
+
+def shown(name: object, limit: int = MAX_NAME) -> str:
+    """A name as it is printed or drawn: every hidden character written as its escape (``\\x1b``),
+    and at most ``limit`` characters (a longer one ends with ``…``)."""
+    text = "".join(_escape(c) if hidden(c) else c for c in str(name))
+    return text if len(text) <= limit else text[:limit - 1] + "…"
