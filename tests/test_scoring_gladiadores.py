@@ -76,10 +76,10 @@ def test_exactly_the_target_reaches_it():
     result = score_record(record, CATALOG)
     assert [p.total for p in result.players] == [10, 9]
     assert result.winners == ("Ana",) and result.notes == ()
-    # Luis: 8 wins + Thermae 1 + Domus 1 = 10 as well (Domus is a V building: the expansion).
-    record["expansion"] = True
-    record["players"][1]["buildings"] = ["thermae", "domus"]
-    record["players"][1]["combat_wins"] = 8
+    # Luis: 6 wins + Thermae 1 + Amphitheatrum 3 = 10 as well (Domus, a V building, is not in a
+    # 2-player game: test_a_building_of_a_larger_player_count_is_refused).
+    record["players"][1]["buildings"] = ["thermae", "amphitheatrum"]
+    record["players"][1]["combat_wins"] = 6
     result = score_record(record, CATALOG)
     assert result.notes[0]["en"].startswith("Several reached the target of 10 (Ana, Luis);")
 

@@ -202,3 +202,25 @@ def test_a_gladiadores_building_held_twice_names_both_holders():
     assert refused({"game": "gladiadores", "players": players}) == [
         "<record>: players[1].buildings[1]: 'Statua / Statua' is held 2 times or more "
         f"(players[0].buildings[0], players[1].buildings[1]), and the game has 1; seed {seed}"]
+
+
+def test_a_building_of_a_larger_player_count_is_refused():
+    # player_counts in game.yaml: 3 players use the buildings without a symbol and those marked III;
+    # Domus and Arcus are marked V (5 players, the expansion), Circus IV.
+    glad = CATALOG["gladiadores"]
+    seed = glad.meta["physical"]["player_count_buildings"]["seed_line"]
+    players = [{"name": "Ana", "combat_wins": 3, "buildings": ["Domus", "Arcus"]},
+               {"name": "Luis", "combat_wins": 2, "buildings": ["basilica"]}, {"name": "Eva", "combat_wins": 1}]
+    assert refused({"game": "gladiadores", "players": players}) == [
+        f"<record>: players[0].buildings[{j}]: '{name} / {name}' (symbol V) is only in games of 5 or more players, "
+        f"and this one has 3 (buildings with no symbol and III); seed {seed}" for j, name in enumerate(["Domus", "Arcus"])]
+    result = score_record({"game": "gladiadores", "players": players}, CATALOG, lenient=True)
+    assert [p.total for p in result.players] == [3 + 1 + 2, 2 + 2, 1]
+    assert sum(n["en"].startswith("House rule (--lenient)") and "(symbol V)" in n["en"] for n in result.notes) == 2
+    players[0]["buildings"] = ["circus"]
+    [problem] = refused({"game": "gladiadores", "players": players})
+    assert "'Circus / Circus' (symbol IV) is only in games of 4 or more players, and this one has 3" in problem
+    four = players + [{"name": "Pablo", "combat_wins": 0}]
+    assert score_record({"game": "gladiadores", "players": four}, CATALOG).players[0].total == 3 + 2
+    five = four + [{"name": "Rosa", "combat_wins": 0, "buildings": ["Domus", "Arcus"]}]
+    assert score_record({"game": "gladiadores", "expansion": True, "players": five}, CATALOG).players[4].total == 3

@@ -108,9 +108,19 @@ def from_record(record: dict, game: Game, reader: Reader) -> tuple[list[LudusEnd
     return out, target
 
 
+def pool_symbols(game: Game, count: int) -> tuple[str, ...] | None:
+    """The player-count symbols of the buildings a game of ``count`` players uses (``player_counts``
+    in ``game.yaml``: 3 players add the III buildings to those without a symbol), or None when the
+    data has no row for that count."""
+    row = next((r for r in game.meta["player_counts"] if r["players"] == count), None)
+    return None if row is None else tuple(row["symbols"])
+
+
 def check_physical(record: dict, game: Game, reader: Reader, players: Sequence[LudusEnd]) -> None:
-    """What the box allows: no building in more hands than it has copies."""
+    """What the box allows: only the buildings of the player count, none in more hands than it has
+    copies."""
     seed = {rule: entry["seed_line"] for rule, entry in game.meta["physical"].items() if rule != "note"}
+    symbols = pool_symbols(game, len(players))
     seen: dict[str, list[str]] = {}
     for index, player in enumerate(players):
         items = record["players"][index].get("buildings")
@@ -118,13 +128,24 @@ def check_physical(record: dict, game: Game, reader: Reader, players: Sequence[L
             where = f"players[{index}].buildings[{j}]"
             seen.setdefault(building, []).append(where)
             entry = game.get("building", building)
+            if symbols is not None and entry["symbol"] not in symbols:
+                first = min(r["players"] for r in game.meta["player_counts"] if entry["symbol"] in r["symbols"])
+                used = " and ".join("no symbol" if s == "none" else s.upper() for s in symbols)
+                reader.bad(line_of(items, j), where,
+                           f"{_shown(entry)} (symbol {entry['symbol'].upper()}) is only in games of {first} "
+                           f"or more players, and this one has {len(players)} (buildings with {used}); "
+                           f"seed {seed['player_count_buildings']}")
             copies = entry["copies"]
             if len(seen[building]) == copies + 1:
-                name = entry["name"]
-                shown = f"'{name['es']} / {name['en']}'" if isinstance(name, dict) else f"'{name}'"
                 reader.bad(line_of(items, j), where,
-                           f"{shown} is held {copies + 1} times or more ({', '.join(seen[building][:copies])}, "
+                           f"{_shown(entry)} is held {copies + 1} times or more ({', '.join(seen[building][:copies])}, "
                            f"{where}), and the game has {copies}; seed {seed['building_copies']}")
+
+
+def _shown(entry: dict) -> str:
+    """A building as the physical checks name it: 'Spanish / English'."""
+    name = entry["name"]
+    return f"'{name['es']} / {name['en']}'" if isinstance(name, dict) else f"'{name}'"
 
 
 def score_record(record: dict, game: Game, reader: Reader, lenient: bool = False) -> Result:
