@@ -23,7 +23,7 @@ from typing import Any, Iterator
 
 from .names import shown
 from .problems import DataError, Problem
-from .schema import Checker, check_spec, describe, normalise_spec
+from .schema import Checker, check_spec, describe, normalise_spec, repeated_id
 from .yamlread import LDict, YamlProblem, read
 
 GAMES = ("ciudadelas", "el_mapa", "gladiadores")
@@ -314,8 +314,7 @@ def _check_entries(game: Game, checker: Checker, raw: dict[str, tuple[Path, Any,
             entry_id = entry.get("id") if isinstance(entry.get("id"), str) else f"#{index + 1}"
             if entry_id in seen:
                 problems.append(Problem(str(path), entry.line_of("id"), kind, entry_id, "id",
-                                        f"a unique id (first used on line {seen[entry_id]})",
-                                        f"'{entry_id}' again"))
+                                        *repeated_id(entry_id, seen[entry_id])))
             seen.setdefault(entry_id, entry_line)
             _check_entry(checker, spec, entry, path, kind, entry_id, problems)
             game.locations[(kind, entry_id)] = (path, entry_line)
@@ -462,6 +461,10 @@ def _setup_ok(schema: dict, bad: Any) -> None:
                 and all(isinstance(v, str) and v.strip() for v in doc.values())):
             got = "a mapping of " + ", ".join(repr(str(k)) for k in doc) if isinstance(doc, dict) else describe(doc)
             bad(line, f"setup.options.{name}.doc", "words for the screens: {es: ..., en: ...}", got)
+        for key in ("min", "max"):
+            value = spec.get(key, 0)
+            if spec["type"] == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+                bad(spec.line_of(key), f"setup.options.{name}.{key}", "a whole number", describe(value))
         if spec["type"] == "ids" and spec.get("of") not in schema["kinds"]:
             bad(line, f"setup.options.{name}.of", "a kind of this game", describe(spec.get("of")))
 

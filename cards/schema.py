@@ -177,7 +177,9 @@ class Checker:
         if lo is not None and len(value) < lo or hi is not None and len(value) > hi:
             self.fail(path, "a list of " + _range_phrase("items", lo, hi), value, line)
         item_spec = normalise_spec(spec["of"])
+        with_ids = item_spec["type"] == "object" and normalise_spec(item_spec["fields"].get("id", "str"))["type"] == "id"
         seen: set = set()
+        first_ids: dict[str, int | None] = {}
         for i, item in enumerate(value):
             item_line = value.line_of(i) if hasattr(value, "line_of") else line
             self.check(item_spec, item, f"{path}[{i}]", item_line)
@@ -185,6 +187,12 @@ class Checker:
                 if item in seen:
                     self.fail(f"{path}[{i}]", "no repeated items", item, item_line)
                 seen.add(item)
+            if with_ids and isinstance(item, dict) and isinstance(item.get("id"), str):
+                item_id = item["id"]
+                if item_id in first_ids:
+                    where = item.line_of("id") if hasattr(item, "line_of") else item_line
+                    self.findings.append(Finding(f"{path}[{i}].id", *repeated_id(item_id, first_ids[item_id]), where))
+                first_ids.setdefault(item_id, item_line)
 
     def _check_map(self, spec: dict, value: Any, path: str, line: int | None) -> None:
         if not isinstance(value, dict):
@@ -197,6 +205,12 @@ class Checker:
             item_line = key_lines.get(key, line)
             self.check(key_spec, key, f"{path}.{key}", item_line)
             self.check(value_spec, item, f"{path}.{key}", item_line)
+
+
+def repeated_id(entry_id: str, first_line: int | None) -> tuple[str, str]:
+    """How an id used twice in one list is told, in a data file's entries or a list inside an entry:
+    ``(expected, got)``."""
+    return f"a unique id (first used on line {first_line})", f"'{entry_id}' again"
 
 
 def _join(path: str, name: str) -> str:
@@ -243,7 +257,7 @@ def check_spec(spec: Any, where: str, kinds: Any = None) -> list[tuple[str, str,
         for bound in ("min", "max"):
             value = spec.get(bound)
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                out.append((where, f"a {kind} with a plausible range ('{bound}' and its value)",
+                out.append((where, f"{_type_phrase(spec)} with a plausible range ('{bound}' and its value)",
                             f"'{bound}': {describe(value)}"))
     if kind == "enum" and not isinstance(spec.get("values"), list):
         out.append((where, "an enum with a list of values", describe(spec.get("values"))))
@@ -252,6 +266,10 @@ def check_spec(spec: Any, where: str, kinds: Any = None) -> list[tuple[str, str,
         if not isinstance(to, str) or kinds is not None and to not in kinds:
             out.append((where, "a ref with 'to' naming a kind of this game", describe(to)))
     if kind == "list":
+        for bound in ("min_len", "max_len"):
+            value = spec.get(bound, 0)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                out.append((where, f"a list whose '{bound}' is a whole number of items", describe(value)))
         out += check_spec(spec.get("of"), where + "[]", kinds)
     if kind == "map":
         out += check_spec(spec.get("values"), where + ".values", kinds)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -113,13 +115,16 @@ def test_a_record_name_that_is_no_name_is_refused_and_unknown_cards_are_echoed_e
     assert "unknown building '\\x1b[2Jcasa'" in err
 
 
-def test_validate_refuses_a_card_name_of_100000_characters_or_with_control_characters(capsys, tmp_path):
-    import shutil
-
+def card_copy(tmp_path) -> Path:
+    """A copy of the shipped card data to spoil."""
     from ludoteca.cards import default_dir
 
     shutil.copytree(default_dir(), tmp_path / "cards", ignore=shutil.ignore_patterns("__pycache__", "*.py", "*.md"))
-    path = tmp_path / "cards" / "gladiadores" / "buildings.yaml"
+    return tmp_path / "cards"
+
+
+def test_validate_refuses_a_card_name_of_100000_characters_or_with_control_characters(capsys, tmp_path):
+    path = card_copy(tmp_path) / "gladiadores" / "buildings.yaml"
     text = path.read_text(encoding="utf-8")
     line = text[:text.index("name: {es: Domus")].count("\n") + 1
     path.write_text(text.replace("name: {es: Domus, en: Domus}", 'name: {es: "' + "D" * 100_000 + '", en: "Do\\tmus"}'),
@@ -128,3 +133,33 @@ def test_validate_refuses_a_card_name_of_100000_characters_or_with_control_chara
     err = capsys.readouterr().err
     assert f"buildings.yaml:{line}: building 'domus': name.es: a name of at most 60 characters, got 100,000" in err
     assert f"buildings.yaml:{line}: building 'domus': name.en: a name of letters" in err and "'\\x09' at character 3" in err
+
+
+@pytest.mark.parametrize("game, old, new, where", [
+    ("gladiadores", "        min_len: 1\n", "        min_len: one\n",
+     "schema 'gladiadores': game.player_counts: a list whose 'min_len' is a whole number of items, got 'one'"),
+    ("gladiadores", "      type: int\n      min: 1\n", "      type: int\n      min: uno\n",
+     "schema 'gladiadores': setup.options.target.min: a whole number, got 'uno'"),
+    ("el_mapa", "players: {type: object, fields: {min: {type: int, min: 1,", "players: {type: object, fields: {min: {type: int, min: uno,",
+     "schema 'el_mapa': game.players.min: an integer with a plausible range ('min' and its value), got 'min': 'uno'"),
+])
+def test_a_word_where_the_schema_wants_a_number_is_one_line(capsys, tmp_path, game, old, new, where):
+    path = card_copy(tmp_path) / game / "schema.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    assert main(["validate", "--cards", str(tmp_path / "cards")]) == 2
+    err = capsys.readouterr().err
+    assert f"{game}/schema.yaml:" in err and where in err and "Traceback" not in err
+
+
+def test_an_id_repeated_inside_game_yaml_is_refused_like_a_repeated_entry(capsys, tmp_path):
+    path = card_copy(tmp_path) / "el_mapa" / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    first = text[:text.index("- id: maravilla")].count("\n") + 1
+    second = text[:text.index("- id: ultima_ficha")].count("\n") + 1
+    path.write_text(text.replace("- id: ultima_ficha", "- id: maravilla"), encoding="utf-8")
+    assert main(["validate", "--cards", str(tmp_path / "cards")]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"{path}:{second}: game 'el_mapa': end_conditions[1].id: a unique id (first used on line "
+                   f"{first}), got 'maravilla' again\n")
