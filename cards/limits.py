@@ -18,9 +18,11 @@ being expanded), JSON through a scan of its brackets.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -54,14 +56,45 @@ class InputTooLarge(ValueError):
         return f"{self.field}: {self.expected}, got {self.got}"
 
 
+class NotAFile(OSError):
+    """A path that is there but is no regular file (a folder, a FIFO, a device, a socket): reading
+    it could wait forever or never end. ``strerror`` says what it is."""
+
+
+def what_is(mode: int) -> str:
+    """What a non-regular file is, in words: ``a folder``, ``a FIFO (named pipe)``..."""
+    for test, words in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                        (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return words
+    return "not a regular file"
+
+
+def _regular(mode: int, path: Path | str) -> None:
+    if not stat.S_ISREG(mode):
+        raise NotAFile(errno.EINVAL, f"{what_is(mode)}, not a regular file", str(path))
+
+
 def read_bytes(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:
-    """A file's bytes, refusing more than ``limit`` without reading them all (OSError passes)."""
-    with open(path, "rb") as f:
-        data = f.read(limit + 1)
-    if len(data) > limit:
-        size = os.path.getsize(path) if os.path.isfile(path) else None
-        got = f"{size:,} bytes" if size and size > limit else "more"
-        raise InputTooLarge(path, None, "file", f"at most {limit:,} bytes", got)
+    """A regular file's bytes, refusing more than ``limit`` without reading them all. Anything else
+    at ``path`` (a FIFO, ``/dev/zero``, a folder) is a :class:`NotAFile`, told without waiting: the
+    file is looked at before it is opened (a device is not even opened), opened without blocking
+    and looked at again before one byte is read. Other OSErrors pass."""
+    _regular(os.stat(path).st_mode, path)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        info = os.stat(fd)
+        _regular(info.st_mode, path)
+        if info.st_size > limit:
+            raise InputTooLarge(path, None, "file", f"at most {limit:,} bytes", f"{info.st_size:,} bytes")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:  # it grew while being read
+        raise InputTooLarge(path, None, "file", f"at most {limit:,} bytes", "more")
     return data
 
 
