@@ -8,6 +8,8 @@ import json
 import sys
 from pathlib import Path
 
+from ludoteca.cards.names import shown
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``scan`` to the ``ludoteca`` command."""
@@ -72,11 +74,14 @@ def run_scan(args: argparse.Namespace) -> int:
         return _fail(str(exc))
 
 
-def _read(args: argparse.Namespace, game, path: str, table):
+def _read(args: argparse.Namespace, paths: list[str], table) -> list:
+    """What each photo shows; every photo is read before anything is drawn or printed, so one that
+    cannot be read (empty, too large, a FIFO) is told alone."""
     from .scan.detect import scan_photo
-    found = scan_photo(path, table)
+    found = [scan_photo(path, table) for path in paths]
     if args.annotate:
-        _annotate(args, path, found)
+        for path, seen in zip(paths, found):
+            _annotate(args, path, seen)
     return found
 
 
@@ -101,8 +106,7 @@ def _list(args: argparse.Namespace, game) -> int:
     from .scan.targets import targets
     table = targets(game)
     photos = []
-    for path in args.photos:
-        found = _read(args, game, path, table)
+    for path, found in zip(args.photos, _read(args, args.photos, table)):
         photos.append({"photo": path, "components": [f.as_json() for f in found],
                        "counts": counts(found), "total": len(found)})
         if not args.json:
@@ -135,12 +139,15 @@ def _score(args: argparse.Namespace, catalog, game_id: str) -> int:
         return _fail("--score needs --player NAME=PHOTO for each player")
     game = catalog[game_id]
     table = targets(game)
-    photos: dict[str, list] = {}
+    pairs: list[tuple[str, str]] = []
     for item in args.player:
         name, sep, path = item.partition("=")
         if not sep or not name.strip() or not path:
-            return _fail(f"--player {item}: expected NAME=PHOTO")
-        photos.setdefault(name.strip(), []).extend(_read(args, game, path, table))
+            return _fail(f"--player {shown(item)}: expected NAME=PHOTO")
+        pairs.append((name.strip(), path))
+    photos: dict[str, list] = {}
+    for (name, _path), found in zip(pairs, _read(args, [path for _name, path in pairs], table)):
+        photos.setdefault(name, []).extend(found)
     partial = None
     if args.record:
         try:

@@ -114,7 +114,7 @@ def test_a_photo_that_is_not_one_and_discs_that_are_no_combat_are_said_in_spanis
     fake.write_text("no soy una foto", "utf-8")
     screen.load_photo(str(fake))
     drv.step(2)
-    assert screen.notice == f"{fake}: no es una imagen que OpenCV sepa leer (JPEG, PNG...)"
+    assert screen.notice == f"{fake}: no es una imagen que Ludoteca sepa leer (una foto JPEG o PNG)"
     assert screen.review.scan("Ana").photo == ""  # nothing read, nothing kept
     drv.shot("not_a_photo")
     # a house rule of 2 points a combat won: discs 3 + 3 + 1 = 7 are no whole number of combats

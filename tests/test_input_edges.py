@@ -163,3 +163,121 @@ def test_an_id_repeated_inside_game_yaml_is_refused_like_a_repeated_entry(capsys
     err = capsys.readouterr().err
     assert err == (f"{path}:{second}: game 'el_mapa': end_conditions[1].id: a unique id (first used on line "
                    f"{first}), got 'maravilla' again\n")
+
+
+def unblocking(fifo: Path, call, seconds: float = 5.0):
+    """``call()`` in a thread; if it is still waiting on ``fifo`` after ``seconds``, a writer is opened
+    to free it and the test fails (instead of hanging)."""
+    import os
+    import threading
+
+    box: dict = {}
+    worker = threading.Thread(target=lambda: box.update(result=call()), daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        os.close(fd)
+        worker.join(seconds)
+        pytest.fail(f"still waiting on the FIFO {fifo} after {seconds} s")
+    return box.get("result")
+
+
+def fifo_at(path: Path) -> Path:
+    import os
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    os.mkfifo(path)
+    return path
+
+
+def test_read_bytes_refuses_what_is_no_regular_file_without_waiting(tmp_path):
+    from ludoteca.cards.limits import NotAFile, read_bytes
+
+    fifo = fifo_at(tmp_path / "r.yaml")
+
+    def attempt(path):
+        try:
+            read_bytes(path)
+        except NotAFile as exc:
+            return exc.strerror
+        return "read"
+
+    assert unblocking(fifo, lambda: attempt(fifo)) == "a FIFO (named pipe), not a regular file"
+    assert attempt(tmp_path) == "a folder, not a regular file"
+    if Path("/dev/zero").exists():
+        assert attempt("/dev/zero") == "a character device, not a regular file"
+
+
+def test_a_settings_file_that_is_a_fifo_gives_the_defaults_at_once(tmp_path):
+    from ludoteca.companion.app.settings import Settings
+
+    fifo = fifo_at(tmp_path / "companion.json")
+    loaded = unblocking(fifo, lambda: Settings.load(tmp_path))
+    assert loaded == Settings()
+
+
+def png_header(width: int, height: int) -> bytes:
+    """A PNG that declares ``width`` x ``height`` and holds one row of data."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\x00" * (width + 1))) + chunk(b"IEND", b""))
+
+
+@pytest.fixture
+def white_png(tmp_path) -> Path:
+    cv2 = pytest.importorskip("cv2")
+    import numpy as np
+
+    path = tmp_path / "blanca.png"
+    cv2.imwrite(str(path), np.full((120, 160), 255, np.uint8))
+    return path
+
+
+def scan(capsys, *argv) -> tuple[int, str, str]:
+    code = main(["scan", *map(str, argv)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("name, data, words", [
+    ("vacia.jpg", b"", "the file is empty (0 bytes), not a photo"),
+    ("p60000.png", png_header(60000, 60000), "a photo of 1 to 100 megapixels, got 60000 x 60000 pixels"),
+    ("p32000.png", png_header(32000, 32000), "a photo of 1 to 100 megapixels, got 32000 x 32000 pixels"),
+    ("cero.png", png_header(0, 5), "a photo of 1 to 100 megapixels, got 0 x 5 pixels"),
+    ("texto.jpg", b"no soy una foto", "not an image Ludoteca can read (a JPEG or PNG photo)"),
+])
+def test_a_photo_that_cannot_be_one_is_refused_before_decoding(capsys, tmp_path, white_png, name, data, words):
+    bad = tmp_path / name
+    bad.write_bytes(data)
+    code, out, err = scan(capsys, white_png, bad, "--game", "gladiadores")
+    assert code == 2 and out == ""  # the good photo first: nothing printed for it either
+    assert err == f"ludoteca scan: {bad}: {words}\n"
+
+
+def test_a_png_that_lies_about_its_data_is_one_line(capsys, tmp_path, white_png):
+    bad = tmp_path / "corta.png"
+    bad.write_bytes(png_header(4000, 3000))  # one row of 3000
+    code, out, err = scan(capsys, bad, "--game", "gladiadores")
+    assert code == 2 and err.endswith(f"ludoteca scan: {bad}: not an image OpenCV can read (JPEG, PNG, ...)\n")
+
+
+def test_a_photo_that_is_a_fifo_or_a_device_is_refused_without_waiting(capsys, tmp_path, white_png):
+    fifo = fifo_at(tmp_path / "x.jpg")
+    code, out, err = unblocking(fifo, lambda: scan(capsys, fifo, "--game", "ciudadelas"))
+    assert code == 2 and err == f"ludoteca scan: {fifo}: cannot read the photo (a FIFO (named pipe), not a regular file)\n"
+    if Path("/dev/zero").exists():
+        code, out, err = scan(capsys, "/dev/zero", "--game", "ciudadelas")
+        assert code == 2 and err == "ludoteca scan: /dev/zero: cannot read the photo (a character device, not a regular file)\n"
+
+
+def test_a_set_value_of_5000_digits_is_one_line(capsys, white_png):
+    code, out, err = scan(capsys, "--game", "ciudadelas", "--score", f"--player=Ana={white_png}",
+                          f"--player=Luis={white_png}", "--set", "Luis.gold=" + "9" * 5000)
+    assert code == 2 and err == "ludoteca scan: --set Luis.gold: yaml: numbers of at most 100 digits, got one of 5000\n"

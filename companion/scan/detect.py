@@ -14,12 +14,20 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ludoteca.cards import markers
+from ludoteca.cards.limits import InputTooLarge, read_bytes
 
 from . import ScanError, require_cv2
 from .targets import Target
 
 #: longest side, in pixels, that detection works on (a larger photo is scaled down to it)
 WORK_SIDE = 2048
+#: the largest photo file read, in bytes (a phone's photo is 2 to 15 MB)
+MAX_PHOTO_BYTES = 64 * 2**20
+#: the most pixels a photo may declare: more than a phone's photo at its usual size (12 to 50 MP),
+#: and what a PNG costs in bytes once decoded in grey (a large JPEG is decoded reduced)
+MAX_PIXELS = 100_000_000
+#: steps through a JPEG's segments before its frame header is given up on
+HEADER_STEPS = 100_000
 #: points of a round component's outline
 CIRCLE_POINTS = 24
 #: the quiet-zone check: where the ring is sampled (cells out from the black square) and the share
@@ -58,11 +66,15 @@ class Found:
 
 
 def jpeg_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from a JPEG's frame header, or None if ``data`` is not a JPEG."""
+    """(width, height) from a JPEG's frame header, or None if ``data`` is not a JPEG (or its frame
+    header is not found within :data:`HEADER_STEPS` steps: segments are skipped whole, stray bytes
+    one at a time)."""
     if data[:2] != b"\xff\xd8":
         return None
     i = 2
-    while i + 9 < len(data):
+    for _step in range(HEADER_STEPS):
+        if i + 9 >= len(data):
+            return None
         if data[i] != 0xFF:
             i += 1
             continue
@@ -78,27 +90,65 @@ def jpeg_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
+def png_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a PNG's header (IHDR), or None if ``data`` is not a PNG."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR" or len(data) < 24:
+        return None
+    w, h = struct.unpack(">II", data[16:24])
+    return w, h
+
+
+def photo_size(path: str | Path, data: bytes) -> tuple[int, int]:
+    """A photo's size as its header declares it, refused (:class:`ScanError`) before anything is
+    decoded when the file is empty, is no JPEG or PNG, or declares more than :data:`MAX_PIXELS`."""
+    if not data:
+        raise ScanError({"es": f"{path}: el archivo está vacío (0 bytes), no es una foto",
+                         "en": f"{path}: the file is empty (0 bytes), not a photo"})
+    size = jpeg_size(data) or png_size(data)
+    if size is None:
+        raise ScanError({"es": f"{path}: no es una imagen que Ludoteca sepa leer (una foto JPEG o PNG)",
+                         "en": f"{path}: not an image Ludoteca can read (a JPEG or PNG photo)"})
+    w, h = size
+    if not w or not h or w * h > MAX_PIXELS:
+        mp = MAX_PIXELS // 1_000_000
+        raise ScanError({"es": f"{path}: una foto de 1 a {mp} megapíxeles, no de {w} x {h} píxeles",
+                         "en": f"{path}: a photo of 1 to {mp} megapixels, got {w} x {h} pixels"})
+    return w, h
+
+
 def read_photo(path: str | Path):
     """The photo in grey and the factor from its pixels to the returned image's (<= 1).
 
-    A JPEG twice the working size or more is decoded at half (or a quarter of) its size directly,
-    which is several times faster than decoding it whole.
+    Only a regular file of at most :data:`MAX_PHOTO_BYTES` is read (a FIFO or a device is refused
+    without waiting), and its header's size is checked (:func:`photo_size`) before it is decoded.
+    A JPEG twice the working size or more is decoded at half (a quarter, an eighth) of its size
+    directly, which is several times faster than decoding it whole.
     """
     cv2 = require_cv2()
     import numpy as np
     try:
-        data = Path(path).read_bytes()
+        data = read_bytes(path, MAX_PHOTO_BYTES)
+    except InputTooLarge as exc:
+        mb = MAX_PHOTO_BYTES // 2**20
+        raise ScanError({"es": f"{path}: una foto de como mucho {mb} MB, no de {exc.got}",
+                         "en": f"{path}: a photo of at most {mb} MB, got {exc.got}"}) from None
     except OSError as exc:
         why = exc.strerror or exc
         raise ScanError({"es": f"{path}: no se puede leer la foto ({why})",
                          "en": f"{path}: cannot read the photo ({why})"}) from None
-    size = jpeg_size(data)
+    size = photo_size(path, data)
     flag, factor = cv2.IMREAD_GRAYSCALE, 1.0
-    if size and max(size) >= 4 * WORK_SIDE:
-        flag, factor = cv2.IMREAD_REDUCED_GRAYSCALE_4, 0.25
-    elif size and max(size) >= 1.9 * WORK_SIDE:
-        flag, factor = cv2.IMREAD_REDUCED_GRAYSCALE_2, 0.5
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
+    if data[:2] == b"\xff\xd8":
+        if max(size) >= 8 * WORK_SIDE:
+            flag, factor = cv2.IMREAD_REDUCED_GRAYSCALE_8, 0.125
+        elif max(size) >= 4 * WORK_SIDE:
+            flag, factor = cv2.IMREAD_REDUCED_GRAYSCALE_4, 0.25
+        elif max(size) >= 1.9 * WORK_SIDE:
+            flag, factor = cv2.IMREAD_REDUCED_GRAYSCALE_2, 0.5
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
+    except cv2.error:  # a header that lies about the data behind it
+        image = None
     if image is None:
         raise ScanError({"es": f"{path}: no es una imagen que OpenCV sepa leer (JPEG, PNG...)",
                          "en": f"{path}: not an image OpenCV can read (JPEG, PNG, ...)"})

@@ -21,6 +21,8 @@ from typing import Any, Iterable, Mapping, Sequence
 import yaml
 
 from ludoteca.cards import Game, fold
+from ludoteca.cards.names import shown
+from ludoteca.cards.yamlread import YamlProblem, prescan
 
 from . import ScanError
 from .detect import Found
@@ -78,9 +80,12 @@ def parse_set(item: str) -> tuple[list[str], Any]:
     """``--set KEY=VALUE``: the key path (``first_complete``, ``Ana.gold``) and the YAML value."""
     key, sep, value = item.partition("=")
     if not sep or not key.strip():
-        raise ScanError(f"--set {item}: expected KEY=VALUE (e.g. Ana.gold=3 or first_complete=Ana)")
+        raise ScanError(f"--set {shown(item)}: expected KEY=VALUE (e.g. Ana.gold=3 or first_complete=Ana)")
     try:
+        prescan(value, f"--set {key}")
         parsed = yaml.safe_load(value) if value.strip() else ""
+    except YamlProblem as exc:  # beyond the limits every YAML Ludoteca reads keeps to
+        raise ScanError(f"--set {shown(key)}: {exc.message}") from None
     except yaml.YAMLError:
         parsed = value
     return [k.strip() for k in key.split(".")], parsed
