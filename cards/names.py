@@ -15,16 +15,21 @@ True
 
 from __future__ import annotations
 
-import unicodedata
+import json
+import re
 from dataclasses import dataclass
+from typing import Any
 
 #: The longest name, in characters: the longest card name of the shipped data has 43.
 MAX_NAME = 60
-#: Characters a terminal or a text layout acts on instead of showing: bidirectional overrides and
-#: isolates (the others are told by their Unicode category, :func:`hidden`).
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-#: Control characters (C0, DEL, C1), lone surrogates, line and paragraph separators.
-_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
+#: Characters a terminal or a text layout acts on instead of showing: control characters (C0, DEL,
+#: C1: Unicode's Cc), lone surrogates (Cs), line and paragraph separators (Zl, Zp), bidirectional
+#: marks, embeddings, overrides and isolates.
+_BEYOND_C0 = "\x7f-\x9f\ud800-\udfff\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_HIDDEN = re.compile(f"[\x00-\x1f{_BEYOND_C0}]")
+#: What is left to escape in ``json.dumps``'s text: it escapes C0 inside strings itself, and outside
+#: them a C0 character is layout (the newlines of ``indent``).
+_HIDDEN_IN_JSON = re.compile(f"[{_BEYOND_C0}]")
 
 
 @dataclass(frozen=True)
@@ -42,7 +47,7 @@ class NameProblem:
 
 def hidden(char: str) -> bool:
     """Whether a character would act on the terminal or the layout rather than be seen."""
-    return char in _BIDI or unicodedata.category(char) in _CATEGORIES
+    return _HIDDEN.match(char) is not None
 
 
 def _escape(char: str) -> str:
@@ -66,5 +71,12 @@ def name_problem(name: str, limit: int = MAX_NAME) -> NameProblem | None:
 def shown(name: object, limit: int = MAX_NAME) -> str:
     """A name as it is printed or drawn: every hidden character written as its escape (``\\x1b``),
     and at most ``limit`` characters (a longer one ends with ``…``)."""
-    text = "".join(_escape(c) if hidden(c) else c for c in str(name))
+    text = _HIDDEN.sub(lambda m: _escape(m.group()), str(name))
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def json_text(value: Any, **options: Any) -> str:
+    """``json.dumps`` (not ASCII-only, so names stay readable) with every hidden character written as
+    its ``\\u`` escape: the same data, and nothing a terminal would act on."""
+    text = json.dumps(value, ensure_ascii=False, **options)
+    return _HIDDEN_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

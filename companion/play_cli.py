@@ -14,7 +14,7 @@ from typing import Any, BinaryIO, Iterator
 
 from ludoteca.atomic import write_text
 from ludoteca.cards.limits import MAX_LINE_BYTES, InputTooLarge, json_loads
-from ludoteca.cards.names import shown
+from ludoteca.cards.names import json_text, shown
 
 #: The largest seed: what one SQLite integer holds.
 MAX_SEED = 2**63 - 1
@@ -169,7 +169,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                 answer = {"ok": True, "game_id": session.id, "seq": session.acknowledged, "state": state}
                 if session.repeated:
                     answer["repeated"] = True
-        out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        out.write(json_text(answer) + "\n")
         out.flush()
     return 0
 
@@ -245,7 +245,7 @@ def cmd_history(args: argparse.Namespace) -> int:
                  "actions": g["seq"], "updated": g["updated"],
                  "scores": ({p["name"]: p["total"] for p in g["final"]["players"]} if g["final"] else None),
                  "winners": g["final"]["winners"] if g["final"] else None} for g in games]
-        print(json.dumps(rows, ensure_ascii=False, indent=1))
+        print(json_text(rows, indent=1))
         return 0
     if not games:
         print("no saved games")
@@ -272,9 +272,9 @@ def _print_game(store, game_id: str, as_json: bool) -> int:
     times = play_times(store, game_id, seats=len(game["players"]))
     _note_skipped(times["skipped"])
     if as_json:
-        print(json.dumps({**game, "start": times["start"].isoformat() if times["start"] else None,
+        print(json_text({**game, "start": times["start"].isoformat() if times["start"] else None,
                           "end": times["end"].isoformat() if times["end"] else None,
-                          "minutes": times["minutes"]}, ensure_ascii=False, indent=1))
+                          "minutes": times["minutes"]}, indent=1))
         return 0
     print(f"{game['id']}  {game['game']}  {game['status']}, {game['seq']} actions")
     print("players (seat order): " + ", ".join(f"{i + 1}. {shown(n)}" for i, n in enumerate(game["players"])))
@@ -314,7 +314,7 @@ def _print_stats(store, as_json: bool, wanted: str | None) -> int:
             return _fail(f"--stats takes a game name (ciudadelas, el_mapa, gladiadores), not '{wanted}'")
         stats = {game: stats[game]} if game in stats else {}
     if as_json:
-        print(json.dumps(stats, ensure_ascii=False, indent=1))
+        print(json_text(stats, indent=1))
         return 0
     print(stats_table(stats) if stats else "no finished games")
     return 0

@@ -4,11 +4,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from ludoteca.cards.names import shown
+from ludoteca.cards.names import json_text, shown
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -122,8 +121,7 @@ def _list(args: argparse.Namespace, game) -> int:
                       + " ".join(f"{px:.0f},{py:.0f}" for px, py in f.outline[:4])
                       + (" ..." if len(f.outline) > 4 else ""))
     if args.json:
-        json.dump({"game": game.id, "photos": photos}, sys.stdout, ensure_ascii=False)
-        print()
+        print(json_text({"game": game.id, "photos": photos}))
     return 0
 
 
@@ -171,8 +169,7 @@ def _score(args: argparse.Namespace, catalog, game_id: str) -> int:
             print(problem, file=sys.stderr)
         return 2
     if args.json:
-        json.dump(result.as_json(), sys.stdout, ensure_ascii=False)
-        print()
+        print(json_text(result.as_json()))
     else:
         sys.stdout.write(format_table(result, game.meta.get("name", {}), args.lang))
     return 0

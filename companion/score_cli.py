@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING
 
-from ludoteca.cards.names import shown
+from ludoteca.cards.names import json_text, shown
 
 if TYPE_CHECKING:
     from .engine.scoring import Result
@@ -67,8 +66,7 @@ def run_score(args: argparse.Namespace) -> int:
         if note["en"].startswith("House rule"):
             print(f"ludoteca: warning: {note['en']}", file=sys.stderr)
     if args.json:
-        json.dump(result.as_json(), sys.stdout, ensure_ascii=False)
-        print()
+        print(json_text(result.as_json()))
     else:
         sys.stdout.write(format_table(result, catalog[game_id].meta.get("name", {}), args.lang))
     return 0

@@ -87,12 +87,16 @@ def test_names_saved_before_the_rule_are_shown_without_control_characters(monkey
     store.new_game("ciudadelas", ["Ana", "Luis"], seed=1)
     store.close()
     with sqlite3.connect(db) as conn:  # what an older Ludoteca let in
-        conn.execute("UPDATE games SET players = ?", (json.dumps(["\x1b[31mAna\x07", "L" * 5000]),))
+        conn.execute("UPDATE games SET players = ?", (json.dumps(["\x1b[31mAna\x07", "L" * 5000, "Eva\u202e\x9b"]),))
     conn.close()
+    assert main(["history", "--json", "--db", str(db)]) == 0  # the same data, every hidden character escaped
+    out = capsys.readouterr().out
+    assert json.loads(out)[0]["players"] == ["\x1b[31mAna\x07", "L" * 5000, "Eva\u202e\x9b"]
+    assert not any(c in out for c in "\x1b\x07\u202e\x9b") and "Eva\\u202e\\u009b" in out
     for argv in (["history", "--db", str(db)], ["history", "last", "--db", str(db)]):
         assert main(argv) == 0
         out = capsys.readouterr().out
-        assert "\x1b" not in out and "\x07" not in out and "\\x1b[31mAna\\x07" in out
+        assert not any(c in out for c in "\x1b\x07\u202e\x9b") and "\\x1b[31mAna\\x07" in out
         assert "L" * 59 + "…" in out and "L" * 61 not in out
 
 
