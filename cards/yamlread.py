@@ -159,6 +159,8 @@ def parse(text: str, path: Path | str = "<string>") -> Any:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
         what = exc.problem or exc.context or "unreadable YAML"
+        if "maximum nesting depth" in what:  # libyaml's own bound (PyYAML 6.0.4), met before ours in prescan
+            raise YamlProblem(path, line, f"yaml: nesting of at most {MAX_DEPTH} levels, got more") from None
         raise YamlProblem(path, line, f"yaml: valid YAML, got a syntax error ({what})") from None
     except yaml.YAMLError as exc:
         raise YamlProblem(path, 1, f"yaml: valid YAML, got {exc}") from None
