@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from .limits import what_is
 from .names import shown
 from .problems import DataError, Problem
 from .schema import Checker, check_spec, describe, normalise_spec, repeated_id
@@ -206,8 +207,8 @@ def _read_schema(folder: Path, game_id: str, problems: list[Problem]) -> dict | 
     """Phase 1: the game's ``schema.yaml``, read and checked (``like`` kinds get their fields)."""
     schema_path = folder / "schema.yaml"
     if not schema_path.is_file():
-        problems.append(Problem(str(schema_path), 0, "game", game_id, "schema.yaml",
-                                "a schema file for the game", "no such file"))
+        problems.append(Problem(str(schema_path), 0, "game", game_id, "schema.yaml", "a schema file for the game",
+                                what_is(schema_path.stat().st_mode) if schema_path.exists() else "no such file"))
         return None
     try:
         schema = read(schema_path)
@@ -355,7 +356,7 @@ def _check_entry(checker: Checker, spec: dict, entry: LDict, path: Path, kind: s
 def _read_data(path: Path, game_id: str, problems: list[Problem]) -> Any:
     if not path.is_file():
         problems.append(Problem(str(path), 0, "file", path.name, "file", "a data file named in schema.yaml",
-                                "a folder" if path.is_dir() else "no such file"))
+                                what_is(path.stat().st_mode) if path.exists() else "no such file"))
         return None
     try:
         data = read(path)
