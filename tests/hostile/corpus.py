@@ -54,6 +54,9 @@ class Case:
     check: Callable[[Path, str, str], str | None] | None = None  # extra check: a failure message or None
     #: the world the command runs in (a full disk, a read-only mount): a context manager around it
     world: Callable[[], contextlib.AbstractContextManager] | None = None
+    fifos: tuple[str, ...] = ()  # named pipes made in the folder (in place of a card file, say), no writer
+    call: Callable[[Path], int] | None = None  # run instead of the command: the app's own files, read
+    # as the app reads them (same folder, alarm and memory cap); returns the exit code
 
 
 def one_line_naming(path: str) -> Callable[[Path, str, str], str | None]:
@@ -130,8 +133,8 @@ def deep_nesting() -> Iterator[Case]:
                {"cards/ciudadelas/districts.yaml": ("districts: " + "[" * 5000 + "]" * 5000 + "\n").encode()},
                cards=True, check=one_line_naming("cards/ciudadelas/districts.yaml"))
     yield Case("deep_nesting", "json_strings_with_brackets", ["score", "r.json"],
-               {"r.json": json.dumps({"game": "el_mapa", "players": [{"name": "[" * 500, "buildings": ["Mercado"]},
-                                                                      {"name": "{" * 500, "buildings": ["Cuartel"]}]}).encode()},
+               {"r.json": json.dumps({"game": "el_mapa", "players": [{"name": "[" * 60, "buildings": ["Mercado"]},
+                                                                      {"name": "{" * 60, "buildings": ["Cuartel"]}]}).encode()},
                codes=(0,))
 
 
@@ -602,9 +605,243 @@ def csv_injection() -> Iterator[Case]:
                    stdin=(line + "\n").encode(), codes=(0,), check=exported)
 
 
+# -- issue 19: play lines, names, a player count's buildings, schema words, special files, photos ----
+
+def surrogate_lines() -> Iterator[Case]:
+    """Play lines the engine read wrongly: a number as a resource, halves of a character (lone
+    surrogates), as JSON escapes and as raw bytes; each is answered and the session goes on."""
+    lines = {
+        "resource_number": ('{"action":"adjust","player":"Ana","resource":5,"delta":1}', "unknown resource '5'"),
+        "resource_float": ('{"action":"adjust","player":"Ana","resource":1.5,"delta":1}', "must be a name"),
+        "resource_true": ('{"action":"adjust","player":"Ana","resource":true,"delta":1}', "must be a name"),
+        "action_surrogate": ('{"action":"\\ud800"}', "lone surrogate"),
+        "player_surrogate": ('{"action":"adjust","player":"\\ud800","resource":"gold","delta":1}', "lone surrogate"),
+        "resource_surrogate": ('{"action":"adjust","player":"Ana","resource":"\\udfff","delta":1}', "lone surrogate"),
+        "id_surrogate": ('{"action":"adjust","player":"Ana","resource":"gold","delta":1,"id":"\\udc00"}',
+                         "lone surrogate"),
+        "key_surrogate": ('{"\\ud800":1,"action":"adjust"}', "lone surrogate"),
+        "pair_reversed": ('{"action":"\\udc00\\ud800"}', "lone surrogate"),
+        "high_then_letter": ('{"action":"\\ud83dx"}', "lone surrogate"),
+        "raw_surrogate_bytes": ('{"action":"\ud800"}', "has no action"),
+        "pair_is_a_character": ('{"action":"\\ud83d\\ude00"}', "has no action"),
+    }
+    for name, (line, words) in lines.items():
+        yield play_case("play_line", name, [line, ADJUST], [words, None])
+    yield play_case("play_line", "three_bad_then_good", [lines["resource_number"][0], lines["action_surrogate"][0],
+                                                          lines["player_surrogate"][0], ADJUST],
+                    ["unknown resource", "lone surrogate", "lone surrogate", None])
+
+
+BAD_NAMES = {"long_100000": "A" * 100_000, "long_61": "A" * 61, "soh": "Ana\x01", "ansi_red": "\x1b[31mAna",
+             "ansi_clear": "Ana\x1b[2J", "bell": "Ana\x07", "del": "Ana\x7f", "c1_csi": "Ana\x9b31m",
+             "rtl_override": "Ana\u202eqwe", "isolate": "\u2066Ana", "line_separator": "Ana\u2028Luis",
+             "tab": "An\ta", "nul": "Ana\x00"}
+
+
+def _no_escape(folder: Path, out: str, err: str) -> str | None:
+    raw = [c for c in out + err if c in "\x1b\x07\x9b\u202e\x01"]
+    return f"printed raw: {raw[:3]!r}" if raw else None
+
+
+def _db_with_players(players: list[str]) -> bytes:
+    """A database an older Ludoteca wrote, whose players' names are no names today."""
+    from ludoteca.companion.engine import Store
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "x.db"
+        store = Store(path)
+        store.new_game("ciudadelas", ["Ana", "Luis"], seed=1)
+        store.close()
+        conn = sqlite3.connect(path)
+        with conn:
+            conn.execute("UPDATE games SET players = ?", (json.dumps(players),))
+        conn.close()
+        return path.read_bytes()
+
+
+def names() -> Iterator[Case]:
+    """Names that are no names (too long, control characters, ANSI escapes, bidi overrides): refused
+    where they are typed, and never printed raw where they are shown."""
+    for key, name in BAD_NAMES.items():
+        yield Case("names", f"play_players_{key}", ["play", "ciudadelas", f"--players={name},Luis", "--db", "g.db"],
+                   must=("player 1's name: a name of",), check=_no_escape)
+        yield Case("names", f"play_second_player_{key}", ["play", "gladiadores", f"--players=Ana,{name}", "--db", "g.db"],
+                   must=("player 2's name: a name of",), check=_no_escape)
+        record = json.dumps({"game": "gladiadores", "players": [{"name": name, "combat_wins": 1},
+                                                                {"name": "Luis", "combat_wins": 2}]})
+        yield Case("names", f"score_record_{key}", ["score", "r.json"], {"r.json": record.encode()},
+                   must=("players[0].name: expected a name of",), check=_no_escape)
+        if len(name) < 1000:
+            city = json.dumps({"game": "ciudadelas", "players": [{"name": "Ana", "city": [name]},
+                                                                 {"name": "Luis", "city": ["Templo"]}]})
+            yield Case("names", f"score_unknown_card_{key}", ["score", "r.json"], {"r.json": city.encode()},
+                       must=("unknown district",), check=_no_escape)
+    yield Case("names", "play_players_60_characters", ["play", "ciudadelas", f"--players={'B' * 60},Luis", "--db", "g.db"],
+               codes=(0,))
+    old = _db_with_players(["\x1b[31mAna\x07", "L" * 5000, "Eva\u202e"])
+    for argv in (["history", "--db", "g.db"], ["history", "last", "--db", "g.db"],
+                 ["history", "--json", "--db", "g.db"], ["history", "--stats", "--db", "g.db"]):
+        yield Case("names", "old_names_" + "_".join(a.strip("-") for a in argv[1:-2]) or "old_names_list",
+                   argv, {"g.db": old}, codes=(0,), check=_no_escape)
+    root = Path(__file__).resolve().parents[2] / "cards"
+    text = (root / "gladiadores" / "buildings.yaml").read_text(encoding="utf-8")
+    for key, name in BAD_NAMES.items():
+        quoted = json.dumps(name)  # a YAML double-quoted scalar with JSON's escapes
+        edited = text.replace("name: {es: Domus, en: Domus}", f"name: {{es: {quoted}, en: Domus}}")
+        yield Case("names", f"validate_card_name_{key}", ["validate", "--cards", "cards"],
+                   {"cards/gladiadores/buildings.yaml": edited.encode()}, cards=True,
+                   must=("building 'domus': name.es: a name of",), check=_no_escape)
+
+
+def player_count_buildings() -> Iterator[Case]:
+    """Gladiadores buildings of a larger player count in a smaller game (player_counts in game.yaml)."""
+    glad = {"v_in_3": (3, ["Domus", "Arcus"], "(symbol V)"), "v_in_4": (4, ["Domus"], "(symbol V)"),
+            "iv_in_3": (3, ["Circus"], "(symbol IV)"), "iii_in_2": (2, ["Basilica"], "(symbol III)"),
+            "v_in_2_expansion": (2, ["Arcus"], "(symbol V)")}
+    for key, (count, buildings, words) in glad.items():
+        players = [{"name": f"P{k}", "combat_wins": 1, **({"buildings": buildings} if k == 0 else {})}
+                   for k in range(count)]
+        record = {"game": "gladiadores", "players": players, **({"expansion": True} if "expansion" in key else {})}
+        data = json.dumps(record).encode()
+        yield Case("impossible_game", f"gladiadores_{key}", ["score", "r.json"], {"r.json": data},
+                   must=(words, "seed 002_ecf15d19eaf72115.txt:"))
+        yield Case("impossible_game", f"gladiadores_{key}_lenient", ["score", "r.json", "--lenient"], {"r.json": data},
+                   codes=(0,), must=("House rule", words))
+    five = [{"name": f"P{k}", "combat_wins": 1, **({"buildings": ["Domus", "Arcus"]} if k == 0 else {})} for k in range(5)]
+    yield Case("impossible_game", "gladiadores_v_in_5_expansion", ["score", "r.json"],
+               {"r.json": json.dumps({"game": "gladiadores", "expansion": True, "players": five}).encode()}, codes=(0,))
+
+
+def schema_words() -> Iterator[Case]:
+    """A word where a schema.yaml wants a number, and ids repeated inside an entry."""
+    root = Path(__file__).resolve().parents[2] / "cards"
+    edits = {
+        "gladiadores_min_len": ("gladiadores", "        min_len: 1\n", "        min_len: one\n", "'min_len'"),
+        "gladiadores_min_len_negative": ("gladiadores", "        min_len: 1\n", "        min_len: -1\n", "'min_len'"),
+        "gladiadores_option_min": ("gladiadores", "      type: int\n      min: 1\n", "      type: int\n      min: uno\n",
+                                   "setup.options.target.min: a whole number"),
+        "gladiadores_option_max": ("gladiadores", "      min: 1\n      max: 100\n", "      min: 1\n      max: cien\n",
+                                   "setup.options.target.max: a whole number"),
+        "el_mapa_int_min": ("el_mapa", "fields: {min: {type: int, min: 1,", "fields: {min: {type: int, min: uno,",
+                            "plausible range ('min'"),
+        "el_mapa_tiles_unique_len": ("el_mapa", "tiles: {type: list, of: {type: ref, to: tile}, min_len: 1,",
+                                     "tiles: {type: list, of: {type: ref, to: tile}, min_len: [1],", "'min_len'"),
+    }
+    for key, (game, old, new, words) in edits.items():
+        text = (root / game / "schema.yaml").read_text(encoding="utf-8")
+        assert old in text, key
+        yield Case("card_schema", key, ["validate", "--cards", "cards"],
+                   {f"cards/{game}/schema.yaml": text.replace(old, new, 1).encode()}, cards=True,
+                   must=(f"cards/{game}/schema.yaml:", words))
+    game_yaml = (root / "el_mapa" / "game.yaml").read_text(encoding="utf-8")
+    for key, (old, new, words) in {"end_condition": ("- id: ultima_ficha", "- id: maravilla", "end_conditions[1].id"),
+                                   "variant": ("- id: obstaculos", "- id: armeria_atalaya", "variant 'armeria_atalaya'"),
+                                   "resource": ("- id: madera", "- id: oro", "resource 'oro'")}.items():
+        yield Case("card_schema", f"el_mapa_duplicate_{key}", ["validate", "--cards", "cards"],
+                   {"cards/el_mapa/game.yaml": game_yaml.replace(old, new, 1).encode()}, cards=True,
+                   must=(words, "a unique id (first used on line"))
+
+
+def _settings_default(folder: Path) -> int:
+    """The app's start reading its settings from ``folder``: 0 when it gets the defaults."""
+    from ludoteca.companion.app.settings import Settings
+
+    return 0 if Settings.load(folder) == Settings() else 1
+
+
+def special_files() -> Iterator[Case]:
+    """Paths that are no regular files (a FIFO with no writer, /dev/zero, a folder) where a file is read."""
+    yield Case("special_file", "settings_fifo", [], fifos=("companion.json",), codes=(0,), call=_settings_default)
+    yield Case("special_file", "settings_folder_inside", [], files={"companion.json/x": b""}, codes=(0,),
+               call=lambda folder: 0 if _settings_default(folder) in (0, 1) else 2)
+    for suffix in ("yaml", "json"):
+        yield Case("special_file", f"score_fifo_{suffix}", ["score", f"r.{suffix}"], fifos=(f"r.{suffix}",),
+                   must=("a FIFO (named pipe), not a regular file",))
+    for target in ("el_mapa/tiles.yaml", "ciudadelas/schema.yaml", "gladiadores/game.yaml"):
+        yield Case("special_file", f"card_file_fifo_{target.replace('/', '_')}", ["validate", "--cards", "cards"],
+                   cards=True, fifos=(f"cards/{target}",), must=("got a FIFO (named pipe)",))
+    if Path("/dev/zero").exists():
+        yield Case("special_file", "score_dev_zero", ["score", "/dev/zero"], must=("a character device",))
+        yield Case("special_file", "scan_dev_zero", ["scan", "/dev/zero", "--game", "ciudadelas"],
+                   must=("/dev/zero: cannot read the photo (a character device, not a regular file)",))
+    yield Case("special_file", "scan_fifo_jpg", ["scan", "x.jpg", "--game", "ciudadelas"], fifos=("x.jpg",),
+               must=("x.jpg: cannot read the photo (a FIFO (named pipe), not a regular file)",))
+    yield Case("special_file", "scan_fifo_among_photos", ["scan", "a.png", "x.jpg", "--game", "gladiadores"],
+               {"a.png": _png(160, 120)}, fifos=("x.jpg",), must=("x.jpg: cannot read the photo",),
+               check=lambda folder, out, err: f"printed {out[:80]!r}" if out else None)
+    yield Case("special_file", "scan_folder", ["scan", "fotos", "--game", "ciudadelas"], {"fotos/a.png": _png(16, 16)},
+               must=("fotos: cannot read the photo (a folder, not a regular file)",))
+    yield Case("special_file", "scan_record_fifo", ["scan", "--game", "gladiadores", "--score", "--player", "Ana=a.png",
+                                                    "--player", "Luis=a.png", "--record", "p.yaml"],
+               {"a.png": _png(160, 120)}, fifos=("p.yaml",), must=("a FIFO (named pipe)",))
+
+
+def _png(width: int, height: int, rows: int | None = None) -> bytes:
+    """A grey PNG of ``width`` x ``height`` that holds ``rows`` rows of white (all of them by default)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    body = zlib.compress((b"\x00" + b"\xff" * width) * (height if rows is None else rows))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", body) + chunk(b"IEND", b""))
+
+
+def _jpeg_declaring(width: int, height: int) -> bytes:
+    """The start of a JPEG whose frame header declares ``width`` x ``height`` (no image data)."""
+    import struct
+
+    sof = b"\xff\xc0" + struct.pack(">HBHHB", 11, 8, height, width, 1) + b"\x01\x11\x00"
+    return b"\xff\xd8" + sof + b"\xff\xd9" + b"\x00" * 16
+
+
+def scan_photos() -> Iterator[Case]:
+    """Photos that cannot be photos: empty, declaring billions of pixels, lying, endless, not images."""
+    good = _png(160, 120)
+    bad = {
+        "empty": (b"", "the file is empty (0 bytes), not a photo"),
+        "png_60000": (_png(60000, 60000, rows=1), "a photo of 1 to 100 megapixels, got 60000 x 60000 pixels"),
+        "png_32000": (_png(32000, 32000, rows=1), "a photo of 1 to 100 megapixels, got 32000 x 32000 pixels"),
+        "png_10001_square": (_png(10001, 10001, rows=1), "a photo of 1 to 100 megapixels, got 10001 x 10001 pixels"),
+        "png_zero_wide": (_png(0, 10, rows=0), "a photo of 1 to 100 megapixels, got 0 x 10 pixels"),
+        "png_truncated_rows": (_png(4000, 3000, rows=2), "not an image OpenCV can read"),
+        "png_signature_only": (b"\x89PNG\r\n\x1a\n", "not an image Ludoteca can read"),
+        "jpeg_65535": (_jpeg_declaring(65535, 65535), "a photo of 1 to 100 megapixels, got 65535 x 65535 pixels"),
+        "jpeg_no_data": (_jpeg_declaring(800, 600), "not an image OpenCV can read"),
+        "jpeg_all_ff": (b"\xff\xd8" + b"\xff" * 2_000_000, "not an image Ludoteca can read"),
+        "jpeg_marker_soup": (b"\xff\xd8" + b"\x00\xff\x01" * 500_000, "not an image Ludoteca can read"),
+        "text": (b"no soy una foto\n", "not an image Ludoteca can read"),
+        "gif": (b"GIF89a" + b"\x00" * 100, "not an image Ludoteca can read"),
+    }
+    for key, (data, words) in bad.items():
+        yield Case("scan", f"photo_{key}", ["scan", "x.jpg", "--game", "ciudadelas"], {"x.jpg": data},
+                   must=(f"x.jpg: {words}",))
+        yield Case("scan", f"among_several_{key}", ["scan", "a.png", "x.jpg", "b.png", "--game", "gladiadores"],
+                   {"a.png": good, "x.jpg": data, "b.png": good}, must=(f"x.jpg: {words}",),
+                   check=lambda folder, out, err: f"printed {out[:80]!r}" if out else None)
+    yield Case("scan", "good_photos", ["scan", "a.png", "b.png", "--game", "gladiadores"], {"a.png": good, "b.png": good},
+               codes=(0,), must=("a.png: 0 components",))
+    score = ["scan", "--game", "ciudadelas", "--score", "--player", "Ana=a.png", "--player", "Luis=a.png"]
+    for key, value, words in (("digits_5000", "9" * 5000, "numbers of at most 100 digits, got one of 5000"),
+                              ("digits_101", "9" * 101, "numbers of at most 100 digits"),
+                              ("deep", "[" * 200 + "]" * 200, "nesting of at most 64"),
+                              ("alias_bomb", "[&a [1,1,1,1,1,1,1,1], " + ", ".join(["*a"] * 3000) + "]", "at most 1,000 aliases")):
+        yield Case("scan", f"set_{key}", [*score, "--set", f"Luis.gold={value}"], {"a.png": good},
+                   must=(f"--set Luis.gold: yaml: {words}",))
+    yield Case("scan", "set_empty_photo", [*score[:-2], "--player", "Luis=x.jpg"], {"a.png": good, "x.jpg": b""},
+               must=("x.jpg: the file is empty",))
+    yield Case("scan", "player_name_ansi", ["scan", "--game", "gladiadores", "--score", "--player", "\x1b[31mAna=a.png",
+                                            "--player", "Luis=a.png"], {"a.png": good},
+               must=("expected a name of letters",), check=_no_escape)
+
+
 GENERATORS: list[Callable[[], Iterator[Case]]] = [issue_cases, yaml_bombs, deep_nesting, oversize, big_numbers, schema_ranges,
                                                   impossible_games, encodings, play_lines, databases, csv_injection,
-                                                  store_troubles]
+                                                  store_troubles,
+                                                  surrogate_lines, names, player_count_buildings, schema_words,
+                                                  special_files, scan_photos]
 #: Cases other parts add: callables returning an iterable of :class:`Case`.
 EXTRA: list[Callable[[], Iterator[Case]]] = []
 
@@ -638,6 +875,11 @@ def run_case(case: Case, cards_root: Path) -> dict:
             target = folder / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
+        for name in case.fifos:
+            target = folder / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.unlink(missing_ok=True)
+            os.mkfifo(target)
         os.chdir(folder)
         out, err = io.StringIO(), io.StringIO()
         stdin = io.TextIOWrapper(io.BytesIO(case.stdin), encoding="utf-8")
@@ -651,7 +893,7 @@ def run_case(case: Case, cards_root: Path) -> dict:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
                     (case.world() if case.world else contextlib.nullcontext()):
                 try:
-                    code = main(case.argv)
+                    code = case.call(folder) if case.call is not None else main(case.argv)
                 except SystemExit as exc:
                     code = exc.code if isinstance(exc.code, int) else 2
         except Hang:
@@ -705,6 +947,10 @@ def main() -> int:
     import ludoteca.companion.engine  # noqa: F401 - imported before the limit: it is the baseline
     import ludoteca.companion.play_cli  # noqa: F401
     import ludoteca.cli  # noqa: F401
+    import ludoteca.companion.app.settings  # noqa: F401 - the app's files are read as the app reads them
+    with contextlib.suppress(ImportError):  # what `scan` holds idle (OpenCV maps far more than it uses)
+        import cv2  # noqa: F401
+        import numpy  # noqa: F401
     from ludoteca.cards import default_dir, load
     load()
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
