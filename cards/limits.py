@@ -82,13 +82,15 @@ def read_bytes(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:
     file is looked at before it is opened (a device is not even opened), opened without blocking
     and looked at again before one byte is read. Other OSErrors pass."""
     _regular(os.stat(path).st_mode, path)
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    nonblocking = getattr(os, "O_NONBLOCK", 0)  # POSIX: opening a FIFO does not wait for a writer
+    fd = os.open(path, os.O_RDONLY | nonblocking | getattr(os, "O_BINARY", 0))
     try:
         info = os.stat(fd)
         _regular(info.st_mode, path)
         if info.st_size > limit:
             raise InputTooLarge(path, None, "file", f"at most {limit:,} bytes", f"{info.st_size:,} bytes")
-        os.set_blocking(fd, True)
+        if nonblocking:
+            os.set_blocking(fd, True)
         with os.fdopen(fd, "rb", closefd=False) as f:
             data = f.read(limit + 1)
     finally:
