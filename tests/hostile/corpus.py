@@ -837,11 +837,60 @@ def scan_photos() -> Iterator[Case]:
                must=("expected a name of letters",), check=_no_escape)
 
 
+def _settings_lang(want: str):
+    """The app's start reading its settings from the case's folder: 0 when it gets language ``want``."""
+    def load(folder: Path) -> int:
+        from ludoteca.companion.app.settings import Settings
+
+        return 0 if Settings.load(folder).lang == want else 1
+    return load
+
+
+def app_files() -> Iterator[Case]:
+    """The app's settings file as the app reads it at start: whatever is there, the app starts (the
+    defaults, or the values of the right kind)."""
+    files = {
+        "good": (json.dumps({"lang": "en"}).encode(), "en"),
+        "empty": (b"", "es"),
+        "huge": (b" " * (2 * MB) + b'{"lang": "en"}', "es"),
+        "deep": (b"[" * 100_000 + b"]" * 100_000, "es"),
+        "lone_surrogate": (b'{"lang": "\\ud800"}', "es"),
+        "surrogate_beside_good": (b'{"lang": "en", "open_game": "\\udc00"}', "es"),
+        "utf16": (json.dumps({"lang": "en"}).encode("utf-16"), "es"),
+        "long_number": (b'{"lang": "en", "open_game": 1' + b"0" * 5000 + b"}", "es"),
+        "nul_bytes": (b"\x00" * 4096, "es"),
+        "wrong_kinds": (json.dumps({"lang": ["en"], "voice": "si", "colours": "red"}).encode(), "es"),
+        "ansi_lang": (json.dumps({"lang": "\x1b[31men"}).encode(), "es"),
+        "bomb_of_keys": (json.dumps({f"k{k}": k for k in range(30_000)}).encode(), "es"),
+    }
+    for key, (data, lang) in files.items():
+        yield Case("app_file", f"settings_{key}", [], {"companion.json": data}, codes=(0,), call=_settings_lang(lang))
+
+
+def names_in_lines() -> Iterator[Case]:
+    """Bad names where a name is an argument (a play line's player, a seat option, a scan player):
+    each refused in one line, and none printed raw."""
+    for key, name in BAD_NAMES.items():
+        if len(name) > 1000:
+            continue
+        line = json.dumps({"action": "adjust", "player": name, "resource": "gold", "delta": 1}, ensure_ascii=False)
+        case = play_case("names", f"play_line_player_{key}", [line, ADJUST], ["is not playing this game", None])
+        yield Case(case.kind, case.name, case.argv, stdin=case.stdin, codes=case.codes,
+                   check=lambda folder, out, err, inner=case.check: inner(folder, out, err) or _no_escape(folder, out, err))
+        yield Case("names", f"option_crown_{key}", ["play", "ciudadelas", "--players", "Ana,Luis", "--db", "g.db",
+                                                     "--option", f"crown={name}"],
+                   must=("option 'crown' is one of the players",), check=_no_escape)
+    for key, name in list(BAD_NAMES.items())[:7]:
+        yield Case("names", f"scan_player_{key}", ["scan", "--game", "gladiadores", "--score", "--player", f"{name}=a.png",
+                                                   "--player", "Luis=a.png"], {"a.png": _png(160, 120)},
+                   must=("players[0].name: expected a name of",), check=_no_escape)
+
+
 GENERATORS: list[Callable[[], Iterator[Case]]] = [issue_cases, yaml_bombs, deep_nesting, oversize, big_numbers, schema_ranges,
                                                   impossible_games, encodings, play_lines, databases, csv_injection,
                                                   store_troubles,
                                                   surrogate_lines, names, player_count_buildings, schema_words,
-                                                  special_files, scan_photos]
+                                                  special_files, scan_photos, app_files, names_in_lines]
 #: Cases other parts add: callables returning an iterable of :class:`Case`.
 EXTRA: list[Callable[[], Iterator[Case]]] = []
 
