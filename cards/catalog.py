@@ -14,6 +14,7 @@ every problem it found, each with its file and line.
 from __future__ import annotations
 
 import difflib
+import functools
 import unicodedata
 from importlib import resources
 from collections import Counter
@@ -37,10 +38,19 @@ def default_dir() -> Path:
     return Path(str(resources.files("ludoteca.cards")))
 
 
-def fold(text: str) -> str:
-    """Lower-case, without accents: how names are compared."""
-    decomposed = unicodedata.normalize("NFKD", str(text))
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold().strip()
+
+
+_fold_short = functools.lru_cache(maxsize=4096)(_fold)
+
+
+def fold(text: str) -> str:
+    """Lower-case, without accents: how names are compared (the same few names are folded over
+    and over while legal moves are listed: short ones are remembered)."""
+    text = str(text)
+    return _fold_short(text) if len(text) <= 100 else _fold(text)
 
 
 @dataclass
@@ -54,6 +64,7 @@ class Game:
     singles: dict[str, dict] = field(default_factory=dict)
     locations: dict[tuple[str, str], tuple[Path, int]] = field(default_factory=dict)
     _names: dict[tuple[str, ...], tuple[tuple, dict[str, dict]]] = field(default_factory=dict, repr=False)
+    _pieces: dict[str, tuple[tuple, int]] = field(default_factory=dict, repr=False)
 
     @property
     def options(self) -> dict[str, dict]:
@@ -81,6 +92,17 @@ class Game:
             if entry["id"] == entry_id:
                 return entry
         raise KeyError(f"{self.id}: no {kind} with id '{entry_id}'")
+
+    def pieces(self, kind: str) -> int:
+        """How many pieces of a kind the box holds: every entry's ``copies`` (1 when left out),
+        counted once (kept until the entry list changes, as the name index is)."""
+        entries = self.entries(kind)
+        stamp = (id(entries), len(entries))
+        cached = self._pieces.get(kind)
+        if cached is None or cached[0] != stamp:
+            cached = (stamp, sum(e.get("copies", 1) for e in entries))
+            self._pieces[kind] = cached
+        return cached[1]
 
     def find(self, kind: str | tuple[str, ...], name: str) -> dict:
         """The entry named by its id, Spanish or English name, ignoring case and accents.

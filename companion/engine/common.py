@@ -10,6 +10,7 @@ through, and a screen asks :func:`refusals` why a button is disabled.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
@@ -245,15 +246,20 @@ class Move:
     candidates: Candidates | None = None
     wrong_phase: Text | None = None
 
-    @property
+    @functools.cached_property
     def declared(self) -> dict[str, Arg]:
         """Every argument, with the active player's optional ``player`` when the move is theirs."""
         return {"player": ACTIVE_PLAYER, **self.args} if self.active and "player" not in self.args else self.args
 
+    @functools.cached_property
+    def described(self) -> dict[str, str]:
+        """``{argument: the words play --actions shows}``: what :func:`check_args` checks keys against."""
+        return {k: a.describe() for k, a in self.declared.items()}
+
     def read(self, action: dict, data: Any) -> dict:
         """The action's arguments read by type and range (defaults filled in), or a BadArgument."""
         declared = self.declared
-        check_args(action, {k: a.describe() for k, a in declared.items()})
+        check_args(action, self.described)
         values = {"action": self.name}
         for key, spec in declared.items():
             values[key] = spec.read(action, key, data)
@@ -301,7 +307,7 @@ def adjust_move(resources: Any, describe: str) -> Move:
 def actions_table(moves: dict[str, Move]) -> dict[str, dict[str, Any]]:
     """``ACTIONS``: what ``play --actions`` lists and the session checks keys against:
     ``{name: {"args": {arg: description}, "help": {es, en}}}``, with ``undo`` and ``redo``."""
-    table = {name: {"args": {k: a.describe() for k, a in m.declared.items()}, "help": m.help}
+    table = {name: {"args": dict(m.described), "help": m.help}
              for name, m in moves.items()}
     table["undo"] = {"args": {}, "help": text("Deshace la última acción.", "Undo the last action.")}
     table["redo"] = {"args": {}, "help": text("Rehace la acción deshecha.", "Redo the undone action.")}

@@ -710,7 +710,7 @@ def _end_turn(state: dict, a: dict, rng: random.Random, data) -> None:
 
 
 def _tiles_in_game(data) -> int:
-    return sum(t.get("copies", 1) for t in data.entries("tile"))
+    return data.pieces("tile")
 
 
 #: A count of troops in one action: no more than the game's troop counters would make plausible.

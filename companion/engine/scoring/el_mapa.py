@@ -300,7 +300,7 @@ def check_physical(record: dict, game: Game, reader: Reader, castle_ids: list[li
             reader.bad(line_of(record, "players"), "players",
                        f"{n} x '{entry['name']['es']}' listed, and the game has {copies} (one per castle board); "
                        f"seed {seed['castle_boards']}")
-    exist = sum(t["copies"] for t in game.entries("tile"))
+    exist = game.pieces("tile")
     starting = len(game.meta["starting"]["tiles"]) * len(castle_ids)
     revealed = sum(n for n, _ in tiles)
     if revealed > exist - starting:
