@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import templating
-from ludoteca.atomic import write_bytes, write_text
+from ludoteca.atomic import Unwritable, folder_target
 from .compose import Page
 from .layout import Laid, bleed_of, face_size, lay_out
 from .model import Component, Face, GeneratorError, Options
 from .progress import Progress
 from .render import Cache, Workers, assemble_all, render_pages
+from .staging import Stage
 
 GAMES = ("ciudadelas", "el_mapa", "gladiadores")
 
@@ -123,14 +124,20 @@ def plan_streamed(comp: Component, opts: Options, roots: tuple[str, ...], notes:
 
 
 def check_out_dir(out_dir: Path) -> None:
-    """One clear line when the output folder cannot be written."""
-    import os
+    """One clear line when the output folder cannot be written (created when missing)."""
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise GeneratorError(f"cannot create output folder {out_dir}: {exc.strerror}") from None
-    if not out_dir.is_dir() or not os.access(out_dir, os.W_OK | os.X_OK):
-        raise GeneratorError(f"cannot write to output folder {out_dir}")
+        folder_target(out_dir)
+    except Unwritable as exc:
+        raise GeneratorError(f"output folder {exc}") from None
+
+
+def remove_old_cache(out_dir: Path) -> None:
+    """Delete the ``.cache`` folder earlier versions kept inside the kit (the cache now lives in
+    the user's cache folder)."""
+    import shutil
+    old = out_dir / ".cache"
+    if old.is_dir() and not old.is_symlink():
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def build_components(comps: list[Component], opts: Options, out_dir: Path,
@@ -143,12 +150,31 @@ def build_components(comps: list[Component], opts: Options, out_dir: Path,
     t0 = time.perf_counter()
     out_dir = Path(out_dir)
     check_out_dir(out_dir)
-    cache = Cache(out_dir)
-    with Workers() as workers:
-        if not cache.pages.is_dir():         # cold: cairo loads in the workers meanwhile
-            workers.start()
-        return _build(comps, opts, out_dir, roots, flat, notes, cache, workers, t0, owned, names,
-                      documents or [])
+    stage = Stage(out_dir)
+    stage.open()
+    cache = None
+    try:
+        cache = Cache(out_dir)
+        remove_old_cache(out_dir)
+        with Workers() as workers:
+            if not cache.pages.is_dir():         # cold: cairo loads in the workers meanwhile
+                workers.start()
+            return _build(comps, opts, out_dir, roots, flat, notes, cache, workers, t0, owned,
+                          names, documents or [], stage)
+    except OSError as exc:
+        raise GeneratorError(f"output folder {out_dir}: cannot write the kit "
+                             f"({_said(exc)}); the folder keeps what it held before") from None
+    finally:
+        stage.discard()
+        if cache is not None:
+            cache.close()
+
+
+def _said(exc: OSError) -> str:
+    """An operating system error in a few words (the file named is the staged one: left out)."""
+    if isinstance(exc, Unwritable):
+        return str(exc)
+    return exc.strerror or str(exc)
 
 
 def component_key(comp: Component, opts: Options, templates: str) -> str:
@@ -258,7 +284,8 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def merge_entries(old: list[dict], new: list[dict], owned: set[str], out_dir: Path) -> list[dict]:
+def merge_entries(old: list[dict], new: list[dict], owned: set[str], out_dir: Path,
+                  stage: Stage) -> list[dict]:
     """This build's entries, then the earlier ones it did not replace whose file is still there.
 
     An earlier entry of a game this build covers (``owned``) that it no longer makes is removed,
@@ -271,22 +298,22 @@ def merge_entries(old: list[dict], new: list[dict], owned: set[str], out_dir: Pa
         if not isinstance(path, str) or path in made or not (out_dir / path).is_file():
             continue
         if entry.get("game") in owned:
-            (out_dir / path).unlink(missing_ok=True)
+            stage.remove(out_dir / path)
             continue
         kept.append(entry)
     merged = new + kept
     if not any(e.get("duplex") for e in merged if e.get("game") != "kit"):
         for entry in [e for e in merged if e.get("game") == "kit" and e.get("component") == "calibration"]:
-            (out_dir / entry["path"]).unlink(missing_ok=True)
+            stage.remove(out_dir / entry["path"])
             merged.remove(entry)
     order = {g: i for i, g in enumerate(GAMES + ("deck", "kit"))}
     return sorted(merged, key=lambda e: (order.get(e.get("game"), 99), e.get("path", "")))
 
 
-def _write_manifest(out_dir: Path, opts: Options, entries: list[dict], complete: bool) -> dict:
-    manifest = {"complete": complete, "options": variant(opts), "files": entries}
-    write_text(out_dir / "manifest.json", json.dumps(manifest, ensure_ascii=False, indent=2) + "\n",
-               only_if_changed=True)
+def _write_manifest(out_dir: Path, opts: Options, entries: list[dict], stage: Stage) -> dict:
+    manifest = {"complete": True, "options": variant(opts), "files": entries}
+    stage.write_text(out_dir / "manifest.json",
+                     json.dumps(manifest, ensure_ascii=False, indent=2) + "\n")
     return manifest
 
 
@@ -327,7 +354,7 @@ def _extra_meta(entry: dict, opts: Options):
 def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[str, ...], flat: bool,
            notes: list[str] | None, cache: Cache, workers: Workers, t0: float,
            owned: set[str] | None = None, names: dict[str, str] | None = None,
-           documents: list | None = None) -> Summary:
+           documents: list | None = None, stage: Stage | None = None) -> Summary:
     notes = notes if notes is not None else []
     old = read_manifest(out_dir)
     check_variant(old, opts, out_dir,
@@ -368,26 +395,16 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
     entries = [_entry(p, opts) for p in planned] + [entry for _rel, _pages, entry in extra]
     entries += [d.entry() for d in documents or []]
     merged = [e for e in old.get("files", []) if isinstance(e, dict)]
-    state = {"marked": False}
-
-    def mark_incomplete() -> None:
-        """Before the first file changes: the manifest says the folder is being rewritten."""
-        if not state["marked"]:
-            state["marked"] = True
-            _write_manifest(out_dir, opts, merged, complete=False)
-
     try:
         rendered = bar.done + render_pages(all_pages, cache, bar, workers)
         summary = Summary(notes=list(notes or []))
         files = [(p.laid.pages, out_dir / p.rel, p.rel,
                   _meta(p.comp, p.laid, opts, (names or {}).get(p.comp.game, ""))) for p in planned]
         files += [(pages, out_dir / rel, rel, _extra_meta(entry, opts)) for rel, pages, entry in extra]
-        summary.written = len(assemble_all(files, cache, workers, before=mark_incomplete))
+        summary.written = len(assemble_all(files, cache, workers, stage=stage))
         for doc in documents or []:                      # rulebooks: whole PDFs, written as they are
             target = out_dir / doc.rel
-            if not (target.is_file() and target.read_bytes() == doc.data):
-                mark_incomplete()
-                summary.written += write_bytes(target, doc.data)
+            summary.written += stage.write_bytes(target, doc.data)
         for p in planned:
             cache.index["component:" + p.rel] = dict(_remember(p.laid, keys[p.rel]),
                                                      notes=said.get(p.rel, []))
@@ -402,35 +419,34 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
     if opts.png_dpi:
         from .png import export_png
         written, listed = export_png([(p.comp, p.laid, p.rel) for p in planned], opts, out_dir,
-                                     before=mark_incomplete, quiet=opts.quiet, workers=workers)
+                                     stage, cache, quiet=opts.quiet, workers=workers)
         summary.written += written
         for entry in entries:
             entry.update(listed.get(entry["path"], {}))
     if opts.shop:
-        entries += _shop(planned, opts, out_dir, roots, notes, workers, mark_incomplete, summary)
-    entries = merge_entries(merged, entries, set(owned or ()), out_dir)
+        entries += _shop(planned, opts, out_dir, roots, notes, workers, stage, cache, summary)
+    entries = merge_entries(merged, entries, set(owned or ()), out_dir, stage)
     summary.files = len(entries)
-    summary.manifest = _write_manifest(out_dir, opts, entries, complete=True)
-    write_text(out_dir / guide_name(opts), guide_from(entries, opts), only_if_changed=True)
+    summary.manifest = _write_manifest(out_dir, opts, entries, stage)
+    stage.write_text(out_dir / guide_name(opts), guide_from(entries, opts))
+    stage.commit()
+    cache.save_index()
     summary.notes = list(dict.fromkeys(notes))
     summary.seconds = time.perf_counter() - t0
     return summary
 
 
 def _shop(planned: list[Planned], opts: Options, out_dir: Path, roots: tuple[str, ...],
-          notes: list[str], workers: Workers, before, summary: Summary) -> list[dict]:
+          notes: list[str], workers: Workers, stage: Stage, cache: Cache,
+          summary: Summary) -> list[dict]:
     """``--shop``: the print shop's images, listing and ZIP (a kit entry of the manifest)."""
-    from .png import _fresh, run_tasks
+    from .png import run_tasks
     from .shop import plan_shop, write_bundle
     tasks, rows, prof = plan_shop([p.comp for p in planned], opts, out_dir, roots, notes)
     if not rows:
         return []
-    if any(not _fresh(t.path, t.digest) for t in tasks):
-        before()
-        if workers.pool is None and len(tasks) >= 4:
-            workers.start()
-    summary.written += run_tasks(tasks, workers, opts.quiet, what="images")
-    return [write_bundle(rows, prof, opts, out_dir)]
+    summary.written += run_tasks(tasks, stage, cache, workers, opts.quiet, what="images")
+    return [write_bundle(rows, prof, opts, out_dir, stage)]
 
 
 def _entry(p: Planned, opts: Options) -> dict:
@@ -535,7 +551,8 @@ def build(games: list[str] | tuple[str, ...], opts: Options, out_dir: Path | str
         comps += game_components(game_id, catalog, opts, notes)
     names = {g: (catalog[g].meta.get("name") or {}).get(opts.lang, g) for g in games}
     from .rulebook import documents
-    docs = documents(catalog, games, opts, Path(out_dir) / ".cache" / "rulebooks", notes)
+    from .fonts import cache_dir
+    docs = documents(catalog, games, opts, cache_dir("rulebooks"), notes)
     return build_components(comps, opts, Path(out_dir), notes=notes, owned=set(games), names=names,
                             documents=docs)
 

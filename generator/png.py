@@ -1,7 +1,7 @@
 """``--png DPI``: one PNG per unique face (with bleed) and Tabletop Simulator sheets for decks.
 
-Every image is a task; the tasks whose file is already up to date (a side ``.NAME.hash`` file
-holds the hash of what it shows) are skipped, the others render in the worker pool.  A deck
+Every image is a task; the tasks whose file is already up to date (the kit's cache index holds
+the hash of what it shows) are skipped, the others render in the worker pool.  A deck
 also gets a Tabletop Simulator saved object (``<deck>.json``): a ``DeckCustom`` whose sheets
 hold at most 69 cards each (TTS keeps the 70th slot of a 10 x 7 sheet for the hidden card),
 importable in one step from TTS's "Saved Objects".
@@ -14,12 +14,12 @@ import io
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 from urllib.parse import quote
 
-from ludoteca.atomic import write_bytes, write_text
+from ludoteca.atomic import write_bytes
 from .layout import Laid, face_size
 from .model import Component, Options
 from .progress import Progress
@@ -55,8 +55,9 @@ class Task:
 
     path: Path
     digest: str
-    kind: str            # "face" | "trimmed" | "sheet"
+    kind: str            # "face" | "trimmed" | "sheet" | "shop"
     args: tuple
+    dest: Path | None = field(default=None)   # where it is written (the staging folder), if not path
 
 
 def tts_grid(n: int) -> tuple[int, int]:
@@ -78,14 +79,6 @@ def sheet_chunks(n: int) -> list[tuple[int, int]]:
     return [(s, min(n, s + TTS_PER_SHEET)) for s in range(0, n, TTS_PER_SHEET)]
 
 
-def _fresh(path: Path, digest: str) -> bool:
-    stamp = path.with_name(f".{path.name}.hash")
-    try:
-        return path.is_file() and stamp.read_text() == digest
-    except OSError:
-        return False
-
-
 def run_task(task: Task) -> int:
     """Render and write one PNG and its hash stamp (in a worker)."""
     from . import fonts
@@ -103,8 +96,7 @@ def run_task(task: Task) -> int:
     else:
         chunk, trim, cell = task.args
         data = _sheet(chunk, trim, cell)
-    write_bytes(task.path, data)
-    write_bytes(task.path.with_name(f".{task.path.name}.hash"), task.digest.encode())
+    write_bytes(task.dest or task.path, data)
     return 1
 
 
@@ -135,7 +127,8 @@ def _digest(*parts: object) -> str:
     return h.hexdigest()[:16]
 
 
-def plan_png(comp: Component, laid: Laid, opts: Options, out_dir: Path) -> tuple[list[Task], dict]:
+def plan_png(comp: Component, laid: Laid, opts: Options, out_dir: Path,
+             stage) -> tuple[list[Task], dict]:
     """The PNG tasks of one component and what its manifest entry lists (paths under out_dir)."""
     folder = out_dir / "png" / comp.game / comp.id
     tasks: list[Task] = []
@@ -155,12 +148,13 @@ def plan_png(comp: Component, laid: Laid, opts: Options, out_dir: Path) -> tuple
         tasks.append(Task(folder / f"{name}.png", digest, "face", (svg, opts.png_dpi)))
     listed: dict = {"png": sorted(str(t.path.relative_to(out_dir)) for t in tasks)}
     if comp.deck and laid.fronts:
-        more, listed["tts"] = _tts(comp, laid, opts, out_dir)
+        more, listed["tts"] = _tts(comp, laid, opts, out_dir, stage)
         tasks += more
     return tasks, listed
 
 
-def _tts(comp: Component, laid: Laid, opts: Options, out_dir: Path) -> tuple[list[Task], dict]:
+def _tts(comp: Component, laid: Laid, opts: Options, out_dir: Path,
+         stage) -> tuple[list[Task], dict]:
     """Sheets of at most 69 trimmed fronts (10 x 7 at most, at most 4096 px wide), their backs,
     and the saved object that puts the deck on the table.
 
@@ -198,7 +192,7 @@ def _tts(comp: Component, laid: Laid, opts: Options, out_dir: Path) -> tuple[lis
                                     s["num_width"], s["num_height"], s["cards"]) for s in sheets],
                          names, unique_back=bool(backs) and not one_back,
                          url=image_url(out_dir, opts.tts_url))
-    write_text(json_path, json.dumps(saved, ensure_ascii=False, indent=2) + "\n", only_if_changed=True)
+    stage.write_text(json_path, json.dumps(saved, ensure_ascii=False, indent=2) + "\n")
     return tasks, {"json": str(json_path.relative_to(out_dir)), "sheets": sheets,
                    "cell_px": [cw, ch]}
 
@@ -253,9 +247,8 @@ def saved_object(name: str, sheets: list[tuple[Path, Path | None, int, int, int]
             "LuaScriptState": "", "ObjectStates": [state], "TabStates": {}, "VersionNumber": ""}
 
 
-def export_png(items: list[tuple[Component, Laid, str]], opts: Options, out_dir: Path,
-               before: Callable[[], None] | None = None, quiet: bool = False,
-               workers=None) -> tuple[int, dict[str, dict]]:
+def export_png(items: list[tuple[Component, Laid, str]], opts: Options, out_dir: Path, stage,
+               cache, quiet: bool = False, workers=None) -> tuple[int, dict[str, dict]]:
     """Write the PNGs (in parallel in ``workers``' pool when there is one).
 
     Returns how many files were written and, per component PDF path, what its manifest entry
@@ -264,20 +257,21 @@ def export_png(items: list[tuple[Component, Laid, str]], opts: Options, out_dir:
     todo: list[Task] = []
     listed: dict[str, dict] = {}
     for comp, laid, rel in items:
-        tasks, entry = plan_png(comp, laid, opts, out_dir)
+        tasks, entry = plan_png(comp, laid, opts, out_dir, stage)
         listed[rel] = entry
-        todo += [t for t in tasks if not _fresh(t.path, t.digest)]
-    if todo and before is not None:
-        before()
-    return run_tasks(todo, workers, quiet), listed
+        todo += tasks
+    return run_tasks(todo, stage, cache, workers, quiet), listed
 
 
-def run_tasks(tasks: list[Task], workers=None, quiet: bool = False, what: str = "PNG") -> int:
-    """Render the images of ``tasks`` that are not up to date, in the pool when there is one;
-    returns how many were written."""
-    todo = [t for t in tasks if not _fresh(t.path, t.digest)]
+def run_tasks(tasks: list[Task], stage, cache, workers=None, quiet: bool = False,
+              what: str = "PNG") -> int:
+    """Render the images of ``tasks`` that are not up to date (by the kit's ``cache`` index) into
+    ``stage``, in the pool when there is one; returns how many were written."""
+    todo = [t for t in tasks if not cache.fresh(stage.rel(t.path), t.digest, t.path)]
     if not todo:
         return 0
+    for task in todo:
+        task.dest = stage.path(task.path)
     bar = Progress(len(todo), what=what, quiet=quiet)
     try:
         if workers is not None and getattr(workers, "pool", None) is None and len(todo) >= 4:
@@ -291,4 +285,6 @@ def run_tasks(tasks: list[Task], workers=None, quiet: bool = False, what: str = 
                 bar(run_task(task))
     finally:
         bar.close()
+    for task in todo:
+        cache.remember(stage.rel(task.path), task.digest, task.dest)
     return len(todo)

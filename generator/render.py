@@ -37,19 +37,50 @@ def page_key(page: Page) -> str:
 
 
 class Cache:
-    """The page cache and the index of written files, under ``<out>/.cache/``."""
+    """The page cache and the index of a kit's written files, in the user's cache folder.
+
+    Never inside the output folder, which holds only what the user prints: the cache of a kit is
+    ``<cache>/kits/<hash of the output folder's resolved path>/`` (``pages/``, ``files.json`` and
+    ``path.txt`` naming the folder), so two output folders never share or spoil an index.  With
+    no writable cache folder, a temporary one serves this build only (:meth:`close` removes it).
+    """
 
     def __init__(self, out_dir: Path):
-        self.root = Path(out_dir) / ".cache"
+        self.out_dir = Path(out_dir).resolve()
+        self.temporary = False
+        root = kit_cache(self.out_dir)
+        if root is None:
+            import tempfile
+            root, self.temporary = Path(tempfile.mkdtemp(prefix="ludoteca-kit-")), True
+        self.root = root
         self.pages = self.root / "pages"
         self.index_path = self.root / "files.json"
         try:
             self.index: dict = json.loads(self.index_path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             self.index = {}
+        if not isinstance(self.index, dict):
+            self.index = {}
 
     def page_path(self, key: str) -> Path:
         return self.pages / f"{key}.pdf"
+
+    def fresh(self, rel: str, key: str, path: Path) -> bool:
+        """Whether ``path`` (at ``rel`` in the output folder) is the file this index says was
+        written for ``key``, untouched since."""
+        known = self.index.get(rel)
+        if not (isinstance(known, dict) and known.get("key") == key):
+            return False
+        try:
+            st = path.stat()
+        except OSError:
+            return False
+        return st.st_size == known.get("size") and st.st_mtime_ns == known.get("mtime_ns")
+
+    def remember(self, rel: str, key: str, path: Path) -> None:
+        """Note that ``path`` (to be at ``rel``) was written for ``key``."""
+        st = path.stat()
+        self.index[rel] = {"key": key, "size": st.st_size, "mtime_ns": st.st_mtime_ns}
 
     def prune(self, keep: set[str]) -> int:
         """Delete cached pages that no remembered component and no page in ``keep`` uses."""
@@ -65,7 +96,39 @@ class Cache:
         return removed
 
     def save_index(self) -> None:
-        write_text(self.index_path, json.dumps(self.index, sort_keys=True, indent=0), True)
+        if not self.temporary:
+            write_text(self.root / "path.txt", str(self.out_dir) + "\n", True)
+            write_text(self.index_path, json.dumps(self.index, sort_keys=True, indent=0), True)
+
+    def close(self) -> None:
+        """Remove a temporary cache (one made because no cache folder could be written)."""
+        if self.temporary:
+            import shutil
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+def kit_cache(out_dir: Path) -> Path | None:
+    """The cache folder of the kit in ``out_dir`` (a resolved path), or None without a cache folder.
+
+    Caches of output folders that no longer exist are removed on the way.
+    """
+    kits = fonts.cache_dir("kits")
+    if kits is None:
+        return None
+    for other in kits.iterdir():
+        try:
+            gone = not Path((other / "path.txt").read_text(encoding="utf-8").strip()).is_dir()
+        except (OSError, ValueError):
+            gone = False
+        if gone:
+            import shutil
+            shutil.rmtree(other, ignore_errors=True)
+    name = hashlib.sha256(os.fsencode(out_dir)).hexdigest()[:24]
+    try:
+        (kits / name).mkdir(exist_ok=True)
+    except OSError:
+        return None
+    return kits / name
 
 
 _RECORDINGS: dict[str, tuple] = {}     # per process: face SVG hash -> (recording, w_pt, h_pt)
@@ -303,14 +366,6 @@ def file_key(pages: Sequence[Page], meta=None) -> str:
     return digest.hexdigest()[:32]
 
 
-def _up_to_date(key: str, path: Path, cache: Cache, rel: str) -> bool:
-    known = cache.index.get(rel)
-    if known and known.get("key") == key and path.is_file():
-        st = path.stat()
-        return st.st_size == known.get("size") and st.st_mtime_ns == known.get("mtime_ns")
-    return False
-
-
 def _write_pdf(spec: tuple) -> tuple[int, int]:
     """Join cached single pages into ``path`` (atomically), setting TrimBox and BleedBox, the
     document info, language and outline."""
@@ -366,21 +421,20 @@ def _write_with_pypdf(pages: list[tuple[bytes | Path, tuple, tuple]], fh, meta=N
 
 
 def assemble_all(files: Sequence[tuple], cache: Cache, workers: Workers | None = None,
-                 before: Callable[[], None] | None = None) -> set[str]:
+                 stage=None) -> set[str]:
     """Write every PDF whose pages or metadata changed (in the workers when there are several);
-    returns the ``rel`` names written.  ``files`` holds (pages, path, rel[, Meta]); ``before`` is
-    called once before the first file is written."""
+    returns the ``rel`` names written.  ``files`` holds (pages, path, rel[, Meta]); with a
+    ``stage`` (:class:`~.staging.Stage`) each file is written into it, to be swapped in later."""
     from .pdfjoin import Meta
     todo = []
     for pages, path, rel, *rest in files:
         meta = rest[0] if rest else Meta()
         key = file_key(pages, meta)
-        if not _up_to_date(key, path, cache, rel):
-            spec = (path, [(cache.page_path(page_key(p)), p.size[1], p.trimbox, p.bleedbox)
-                           for p in pages], meta)
+        if not cache.fresh(rel, key, path):
+            spec = (stage.path(path) if stage is not None else path,
+                    [(cache.page_path(page_key(p)), p.size[1], p.trimbox, p.bleedbox)
+                     for p in pages], meta)
             todo.append((rel, key, spec))
-    if todo and before is not None:
-        before()
     if workers is not None and workers.pool is not None and len(todo) > 1:
         results = workers.pool.map(_write_pdf, [t[2] for t in todo], chunksize=1)
     else:

@@ -12,7 +12,6 @@ import csv
 import functools
 import io
 import math
-import os
 import re
 import struct
 import zipfile
@@ -21,7 +20,6 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from ludoteca.atomic import tmp_name, write_text
 from .model import Component, GeneratorError, Options
 from .units import MM_PER_INCH, num
 
@@ -179,7 +177,7 @@ def plan_shop(comps: list[Component], opts: Options, out_dir: Path, roots: tuple
     return tasks, rows, prof
 
 
-def write_bundle(rows: list[dict], prof: Profile, opts: Options, out_dir: Path) -> dict:
+def write_bundle(rows: list[dict], prof: Profile, opts: Options, out_dir: Path, stage) -> dict:
     """The listing of quantities and the ZIP of every image and the listing; the manifest entry."""
     folder = out_dir / "shop" / prof.id
     es = opts.lang == "es"
@@ -190,19 +188,14 @@ def write_bundle(rows: list[dict], prof: Profile, opts: Options, out_dir: Path) 
     writer.writeheader()
     writer.writerows(rows)
     readme = (f"# {prof.name}\n# {prof.spec_url or ''}\n# {prof.spec_note}\n")
-    write_text(listing, buf.getvalue(), only_if_changed=True)
-    write_text(folder / "LEEME.txt" if es else folder / "README.txt", readme, only_if_changed=True)
+    stage.write_text(listing, buf.getvalue())
+    stage.write_text(folder / "LEEME.txt" if es else folder / "README.txt", readme)
     target = out_dir / "shop" / f"{prof.id}.zip"
-    tmp = tmp_name(target)
-    try:
-        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_STORED) as zf:
-            for row in rows:
-                zf.write(folder / row["file"], row["file"])
-            zf.write(listing, listing.name)
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    with zipfile.ZipFile(stage.path(target), "w", compression=zipfile.ZIP_STORED) as zf:
+        for row in rows:
+            zf.write(stage.current(folder / row["file"]), row["file"])
+        zf.write(stage.current(listing), listing.name)
+    stage.keep_if_changed(target)
     fronts = [r for r in rows if r["side"] == "front"]
     return {"game": "kit", "component": "shop", "path": str(target.relative_to(out_dir)),
             "title": {"es": f"Imprenta: {prof.name}", "en": f"Print shop: {prof.name}"},

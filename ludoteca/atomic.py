@@ -1,12 +1,124 @@
 """Atomic writes for all of Ludoteca (print kit, command line, phone app): a temporary file in the
 same folder, fsync, ``os.replace``, fsync of the folder; a killed writer leaves the old file or the
-new one, never half of one.  Temporary files are named ``.NAME.PID.tmp`` so that a later build can
-tell one left by a dead process from one being written."""
+new one, never half of one.  Temporary files are named ``.NAME.PID.tmp``.
+
+Before anything is written, :func:`file_target` and :func:`folder_target` say whether the place
+the user named can take it: a regular file (or nothing yet) where a file goes, a folder where a
+folder goes.  A device, a FIFO, a socket or a folder where a file goes is refused, never replaced.
+A symbolic link is followed: writing to a link that points to a regular file replaces that file
+(the link stays); a link to anything else, or to nothing, is refused.
+"""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from pathlib import Path
+
+
+class Unwritable(OSError):
+    """The target of a write cannot take it; ``str()`` is one line naming the path and why."""
+
+    def __init__(self, path: Path | str, why: str):
+        super().__init__(errno.EINVAL, why, str(path))
+        self.path, self.why = Path(path), why
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.why}"
+
+
+def kind_of(mode: int) -> str:
+    """What a file of ``mode`` is, in words (for messages)."""
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISLNK, "a symbolic link"),
+                       (stat.S_ISREG, "a regular file")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _existing_ancestor(path: Path) -> Path:
+    """The nearest folder above ``path`` that exists; :class:`Unwritable` when a file is in the way."""
+    for parent in path.parents:
+        try:
+            st = os.stat(parent)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise Unwritable(path, f"cannot reach {parent} ({exc.strerror})") from None
+        if not stat.S_ISDIR(st.st_mode):
+            raise Unwritable(path, f"{parent} is {kind_of(st.st_mode)}, not a folder")
+        return parent
+    return Path(".")
+
+
+def _check_folder_writable(path: Path, folder: Path) -> None:
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise Unwritable(path, f"folder {folder} is read-only")
+
+
+def file_target(path: Path | str) -> Path:
+    """Where a write of the file ``path`` goes: ``path``, or the regular file a link there points to.
+
+    Raises :class:`Unwritable` when ``path`` is a folder, a device, a FIFO or a socket, a link to
+    one of those or to nothing, a read-only file, or lies in a folder that cannot be written.
+    """
+    path = Path(path)
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        folder = _existing_ancestor(path)
+        if folder == path.parent:
+            _check_folder_writable(path, folder)
+        return path
+    except OSError as exc:
+        if exc.errno == errno.ENOTDIR:
+            _existing_ancestor(path)
+        raise Unwritable(path, f"cannot reach it ({exc.strerror})") from None
+    target = path
+    if stat.S_ISLNK(st.st_mode):
+        target = Path(os.path.realpath(path))
+        try:
+            st = os.stat(target)
+        except OSError:
+            raise Unwritable(path, f"a symbolic link to {target}, which does not exist") from None
+        if not stat.S_ISREG(st.st_mode):
+            raise Unwritable(path, f"a symbolic link to {kind_of(st.st_mode)} ({target}), "
+                                   "not to a regular file")
+    if not stat.S_ISREG(st.st_mode):
+        expected = "; give a file name inside it" if stat.S_ISDIR(st.st_mode) else ""
+        raise Unwritable(path, f"is {kind_of(st.st_mode)}, not a regular file{expected}")
+    if not os.access(target, os.W_OK):
+        raise Unwritable(path, "is a read-only file")
+    _check_folder_writable(path, target.parent)
+    return target
+
+
+def folder_target(path: Path | str, create: bool = True) -> Path:
+    """Check that ``path`` is a folder (or a link to one) that can be written, creating it (and
+    its parents) when ``create``; :class:`Unwritable` otherwise."""
+    path = Path(path)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        _existing_ancestor(path)
+        if not create:
+            raise Unwritable(path, "no such folder") from None
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise Unwritable(path, f"cannot create the folder ({exc.strerror})") from None
+        return path
+    except OSError as exc:
+        if exc.errno == errno.ENOTDIR:
+            _existing_ancestor(path)
+        raise Unwritable(path, f"cannot reach it ({exc.strerror})") from None
+    if not stat.S_ISDIR(st.st_mode):
+        raise Unwritable(path, f"is {kind_of(st.st_mode)}, not a folder")
+    _check_folder_writable(path, path)
+    return path
 
 
 def tmp_name(path: Path) -> Path:
@@ -17,7 +129,8 @@ def tmp_name(path: Path) -> Path:
 def write_bytes(path: Path, data: bytes, only_if_changed: bool = False) -> bool:
     """Write ``data`` to ``path`` atomically; with ``only_if_changed`` skip identical content.
 
-    Returns True when the file was written.
+    The target is checked first (:func:`file_target`): a link is written through to its regular
+    file.  Returns True when the file was written.
     """
     path = Path(path)
     if only_if_changed and path.is_file():
@@ -26,6 +139,7 @@ def write_bytes(path: Path, data: bytes, only_if_changed: bool = False) -> bool:
                 return False
         except OSError:
             pass
+    path = file_target(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = tmp_name(path)
     try:

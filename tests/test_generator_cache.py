@@ -78,10 +78,10 @@ def test_a_failed_render_leaves_the_old_pdf_and_no_temp_file(tmp_path, monkeypat
         raise OSError("disk full")
 
     monkeypatch.setattr(pdfjoin, "join", broken_join)
-    with pytest.raises(OSError):
+    with pytest.raises(GeneratorError, match=r"cannot write the kit \(disk full\)"):
         _build(src, out, back=False)
     assert pdf.read_bytes() == good
-    assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
+    assert sorted(p.name for p in out.iterdir()) == ["LEEME-imprimir.txt", "cards.pdf", "manifest.json"]
 
 
 def test_a_template_error_writes_nothing(tmp_path):
@@ -97,14 +97,20 @@ def test_a_template_error_writes_nothing(tmp_path):
     assert after == before
 
 
+def _kit_cache(out: Path) -> Path:
+    from ludoteca.generator.render import Cache
+    return Cache(out).root
+
+
 def test_page_cache_is_keyed_by_content_not_by_order(tmp_path):
     src = tmp_path / "src"
     make_deck(src, 18)
     first = _build(src, tmp_path / "a", back=False)
-    # the same pages in a second output folder share nothing (the cache lives in <out>/.cache)
+    # each output folder has its own cache (in the user's cache folder): two never share an index
     second = _build(src, tmp_path / "b", back=False)
     assert first.rendered == second.rendered == 2
-    assert (tmp_path / "a" / ".cache" / "pages").is_dir()
+    assert len(list((_kit_cache(tmp_path / "a") / "pages").glob("*.pdf"))) == 2
+    assert _kit_cache(tmp_path / "a") != _kit_cache(tmp_path / "b")
 
 
 def test_pages_no_longer_used_are_pruned_from_the_cache(tmp_path):
@@ -112,9 +118,39 @@ def test_pages_no_longer_used_are_pruned_from_the_cache(tmp_path):
     make_deck(src, 9)
     out = tmp_path / "out"
     _build(src, out, back=False)
-    before = set((out / ".cache" / "pages").glob("*.pdf"))
+    before = set((_kit_cache(out) / "pages").glob("*.pdf"))
     csv = src / "cards.csv"
     csv.write_text(csv.read_text(encoding="utf-8").replace("Carta4 ", "Carta4 bis "), encoding="utf-8")
     _build(src, out, back=False)
-    after = set((out / ".cache" / "pages").glob("*.pdf"))
+    after = set((_kit_cache(out) / "pages").glob("*.pdf"))
     assert len(after) == len(before) == 1 and after != before
+
+
+def test_the_cache_lives_in_the_user_cache_folder_never_in_the_kit(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    src = tmp_path / "src"
+    make_deck(src, 9)
+    out = tmp_path / "out"
+    old = out / ".cache" / "pages"                       # what earlier versions left in the kit
+    old.mkdir(parents=True)
+    (old / "0123.pdf").write_bytes(b"%PDF-1.5 old page")
+    first = _build(src, out)
+    assert sorted(p.name for p in out.iterdir()) == ["LEEME-imprimir.txt", "calibracion-doble-cara.pdf",
+                                                     "cards.pdf", "manifest.json"]
+    kits = tmp_path / "xdg" / "ludoteca" / "kits"
+    [kit] = kits.iterdir()
+    assert (kit / "path.txt").read_text(encoding="utf-8").strip() == str(out.resolve())
+    assert len(list((kit / "pages").glob("*.pdf"))) == first.rendered > 0
+    again = _build(src, out)
+    assert again.rendered == 0 and again.written == 0
+    # the cache of a folder that is gone goes with it at the next build
+    import shutil
+    shutil.rmtree(out)
+    _build(src, tmp_path / "other")
+    assert [p.name for p in kits.iterdir()] == [_kit_cache(tmp_path / "other").name]
+
+
+def test_the_test_suite_never_writes_into_the_real_user_cache():
+    import os
+    home = Path(os.path.expanduser("~")) / ".cache"
+    assert not Path(os.environ["XDG_CACHE_HOME"]).is_relative_to(home)

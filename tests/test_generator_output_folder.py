@@ -102,26 +102,55 @@ def test_two_decks_in_one_folder_are_both_listed(tmp_path):
     assert "cards.pdf" in guide and "otras.pdf" in guide
 
 
-def test_stale_temporary_files_of_dead_builds_are_removed(tmp_path):
+def _files(out: Path) -> dict[str, bytes]:
+    """Every file under ``out`` (hidden ones too) with its bytes."""
+    return {str(p.relative_to(out)): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def _hidden(out: Path) -> list[str]:
+    return [str(p.relative_to(out)) for p in out.rglob(".*")]
+
+
+def test_a_full_build_leaves_nothing_hidden_in_the_folder(kit):
+    assert _hidden(kit) == []
+
+
+def test_what_dead_builds_left_is_removed(tmp_path):
     out = run_deck(tmp_path, 2)
+    before = _files(out)
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True).stdout.strip()
-    stale = [out / f".cards.pdf.{dead}.tmp", out / ".cache" / "pages" / f".abc.pdf.{dead}.tmp"]
-    for path in stale:
-        path.write_bytes(b"half a PDF")
-    live = out / f".cards.pdf.{os.getppid()}.tmp"       # a running process's file is left alone
-    live.write_bytes(b"being written")
-    mine = out / "notes.tmp"                              # not ours: no pid in the name
+    stale = out / f".cards.pdf.{dead}.tmp"                 # a temporary file of an older version
+    stale.write_bytes(b"half a PDF")
+    abandoned = out / f".ludoteca-staging.{dead}"          # a build killed before its swap
+    (abandoned / "cards.pdf").parent.mkdir(parents=True)
+    (abandoned / "cards.pdf").write_bytes(b"%PDF-1.5 half of a new kit")
+    mine = out / "notes.tmp"                               # not ours: left alone
     mine.write_text("x")
     run_deck(tmp_path, 2)
-    assert [p.exists() for p in stale] == [False, False]
-    assert live.exists() and mine.exists()
+    assert not stale.exists() and not abandoned.exists()
+    assert _files(out) == dict(before, **{"notes.tmp": b"x"})
 
 
-def test_an_interrupted_rebuild_leaves_the_manifest_saying_incomplete(tmp_path, monkeypatch):
+def test_a_build_still_running_in_the_folder_is_waited_for(tmp_path, capsys):
+    import fcntl
+    out = run_deck(tmp_path, 2)
+    running = out / ".ludoteca-staging.999999"
+    running.mkdir()
+    with open(running / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)                   # as a live build holds it
+        capsys.readouterr()
+        data, face = tmp_path / "src" / "cards.csv", tmp_path / "src" / "face.svg.j2"
+        assert main(["deck", str(data), "--template", str(face), "--out", str(out), "-q"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"ludoteca: error: another build is writing into {out}")
+    assert running.is_dir()
+
+
+def test_an_interrupted_rebuild_leaves_the_old_kit_whole(tmp_path, monkeypatch):
     from ludoteca.generator import render
     out = run_deck(tmp_path, 12)
-    assert _manifest(out)["complete"] is True
+    before = _files(out)
     (tmp_path / "src" / "cards.csv").write_text(
         (tmp_path / "src" / "cards.csv").read_text().replace("Carta1 ", "Carta1b "), encoding="utf-8")
 
@@ -132,10 +161,76 @@ def test_an_interrupted_rebuild_leaves_the_manifest_saying_incomplete(tmp_path, 
     code = main(["deck", str(tmp_path / "src" / "cards.csv"), "--template",
                  str(tmp_path / "src" / "face.svg.j2"), "--out", str(out), "-q"])
     assert code != 0
-    assert _manifest(out)["complete"] is False
+    assert _files(out) == before
     monkeypatch.undo()
-    run_deck(tmp_path, 12)
-    assert _manifest(out)["complete"] is True
+    assert main(["deck", str(tmp_path / "src" / "cards.csv"), "--template",
+                 str(tmp_path / "src" / "face.svg.j2"), "--out", str(out), "-q"]) == 0
+    assert _manifest(out)["complete"] is True and _hidden(out) == []
+    assert _files(out)["cards.pdf"] != before["cards.pdf"]
+
+
+def test_a_swap_cut_short_is_finished_by_the_next_build(tmp_path, monkeypatch):
+    """Killed while the new files are renamed in: the manifest says so, the next build ends the swap."""
+    from ludoteca.generator import staging
+    clean = run_deck(tmp_path / "clean", 12, "--bleed", "2", back=True)
+    out = run_deck(tmp_path, 12, back=True)
+    renames = []
+    original = os.replace
+
+    def cut(src, dst):
+        if str(dst).startswith(f"{out}/") and ".ludoteca-staging." not in str(dst):    # into the kit
+            renames.append(dst)
+            if len(renames) == 2:
+                raise KeyboardInterrupt
+        return original(src, dst)
+
+    monkeypatch.setattr(staging.os, "replace", cut)
+    src = tmp_path / "src"
+    code = main(["deck", str(src / "cards.csv"), "--template", str(src / "face.svg.j2"), "--back",
+                 str(src / "back.svg.j2"), "--bleed", "2", "--out", str(out), "-q"])
+    monkeypatch.undo()
+    assert code != 0 and len(renames) == 2
+    assert _manifest(out)["complete"] is False
+    [staged] = [p for p in out.iterdir() if p.name.startswith(".")]   # the staging folder, kept
+    assert (staged / ".swap.json").is_file()
+    run_deck(tmp_path, 12, "--bleed", "2", back=True)
+    assert _hidden(out) == []
+    assert _manifest(out) == _manifest(clean)
+    assert set(_files(out)) == set(_files(clean))
+    for name in ("cards.pdf", "calibracion-doble-cara.pdf"):
+        assert _fingerprints(out / name) == _fingerprints(clean / name)
+
+
+def _fingerprints(pdf: Path) -> list[str]:
+    import pdfmeasure as pm
+    from pypdf import PdfReader
+    return [pm.fingerprint(page) for page in PdfReader(str(pdf)).pages]
+
+
+def test_a_rebuild_killed_halfway_leaves_the_old_kit(tmp_path):
+    """SIGKILL once the new bleed's first images are written: every file is the old one."""
+    import signal
+    import time
+    out = run_deck(tmp_path, 12, "--png", "50", back=True)
+    before = _files(out)
+    start = time.time()
+    data, face, back = (tmp_path / "src" / n for n in ("cards.csv", "face.svg.j2", "back.svg.j2"))
+    proc = subprocess.Popen([sys.executable, "-m", "ludoteca", "deck", str(data), "--template", str(face),
+                             "--back", str(back), "--bleed", "2", "--png", "50", "--out", str(out), "-q"],
+                            start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while proc.poll() is None and time.time() - start < 60:
+            if any(p.suffix == ".png" and p.stat().st_mtime > start for p in out.rglob("*.png")):
+                break
+            time.sleep(0.005)
+        assert proc.poll() is None, "the build ended before any new file appeared"
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    after = _files(out)
+    assert {k: v for k, v in after.items() if not k.startswith(".ludoteca-staging.")} == before
+    run_deck(tmp_path, 12, "--bleed", "2", "--png", "50", back=True)
+    assert _manifest(out)["options"]["bleed_mm"] == 2.0 and _hidden(out) == []
 
 
 def test_nothing_changed_rewrites_no_manifest(tmp_path):

@@ -1,0 +1,183 @@
+"""A build writes its new files into a staging folder, then swaps them in at the end.
+
+Until the swap, the output folder is untouched: a build that fails or is killed leaves the old
+kit as it was.  The swap writes a journal (which files move in, which go), then renames each
+staged file over its place and the manifest last.  A build killed during those renames leaves a
+manifest saying ``complete: false`` and the journal; the next build finishes the swap before
+anything else, so the folder ends up wholly new.  A staging folder without a journal (a build
+killed before its swap) is thrown away by the next build.
+
+The staging folder is ``<out>/.ludoteca-staging.<pid>``: inside the output folder, so it is on
+the same file system (a rename, never a copy) and needs no other permission; it exists only
+while a build runs.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+from pathlib import Path
+
+from ludoteca.atomic import sync_folder, write_bytes, write_text
+
+from .model import GeneratorError
+
+PREFIX = ".ludoteca-staging."
+JOURNAL = ".swap.json"
+LOCK = ".lock"
+LAST = "manifest.json"
+
+
+class Stage:
+    """The files of one build, written aside, then swapped into ``out_dir`` by :meth:`commit`."""
+
+    def __init__(self, out_dir: Path):
+        self.out = Path(out_dir)
+        self.root = self.out / f"{PREFIX}{os.getpid()}"
+        self.written: set[str] = set()
+        self.removed: set[str] = set()
+        self._lock: int | None = None
+        self._swapping = False
+
+    def _rel(self, final: Path) -> str:
+        return Path(final).relative_to(self.out).as_posix()
+
+    def rel(self, final: Path) -> str:
+        """``final``'s path inside the output folder (``/``-separated)."""
+        return self._rel(final)
+
+    def write_bytes(self, final: Path, data: bytes) -> bool:
+        """Stage ``data`` for ``final`` unless the output folder already holds exactly that."""
+        try:
+            if final.is_file() and final.stat().st_size == len(data) and final.read_bytes() == data:
+                return False
+        except OSError:
+            pass
+        return write_bytes(self.path(final), data)
+
+    def write_text(self, final: Path, text: str) -> bool:
+        """:meth:`write_bytes` of ``text`` in UTF-8."""
+        return self.write_bytes(final, text.encode("utf-8"))
+
+    def keep_if_changed(self, final: Path) -> None:
+        """Drop the staged copy of ``final`` when it is the same as the file already there."""
+        import filecmp
+        staged = self.root / self._rel(final)
+        try:
+            same = final.is_file() and filecmp.cmp(staged, final, shallow=False)
+        except OSError:
+            same = False
+        if same:
+            staged.unlink()
+            self.written.discard(self._rel(final))
+
+    def path(self, final: Path) -> Path:
+        """Where to write the file that is to be at ``final`` (a path in the output folder)."""
+        rel = self._rel(final)
+        self.written.add(rel)
+        self.removed.discard(rel)
+        staged = self.root / rel
+        staged.parent.mkdir(parents=True, exist_ok=True)
+        return staged
+
+    def current(self, final: Path) -> Path:
+        """The newest copy of ``final``: the staged one when this build wrote it."""
+        rel = self._rel(final)
+        return self.root / rel if rel in self.written else Path(final)
+
+    def remove(self, final: Path) -> None:
+        """Delete ``final`` from the output folder at the swap."""
+        rel = self._rel(final)
+        if rel not in self.written:
+            self.removed.add(rel)
+
+    def open(self) -> None:
+        """Finish or discard what earlier builds left, then make this build's staging folder."""
+        recover(self.out)
+        try:
+            self.root.mkdir()
+            self._lock = os.open(self.root / LOCK, os.O_WRONLY | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise GeneratorError(f"cannot write to output folder {self.out}: {exc.strerror}") from None
+        fcntl.flock(self._lock, fcntl.LOCK_EX)
+
+    def commit(self) -> None:
+        """Swap every staged file in (the manifest last) and delete what is to go."""
+        if self.written or self.removed:
+            write_text(self.root / JOURNAL, json.dumps({"move": sorted(self.written, key=_order),
+                                                        "remove": sorted(self.removed)}))
+            self._swapping = True                   # from here on, the next build finishes it
+            _apply(self.out, self.root)
+            self._swapping = False
+        self.discard()
+
+    def discard(self) -> None:
+        """Remove the staging folder (kept, with its journal, if the swap did not finish)."""
+        if not self._swapping:
+            shutil.rmtree(self.root, ignore_errors=True)
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
+
+
+def _order(rel: str) -> tuple[bool, str]:
+    return rel == LAST, rel
+
+
+def _apply(out: Path, root: Path) -> None:
+    """Carry out a staging folder's journal: the swap, resumable after a kill at any point."""
+    plan = json.loads((root / JOURNAL).read_text(encoding="utf-8"))
+    moves = list(plan["move"])
+    if LAST in moves and (root / LAST).is_file():
+        _mark_incomplete(out)
+    folders = {out}
+    for rel in moves:
+        staged, final = root / rel, out / rel
+        if staged.is_file():                        # absent: already moved before a kill
+            final.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(staged, final)
+            folders.add(final.parent)
+    for rel in plan["remove"]:
+        (out / rel).unlink(missing_ok=True)
+    for folder in folders:
+        sync_folder(folder)
+
+
+def _mark_incomplete(out: Path) -> None:
+    """While files are swapped in, the manifest says the folder is being rewritten."""
+    try:
+        manifest = json.loads((out / LAST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if isinstance(manifest, dict) and manifest.get("complete") is not False:
+        manifest["complete"] = False
+        write_text(out / LAST, json.dumps(manifest, ensure_ascii=False, indent=2) + "\n")
+
+
+def recover(out: Path) -> None:
+    """Finish the swap of a build killed during it; discard the staging of one killed before.
+
+    Refuses while another build is writing into the same folder.
+    """
+    for folder in sorted(out.glob(PREFIX + "*")):
+        if not folder.is_dir() or folder.is_symlink():
+            continue
+        try:
+            fd = os.open(folder / LOCK, os.O_RDONLY)
+        except OSError:
+            fd = None                               # killed before it took its lock
+        try:
+            if fd is not None:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    raise GeneratorError(f"another build is writing into {out} "
+                                         f"({folder.name}); wait for it to end") from None
+            if (folder / JOURNAL).is_file():
+                _apply(out, folder)
+            shutil.rmtree(folder, ignore_errors=True)
+        finally:
+            if fd is not None:
+                os.close(fd)

@@ -1,0 +1,15 @@
+"""Session-wide settings of the test suite."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_cache_folder(tmp_path_factory):
+    """Every cache (pages, rulebooks, fonts, compiled templates) goes to a folder of this test
+    session (one per pytest-xdist worker), never to the user's ~/.cache."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+    yield
+    mp.undo()
