@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
-from ludoteca.atomic import write_text
+from ludoteca.atomic import Unwritable, write_text
 from ludoteca.cards.limits import MAX_LINE_BYTES, InputTooLarge, json_loads
 from ludoteca.cards.names import json_text, shown
 
@@ -343,7 +343,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         try:
             write_text(Path(args.out), data)
         except OSError as exc:
-            return _fail(f"{args.out}: cannot write: {exc.strerror}")
+            return _fail(f"--out {exc}" if isinstance(exc, Unwritable) else
+                         f"{args.out}: cannot write: {exc.strerror}")
         return 0
     sys.stdout.write(data)
     return 0

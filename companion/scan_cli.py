@@ -60,6 +60,7 @@ def run_scan(args: argparse.Namespace) -> int:
     if game_id not in ("ciudadelas", "el_mapa", "gladiadores"):
         return _fail(f"--game: unknown game '{args.game}' (one of: ciudadelas, el_mapa, gladiadores)")
     try:
+        _check_targets(args)
         require_cv2()
         catalog = load(args.cards, games=(game_id,))
         if args.score:
@@ -71,6 +72,21 @@ def run_scan(args: argparse.Namespace) -> int:
         return _list(args, catalog[game_id])
     except ScanError as exc:
         return _fail(str(exc))
+
+
+def _check_targets(args: argparse.Namespace) -> None:
+    """Before any photo is read: --annotate names a folder and --save-record a file that can be
+    written (ludoteca.atomic's one check), else one :class:`ScanError` line."""
+    from ludoteca.atomic import Unwritable, file_target, folder_target
+
+    from .scan import ScanError
+    for option, value, check in (("--annotate", args.annotate, folder_target),
+                                 ("--save-record", args.save_record, file_target)):
+        if value:
+            try:
+                check(value)
+            except Unwritable as exc:
+                raise ScanError(f"{option} {exc}") from None
 
 
 def _read(args: argparse.Namespace, paths: list[str], table) -> list:
@@ -92,7 +108,21 @@ def _annotate(args: argparse.Namespace, path: str, found) -> None:
     from .scan.draw import annotate
     image = cv2.imread(path, cv2.IMREAD_COLOR)
     ok, buf = cv2.imencode(".png", annotate(image, found, "en" if args.lang == "en" else "es"))
-    write_bytes(Path(args.annotate) / (Path(path).stem + "-scan.png"), buf.tobytes())
+    _write(write_bytes, "--annotate", Path(args.annotate) / (Path(path).stem + "-scan.png"), buf.tobytes())
+
+
+def _write(writer, option: str, target: Path, data) -> None:
+    """``writer(target, data)``; a refused target or a failed write is a :class:`ScanError` line."""
+    from ludoteca.atomic import Unwritable
+
+    from .scan import ScanError
+    try:
+        writer(target, data)
+    except Unwritable as exc:
+        raise ScanError(f"{option} {exc}") from None
+    except OSError as exc:
+        raise ScanError({"es": f"{option} {target}: no se puede escribir ({exc.strerror})",
+                         "en": f"{option} {target}: cannot write ({exc.strerror})"}) from None
 
 
 def _name(target, lang: str) -> str:
@@ -161,7 +191,8 @@ def _score(args: argparse.Namespace, catalog, game_id: str) -> int:
         import yaml
 
         from ludoteca.atomic import write_text
-        write_text(Path(args.save_record), yaml.safe_dump(record, allow_unicode=True, sort_keys=False))
+        _write(write_text, "--save-record", Path(args.save_record),
+               yaml.safe_dump(record, allow_unicode=True, sort_keys=False))
     try:
         result = score_record(record, catalog, path=args.record or "<scan>")
     except RecordError as exc:

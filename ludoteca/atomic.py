@@ -56,7 +56,8 @@ def _existing_ancestor(path: Path) -> Path:
 
 def _check_folder_writable(path: Path, folder: Path) -> None:
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise Unwritable(path, f"folder {folder} is read-only")
+        raise Unwritable(path, "is a read-only folder" if folder == path else
+                         f"folder {folder} is read-only")
 
 
 def file_target(path: Path | str) -> Path:

@@ -57,6 +57,7 @@ class Case:
     fifos: tuple[str, ...] = ()  # named pipes made in the folder (in place of a card file, say), no writer
     call: Callable[[Path], int] | None = None  # run instead of the command: the app's own files, read
     # as the app reads them (same folder, alarm and memory cap); returns the exit code
+    around: Callable[[Path], contextlib.AbstractContextManager] | None = None  # set the scene in the folder
 
 
 def one_line_naming(path: str) -> Callable[[Path, str, str], str | None]:
@@ -886,11 +887,127 @@ def names_in_lines() -> Iterator[Case]:
                    must=("players[0].name: expected a name of",), check=_no_escape)
 
 
+@contextlib.contextmanager
+def special_files(folder: Path) -> Iterator[None]:
+    """``dev``: a character device like /dev/full (root) or a FIFO; ``link``: a link to it."""
+    import stat
+    try:
+        os.mknod(folder / "dev", stat.S_IFCHR | 0o666, os.makedev(1, 7))
+    except OSError:
+        os.mkfifo(folder / "dev")
+    (folder / "link").symlink_to(folder / "dev")
+    (folder / "dangling").symlink_to(folder / "nowhere")
+    yield
+
+
+@contextlib.contextmanager
+def read_only_folder(folder: Path) -> Iterator[None]:
+    """``ro``: a folder this process cannot write (for root, the immutable flag)."""
+    import subprocess
+    (folder / "ro").mkdir()
+    (folder / "ro").chmod(0o555)
+    flagged = os.getuid() == 0 and subprocess.run(["chattr", "+i", str(folder / "ro")],
+                                                  capture_output=True).returncode == 0
+    try:
+        yield
+    finally:
+        if flagged:
+            subprocess.run(["chattr", "-i", str(folder / "ro")], capture_output=True)
+        (folder / "ro").chmod(0o755)
+
+
+def _can_make_read_only() -> bool:
+    with tempfile.TemporaryDirectory() as tmp, read_only_folder(Path(tmp)):
+        return not os.access(Path(tmp) / "ro", os.W_OK)
+
+
+@contextlib.contextmanager
+def full_disk(folder: Path) -> Iterator[None]:
+    """Every fsync of a regular file fails with ENOSPC (a full disk); renders stay in this process."""
+    import errno
+    import stat
+    real_fsync, real_count = os.fsync, os.cpu_count
+
+    def fsync(fd: int) -> None:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real_fsync(fd)
+
+    os.fsync, os.cpu_count = fsync, lambda: 1
+    try:
+        yield
+    finally:
+        os.fsync, os.cpu_count = real_fsync, real_count
+
+
+def output_targets() -> Iterator[Case]:
+    """Where the writers are pointed: a file, a path under a file, /proc, a device, a FIFO, a link,
+    a read-only folder, a full disk.  One line, exit 2, nothing written, the target untouched."""
+    def untouched(*names: str) -> Callable[[Path, str, str], str | None]:
+        def check(folder: Path, out: str, err: str) -> str | None:
+            import stat
+            left = sorted(p.name for p in folder.iterdir())
+            if any(n not in ("dev", "link", "dangling", "ro") and n.split("-")[0] not in names for n in left):
+                return f"something was written: {left}"
+            if (folder / "dev").exists() and stat.S_ISREG(os.lstat(folder / "dev").st_mode):
+                return "the device was replaced by a file"
+            if (folder / "link").exists() and not (folder / "link").is_symlink():
+                return "the link was replaced by a file"
+            if len(err.strip().splitlines()) != 1:
+                return f"not one line: {err!r}"
+            return None
+        return check
+
+    ro = _can_make_read_only()
+    for cname, command in (("build", ["build", "el_mapa"]), ("shop", ["export-shop", "mpc-poker", "el_mapa"])):
+        for tname, out, files, must in (("file", "f", {"f": b"x"}, "f: is a regular file, not a folder"),
+                                        ("under_file", "f/sub", {"f": b"x"}, "f is a regular file, not a folder"),
+                                        ("proc", "/proc/nope", {}, "cannot create the folder"),
+                                        ("dev_null", "/dev/null", {}, "is a character device, not a folder")):
+            yield Case("output_target", f"{cname}_out_{tname}", [*command, "--out", out, "-q"], files,
+                       must=(must,), check=untouched(*files))
+        yield Case("output_target", f"{cname}_out_device", [*command, "--out", "dev", "-q"],
+                   must=("not a folder",), around=special_files, check=untouched())
+        if ro:
+            yield Case("output_target", f"{cname}_out_read_only", [*command, "--out", "ro", "-q"],
+                       must=("ro: is a read-only folder",), around=read_only_folder, check=untouched())
+        yield Case("output_target", f"{cname}_full_disk", [*command, "--out", "kit", "-q"],
+                   must=("No space left on device",), around=full_disk,
+                   check=lambda folder, out, err: (f"left in the kit: {os.listdir(folder / 'kit')}"
+                                                   if os.listdir(folder / "kit") else None))
+    scan = ["scan", "--game", "ciudadelas", "--score", "--player", "Ana=a.jpg"]
+    for option, target, files, must, scene in (
+            ("--save-record", "dev", {}, "dev: is a ", special_files),
+            ("--save-record", "link", {}, "link: a symbolic link to a", special_files),
+            ("--save-record", "dangling", {}, "which does not exist", special_files),
+            ("--save-record", "d", {"d/keep": b""}, "d: is a folder, not a regular file", None),
+            ("--save-record", "f/r.yaml", {"f": b"x"}, "f is a regular file, not a folder", None),
+            ("--annotate", "f", {"f": b"x"}, "f: is a regular file, not a folder", None),
+            ("--annotate", "dev", {}, "not a folder", special_files),
+            ("--annotate", "ro", {}, "ro: is a read-only folder", read_only_folder)):
+        if scene is read_only_folder and not ro:
+            continue
+        yield Case("output_target", f"scan{option[1:].replace('-', '_')}_{target.replace('/', '_')}",
+                   [*scan, option, target], files, must=(f"{option} {target}" if "/" not in target else option, must),
+                   around=scene, check=untouched(*{n.split("/")[0] for n in files}))
+    db = _ludoteca_db(actions=3)
+    for target, files, must, scene in (("dev", {}, "dev: is a ", special_files),
+                                       ("link", {}, "link: a symbolic link to a", special_files),
+                                       ("d", {"d/keep": b""}, "d: is a folder, not a regular file", None),
+                                       ("ro/x.json", {}, "folder ro is read-only", read_only_folder)):
+        if scene is read_only_folder and not ro:
+            continue
+        yield Case("output_target", f"export_out_{target.replace('/', '_')}",
+                   ["export", "last", "--db", "g.db", "--out", target], dict(files, **{"g.db": db}),
+                   must=(must,), around=scene, check=untouched("g.db", *{n.split("/")[0] for n in files}))
+
+
 GENERATORS: list[Callable[[], Iterator[Case]]] = [issue_cases, yaml_bombs, deep_nesting, oversize, big_numbers, schema_ranges,
                                                   impossible_games, encodings, play_lines, databases, csv_injection,
                                                   store_troubles,
                                                   surrogate_lines, names, player_count_buildings, schema_words,
-                                                  special_files, scan_photos, app_files, names_in_lines]
+                                                  special_files, scan_photos, app_files, names_in_lines,
+                                                  output_targets]
 #: Cases other parts add: callables returning an iterable of :class:`Case`.
 EXTRA: list[Callable[[], Iterator[Case]]] = []
 
@@ -939,7 +1056,8 @@ def run_case(case: Case, cards_root: Path) -> dict:
         saved_stdin = sys.stdin
         try:
             sys.stdin = stdin
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+            scene = case.around(folder) if case.around else contextlib.nullcontext()
+            with scene, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
                     (case.world() if case.world else contextlib.nullcontext()):
                 try:
                     code = case.call(folder) if case.call is not None else main(case.argv)
