@@ -61,6 +61,14 @@ INSIDE: dict[str, list[float]] = {}     # the build time each command reports ("
 ENV: dict[str, str] | None = None
 
 
+def cold(out: Path) -> None:
+    """Remove an output folder and the page and rulebook caches (in the user cache folder, which
+    ENV points at a folder of this run): the next build starts cold."""
+    shutil.rmtree(out, ignore_errors=True)
+    for name in ("kits", "rulebooks"):
+        shutil.rmtree(Path(ENV["XDG_CACHE_HOME"]) / "ludoteca" / name, ignore_errors=True)
+
+
 def run(args: list[str], what: str = "") -> tuple[float, float, subprocess.CompletedProcess]:
     """Wall seconds and peak RSS (MB) of one command; its CPU seconds are kept in CPU[what].
 
@@ -101,7 +109,7 @@ def edit_one_card(cards: Path, n: int) -> None:
 
 
 def pdf_mb(folder: Path) -> float:
-    return sum(p.stat().st_size for p in folder.rglob("*.pdf") if ".cache" not in p.parts) / 1e6
+    return sum(p.stat().st_size for p in folder.rglob("*.pdf")) / 1e6
 
 
 def main() -> int:
@@ -126,6 +134,8 @@ def main() -> int:
         if not args.as_is_env:
             ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
             ENV["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+        ENV = dict(ENV or os.environ, XDG_CACHE_HOME=str(tmp / "xdg"))
+        if not args.as_is_env:
             run(ludoteca("build", *args.games, "--out", str(tmp / "warm-up")), "warm-up")
             shutil.rmtree(tmp / "warm-up")
         out = tmp / "kit"
@@ -133,7 +143,7 @@ def main() -> int:
         shutil.copytree(ROOT / "cards", cards, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
         kit_ok = True
         for i in range(args.runs):
-            shutil.rmtree(out, ignore_errors=True)
+            cold(out)
             s, rss, done = run(ludoteca("build", *args.games, "--paper", args.paper, "--out", str(out),
                                         "--cards", str(cards)), "kit_cold_s")
             if done.returncode != 0:
@@ -165,7 +175,7 @@ def main() -> int:
         for key, extra, label in (("deck120_s", (), "deck"),
                                   ("deck120_backs_s", back, "deck with backs")):
             for i in range(args.runs):
-                shutil.rmtree(deck_out, ignore_errors=True)
+                cold(deck_out)
                 s, rss, done = run(ludoteca("deck", str(DECK), *template, *extra, "--paper", "a4",
                                             "--out", str(deck_out)), key)
                 if done.returncode != 0:
@@ -180,7 +190,7 @@ def main() -> int:
             data = big_deck(rows, tmp)
             times, peaks, pages = [], [], ""
             for i in range(args.big_runs):
-                shutil.rmtree(deck_out, ignore_errors=True)
+                cold(deck_out)
                 s, rss, done = run(ludoteca("deck", str(data), *template, "--paper", "a4", "-q",
                                             "--out", str(deck_out)), f"deck{rows}")
                 if done.returncode != 0:
