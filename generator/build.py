@@ -162,8 +162,10 @@ def build_components(comps: list[Component], opts: Options, out_dir: Path,
             return _build(comps, opts, out_dir, roots, flat, notes, cache, workers, t0, owned,
                           names, documents or [], stage)
     except OSError as exc:
-        raise GeneratorError(f"output folder {out_dir}: cannot write the kit "
-                             f"({_said(exc)}); the folder keeps what it held before") from None
+        after = ("the next build finishes the update" if stage.swapping
+                 else "the folder keeps what it held before")
+        raise GeneratorError(f"output folder {out_dir}: cannot write the kit ({_said(exc)}); "
+                             f"{after}") from None
     finally:
         stage.discard()
         if cache is not None:

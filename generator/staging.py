@@ -39,7 +39,7 @@ class Stage:
         self.written: set[str] = set()
         self.removed: set[str] = set()
         self._lock: int | None = None
-        self._swapping = False
+        self._swapping = False          # True once the swap began: then only the next build ends it
 
     def _rel(self, final: Path) -> str:
         return Path(final).relative_to(self.out).as_posix()
@@ -95,7 +95,11 @@ class Stage:
 
     def open(self) -> None:
         """Finish or discard what earlier builds left, then make this build's staging folder."""
-        recover(self.out)
+        try:
+            recover(self.out)
+        except OSError as exc:
+            raise GeneratorError(f"output folder {self.out}: cannot finish the update an earlier "
+                                 f"build left halfway ({exc.strerror or exc})") from None
         try:
             self.root.mkdir()
             self._lock = os.open(self.root / LOCK, os.O_WRONLY | os.O_CREAT, 0o600)
@@ -113,9 +117,14 @@ class Stage:
             self._swapping = False
         self.discard()
 
+    @property
+    def swapping(self) -> bool:
+        """Whether a swap began and did not finish (the folder then holds part of the new kit)."""
+        return self._swapping
+
     def discard(self) -> None:
         """Remove the staging folder (kept, with its journal, if the swap did not finish)."""
-        if not self._swapping:
+        if not self.swapping:
             shutil.rmtree(self.root, ignore_errors=True)
         if self._lock is not None:
             os.close(self._lock)

@@ -168,3 +168,23 @@ def test_a_disk_full_halfway_through_a_rebuild_leaves_the_old_kit(tmp_path, caps
         line = _refused(capsys, argv + ["--bleed", "2"])
     assert len(seen) > 6 and "No space left on device" in line
     assert _tree(tmp_path / "k") == before
+
+
+def test_a_full_disk_during_the_swap_is_finished_by_the_next_build(tmp_path, capsys, monkeypatch):
+    from ludoteca.generator import staging
+    data, face, _ = make_deck(tmp_path / "src", 3)
+    argv = ["deck", str(data), "--template", str(face), "--out", str(tmp_path / "k"), "-q"]
+    assert main(argv) == 0
+
+    def full(out):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(staging, "_mark_incomplete", full)
+    assert _refused(capsys, argv + ["--bleed", "2"]).endswith(
+        "cannot write the kit (No space left on device); the next build finishes the update")
+    line = _refused(capsys, argv)              # the disk still full: the earlier swap cannot end
+    assert line == (f"ludoteca: error: output folder {tmp_path / 'k'}: cannot finish the update an "
+                    "earlier build left halfway (No space left on device)")
+    monkeypatch.undo()
+    assert main(argv + ["--bleed", "2"]) == 0
+    assert [p.name for p in (tmp_path / "k").iterdir() if p.name.startswith(".")] == []
