@@ -888,7 +888,7 @@ def names_in_lines() -> Iterator[Case]:
 
 
 @contextlib.contextmanager
-def special_files(folder: Path) -> Iterator[None]:
+def special_targets(folder: Path) -> Iterator[None]:
     """``dev``: a character device like /dev/full (root) or a FIFO; ``link``: a link to it."""
     import stat
     try:
@@ -967,7 +967,7 @@ def output_targets() -> Iterator[Case]:
             yield Case("output_target", f"{cname}_out_{tname}", [*command, "--out", out, "-q"], files,
                        must=(must,), check=untouched(*files))
         yield Case("output_target", f"{cname}_out_device", [*command, "--out", "dev", "-q"],
-                   must=("not a folder",), around=special_files, check=untouched())
+                   must=("not a folder",), around=special_targets, check=untouched())
         if ro:
             yield Case("output_target", f"{cname}_out_read_only", [*command, "--out", "ro", "-q"],
                        must=("ro: is a read-only folder",), around=read_only_folder, check=untouched())
@@ -977,13 +977,13 @@ def output_targets() -> Iterator[Case]:
                                                    if os.listdir(folder / "kit") else None))
     scan = ["scan", "--game", "ciudadelas", "--score", "--player", "Ana=a.jpg"]
     for option, target, files, must, scene in (
-            ("--save-record", "dev", {}, "dev: is a ", special_files),
-            ("--save-record", "link", {}, "link: a symbolic link to a", special_files),
-            ("--save-record", "dangling", {}, "which does not exist", special_files),
+            ("--save-record", "dev", {}, "dev: is a ", special_targets),
+            ("--save-record", "link", {}, "link: a symbolic link to a", special_targets),
+            ("--save-record", "dangling", {}, "which does not exist", special_targets),
             ("--save-record", "d", {"d/keep": b""}, "d: is a folder, not a regular file", None),
             ("--save-record", "f/r.yaml", {"f": b"x"}, "f is a regular file, not a folder", None),
             ("--annotate", "f", {"f": b"x"}, "f: is a regular file, not a folder", None),
-            ("--annotate", "dev", {}, "not a folder", special_files),
+            ("--annotate", "dev", {}, "not a folder", special_targets),
             ("--annotate", "ro", {}, "ro: is a read-only folder", read_only_folder)):
         if scene is read_only_folder and not ro:
             continue
@@ -991,8 +991,8 @@ def output_targets() -> Iterator[Case]:
                    [*scan, option, target], files, must=(f"{option} {target}" if "/" not in target else option, must),
                    around=scene, check=untouched(*{n.split("/")[0] for n in files}))
     db = _ludoteca_db(actions=3)
-    for target, files, must, scene in (("dev", {}, "dev: is a ", special_files),
-                                       ("link", {}, "link: a symbolic link to a", special_files),
+    for target, files, must, scene in (("dev", {}, "dev: is a ", special_targets),
+                                       ("link", {}, "link: a symbolic link to a", special_targets),
                                        ("d", {"d/keep": b""}, "d: is a folder, not a regular file", None),
                                        ("ro/x.json", {}, "folder ro is read-only", read_only_folder)):
         if scene is read_only_folder and not ro:
