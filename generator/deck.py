@@ -237,8 +237,9 @@ def deck_component(data_path: Path, template: str, back: str | None,
                                  "of one build")
         name = _safe(str(row.get("id") or row.get("name") or index + 1))
         context = dict(row, row_line=line)
-        front = Face(template, context, name)
-        back_face = Face(back, context, "back") if back else None
+        source = f"{data_path}:{line}"
+        front = Face(template, context, name, source)
+        back_face = Face(back, context, "back", source) if back else None
         for _ in range(copies):
             fronts.append(front)
             if back_face is not None:

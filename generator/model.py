@@ -16,6 +16,7 @@ class Face:
     template: str      # path relative to templates/, e.g. "ciudadelas/district.svg.j2"
     context: dict      # JSON-serialisable values for the template
     name: str          # file-safe name within its component ("castle", "back"): PNG names
+    source: str = ""   # where the face comes from, for errors: "cards.csv:2" (a deck's row)
 
 
 @dataclass

@@ -42,14 +42,16 @@ def environment(roots: tuple[str, ...] = (str(TEMPLATES),), sandboxed: bool = Fa
 
     ``roots`` are searched in order; the shared templates/ folder is always last.  Templates
     that come from users (``ludoteca deck``) run ``sandboxed``: jinja2's SandboxedEnvironment,
-    so a shared template cannot reach Python's internals (no ``__class__``, no ``__globals__``).
+    so a shared template cannot reach Python's internals (no ``__class__``, no ``__globals__``),
+    with a budget of time and memory per face (:mod:`.sandbox`).
     """
     import jinja2
-    from jinja2.sandbox import SandboxedEnvironment
+    from .sandbox import Sandbox
     search = list(roots) + ([str(TEMPLATES)] if str(TEMPLATES) not in roots else [])
-    kind = SandboxedEnvironment if sandboxed else jinja2.Environment
+    kind = Sandbox if sandboxed else jinja2.Environment
+    # the sandbox's compiled code meters its loops: a cache of its own, never code compiled without
     env = kind(loader=jinja2.FileSystemLoader(search), undefined=jinja2.StrictUndefined,
-               bytecode_cache=_bytecode_cache("jinja-sandbox" if sandboxed else "jinja"),
+               bytecode_cache=_bytecode_cache("jinja-budget" if sandboxed else "jinja"),
                autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False)
     env.filters["num"] = _num_filter
     env.globals["_cur"] = Current()
@@ -106,6 +108,11 @@ def _where(exc: BaseException, fallback: str) -> tuple[str, int]:
     return name, line
 
 
+def _at(name: str, line: int) -> str:
+    """``name:line``, or the name alone when the line is not known."""
+    return f"{name}:{line}" if line else name
+
+
 def _display_name(filename: str) -> str:
     """A template path as the user knows it: relative to templates/ or to the working folder."""
     path = Path(filename)
@@ -126,8 +133,14 @@ def check_text_sizes(svg: str, face: Face, where: str) -> None:
     smallest = min((float(v) * _UNIT_MM[u or None] for v, u in _FONT_SIZE.findall(svg)), default=None)
     if smallest is not None and smallest < pt_to_mm(MIN_PT) - 1e-3:
         size = smallest * 72 / 25.4
-        raise FitError(f"template {face.template}: text of {size:.2f} pt is under the 6 pt minimum "
-                       f"(in {where})")
+        raise FitError(f"template {face.template}: text of {size:.2f} pt is under the 6 pt minimum"
+                       f"{_in(where, face)}")
+
+
+def _in(where: str, face: Face) -> str:
+    """`` (in <where>, <file:line>)``: the face of an error and the row it comes from."""
+    place = ", ".join(p for p in (where, face.source) if p)
+    return f" (in {place})" if place else ""
 
 
 def pick(lang: str):
@@ -210,6 +223,7 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
     refers to are embedded from its own folder (:func:`embed_references`).
     """
     import jinja2
+    from .sandbox import OverBudget
     user = _user_root(face.template, roots)
     env = environment(roots, sandboxed=user is not None)
 
@@ -229,10 +243,23 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
     for key in ("w", "h", "bleed", "lang", "ink_saver", "t", "fit"):
         setattr(cur, key, context[key])
     cur.markers = getattr(opts, "markers", True)
-    suffix = f" (in {where})" if where else ""
+    suffix = _in(where, face)
     try:
-        template = env.get_template(face.template)
-        svg = template.render(context)
+        if user is None:
+            svg = env.get_template(face.template).render(context)
+        else:
+            with env.face() as meter:
+                svg = meter.output(env.get_template(face.template).generate(context))
+    except (OverBudget, MemoryError) as exc:
+        name, line = _where(exc, face.template)
+        if isinstance(exc, OverBudget):
+            what = f"over the budget of one face: {exc}"
+        elif user is not None:
+            what = (f"over the budget of one face: it used more than "
+                    f"{env.meter.budget.memory_mb} MB of memory")
+        else:
+            what = "out of memory"
+        raise TemplateError(f"template {_at(name, line)}: {what}{suffix}") from None
     except jinja2.TemplateSyntaxError as exc:
         name = _display_name(exc.filename) if exc.filename else (exc.name or face.template)
         raise TemplateError(f"template {name}:{exc.lineno}: {exc.message}{suffix}") from None

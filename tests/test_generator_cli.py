@@ -82,7 +82,7 @@ def test_text_too_long_for_its_box_fails_naming_the_face(capsys, tmp_path):
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1
     assert "face.svg.j2:3: text does not fit" in err[0] and "Carta1" in err[0]
-    assert err[0].endswith("(in deck/cards face 'c1')")
+    assert err[0].endswith(f"(in deck/cards face 'c1', {data}:2)")
 
 
 def test_deck_from_yaml_with_counts(capsys, tmp_path):
@@ -169,4 +169,4 @@ def test_raw_text_under_6pt_in_a_template_is_refused(capsys, tmp_path):
     code = main(["deck", str(data), "--template", str(face), "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1
-    assert "face.svg.j2: text of 5.10 pt is under the 6 pt minimum (in deck/cards face 'c1')" in err[0]
+    assert f"face.svg.j2: text of 5.10 pt is under the 6 pt minimum (in deck/cards face 'c1', {data}:2)" in err[0]

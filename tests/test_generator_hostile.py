@@ -161,7 +161,7 @@ def test_a_template_cannot_reach_python(tmp_path, body):
 def test_a_template_without_an_svg_element_is_a_clear_error(tmp_path):
     data, face = _template(tmp_path, "<p>{{ name }}</p>\n")
     refused(deck(tmp_path, data, face=face),
-            "template face.svg.j2: produced no <svg> element (in deck/cards face '1')")
+            f"template face.svg.j2: produced no <svg> element (in deck/cards face '1', {data}:2)")
 
 
 def test_an_image_beside_the_template_is_embedded(tmp_path):

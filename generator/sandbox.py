@@ -1,0 +1,214 @@
+"""A user's template (``ludoteca deck --template``): what it may touch and what it may spend.
+
+jinja2's SandboxedEnvironment keeps a template away from Python's internals, but not from
+running for ever: :class:`Sandbox` gives every face one budget (:data:`BUDGET`) of wall-clock
+time, memory, loop steps, the size of any value it makes and of the SVG it writes.  A face
+that runs over is stopped with :class:`OverBudget`, whose message says which part ran over.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+from jinja2 import nodes
+from jinja2.compiler import CodeGenerator, Frame
+from jinja2.sandbox import SandboxedEnvironment, safe_range
+
+MB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What one face of a user's template may spend (compiling the template included)."""
+
+    seconds: float = 3.0          # wall-clock time
+    memory_mb: int = 256          # address space beyond what the process holds when the face starts
+    steps: int = 1_000_000        # loop iterations, range() items and lipsum() words, summed
+    size: int = 8_000_000         # characters or items of any value it makes, and of its SVG
+    digits: int = 4_300           # digits of a whole number made by * or ** (Python prints no more)
+
+
+BUDGET = Budget()
+
+
+class OverBudget(Exception):
+    """A face ran over its budget; the message says what ran over (not a ValueError, so that no
+    filter that catches bad values can swallow it)."""
+
+
+class Meter:
+    """What one face has spent so far, against its budget."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.deadline = time.monotonic() + budget.seconds
+        self.steps = 0
+
+    def tick(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise OverBudget(f"it ran longer than {self.budget.seconds:g} s")
+
+    def step(self, n: int = 1) -> None:
+        self.steps += max(n, 0)
+        if self.steps > self.budget.steps:
+            raise OverBudget(f"its loops ran more than {self.budget.steps:,} steps "
+                             "(loop turns, range() items and lipsum() words)")
+        self.tick()
+
+    def made(self, value: Any) -> Any:
+        """``value``, refused when it is larger than any value may be."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            self._digits(value.bit_length() * math.log10(2), "it made")
+        elif isinstance(value, (str, bytes, list, tuple, dict, set)):
+            self._size(len(value), value, "it made")
+        return value
+
+    def binop(self, operator: str, left: Any, right: Any) -> None:
+        """Refuse ``left ** right`` or ``left * right`` before it is computed when the result
+        would be over the budget (computing it could take hours)."""
+        if isinstance(left, int) and isinstance(right, (str, list, tuple)):
+            left, right = right, left
+        said = f"{_short(left)} {operator} {_short(right)} would make"
+        if _whole(left) and _whole(right):
+            if operator == "**" and right > 0 and abs(left) > 1:
+                self._digits(right * math.log10(abs(left)), said)
+            elif operator == "*":
+                self._digits((left.bit_length() + right.bit_length()) * math.log10(2), said)
+        elif operator == "*" and _whole(right) and isinstance(left, (str, list, tuple)):
+            self._size(len(left) * right, left, said)
+
+    def _digits(self, digits: float, said: str) -> None:
+        if digits > self.budget.digits + 1:
+            raise OverBudget(f"{said} a number of about {digits:,.0f} digits, over "
+                             f"{self.budget.digits:,}")
+
+    def _size(self, n: int, like: Any, said: str) -> None:
+        if n > self.budget.size:
+            what = "text of {:,} characters" if isinstance(like, str) else "list of {:,} items"
+            raise OverBudget(f"{said} a {what.format(n)}, over {self.budget.size:,}")
+
+    def output(self, chunks: Iterable[str]) -> str:
+        """The SVG a template writes, chunk by chunk, within the size and the time."""
+        parts: list[str] = []
+        written = 0
+        for chunk in chunks:
+            written += len(chunk)
+            if written > self.budget.size:
+                raise OverBudget(f"it wrote more than {self.budget.size:,} characters of SVG")
+            self.tick()
+            parts.append(chunk)
+        return "".join(parts)
+
+
+class _CountingCodeGenerator(CodeGenerator):
+    """Jinja2's code generator with the iterable of every ``{% for %}`` passed through
+    ``environment.counted``, so that each step is counted against the face's budget."""
+
+    def visit_For(self, node: nodes.For, frame: Frame) -> None:
+        counted = nodes.EnvironmentAttribute("counted")
+        if not (isinstance(node.iter, nodes.Call) and node.iter.node == counted):
+            node.iter = nodes.Call(counted, [node.iter], [], None, None, lineno=node.lineno)
+        super().visit_For(node, frame)
+
+
+class Sandbox(SandboxedEnvironment):
+    """jinja2's sandbox with a budget: loops, calls, filters, ``*`` and ``**`` and the output are
+    metered against :attr:`meter`, which :meth:`face` starts afresh for every face."""
+
+    intercepted_binops = frozenset({"*", "**"})
+    code_generator_class = _CountingCodeGenerator
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.meter = Meter(BUDGET)
+        self.filters = {name: self._metered(f) for name, f in self.filters.items()}
+        self.globals["range"] = self._range
+        self.globals["lipsum"] = self._lipsum
+
+    @contextlib.contextmanager
+    def face(self, budget: Budget | None = None) -> Iterator[Meter]:
+        """A fresh budget for one face, its memory capped while it lasts."""
+        self.meter = Meter(budget or BUDGET)
+        with memory_cap(self.meter.budget.memory_mb * MB):
+            yield self.meter
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        self.meter.binop(operator, left, right)
+        return self.meter.made(super().call_binop(context, operator, left, right))
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        __self.meter.tick()
+        return __self.meter.made(super().call(__context, __obj, *args, **kwargs))
+
+    def counted(self, iterable: Iterable) -> Iterator:
+        meter = self.meter
+        for item in iterable:
+            meter.step()
+            yield item
+
+    def _metered(self, f: Any) -> Any:
+        @functools.wraps(f)        # keeps jinja's pass_context / pass_environment marks
+        def metered(*args: Any, **kwargs: Any) -> Any:
+            self.meter.tick()
+            return self.meter.made(f(*args, **kwargs))
+        return metered
+
+    def _range(self, *args: int) -> range:
+        items = safe_range(*args)
+        self.meter.step(len(items))
+        return items
+
+    def _lipsum(self, n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:  # noqa: A002
+        from jinja2.utils import generate_lorem_ipsum
+        self.meter.step(abs(int(n)) * abs(int(max)))
+        return generate_lorem_ipsum(n, html, min, max)
+
+
+def _whole(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _short(x: Any) -> str:
+    """A value as the message shows it: itself when short, else its kind."""
+    text = repr(x)
+    kinds = {int: "a number", str: "a text", list: "a list", tuple: "a list"}
+    return text if len(text) <= 24 else kinds.get(type(x), f"a {type(x).__name__}")
+
+
+def _address_space() -> int | None:
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
+    except (OSError, StopIteration, ValueError):
+        return None
+
+
+@contextlib.contextmanager
+def memory_cap(extra: int) -> Iterator[None]:
+    """The address space capped at what the process holds now plus ``extra`` bytes (never above
+    a cap already set), restored afterwards; no cap where the platform cannot say its size."""
+    try:
+        import resource
+    except ImportError:
+        resource = None
+    size = _address_space() if resource is not None else None
+    if size is None:
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = size + extra
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    if soft != resource.RLIM_INFINITY:
+        cap = min(cap, soft)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
