@@ -253,13 +253,24 @@ def _warm() -> None:
     import cairosvg.surface  # noqa: F401
 
 
+def _reason(exc: Exception) -> str:
+    """What went wrong in cairosvg, in words: its refusals of XML entities are exceptions whose
+    text is only their fields (templating.py refuses them earlier; this is for any that slip by)."""
+    from defusedxml import DefusedXmlException, EntitiesForbidden
+    if isinstance(exc, EntitiesForbidden):
+        return f"an SVG in it declares the XML entity '{exc.name}'; entities are refused"
+    if isinstance(exc, DefusedXmlException):
+        return "an SVG in it refers to an external DTD or entity; refused"
+    return str(exc) or type(exc).__name__
+
+
 def _render_job(job: list[tuple[Path, Page]]) -> int:
     """Render a group of pages (one component's), so its repeated faces are drawn once."""
     for path, page in job:
         try:
             data = _page_to_pdf(page)
         except Exception as exc:  # cairosvg's errors are many kinds; name the page
-            raise GeneratorError(f"{page.label}: could not render the page: {exc}") from None
+            raise GeneratorError(f"{page.label}: could not render the page: {_reason(exc)}") from None
         write_bytes(path, data)
     return len(job)
 

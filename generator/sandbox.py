@@ -4,6 +4,9 @@ jinja2's SandboxedEnvironment keeps a template away from Python's internals, but
 running for ever: :class:`Sandbox` gives every face one budget (:data:`BUDGET`) of wall-clock
 time, memory, loop steps, the size of any value it makes and of the SVG it writes.  A face
 that runs over is stopped with :class:`OverBudget`, whose message says which part ran over.
+
+:func:`check_svg` refuses, with a reason, the SVG that cairosvg would refuse or loop on later
+with a message nobody can act on: XML entities, and ``<use>`` elements that draw themselves.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ class Budget:
     steps: int = 1_000_000        # loop iterations, range() items and lipsum() words, summed
     size: int = 8_000_000         # characters or items of any value it makes, and of its SVG
     digits: int = 4_300           # digits of a whole number made by * or ** (Python prints no more)
+    uses: int = 10_000            # elements its <use> elements draw, copies of copies included
 
 
 BUDGET = Budget()
@@ -212,3 +216,89 @@ def memory_cap(extra: int) -> Iterator[None]:
     finally:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
+
+class SvgRefused(Exception):
+    """The SVG a template produced is refused: the message says what and why."""
+
+
+_XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+
+
+def check_svg(svg: str | bytes, budget: Budget | None = None) -> None:
+    """Refuse what cairosvg would refuse, or draw without end, with a reason a user can act on.
+
+    The SVG is parsed as cairosvg parses it (defusedxml, entities and external references
+    forbidden), so exactly what it would refuse is refused here.  Then its ``<use>`` elements
+    are followed: one that draws an element holding it (no href, ``href="#"``, its own group)
+    would draw itself for ever; copies of copies are counted against ``budget.uses``.
+    """
+    from xml.etree.ElementTree import ParseError
+
+    from defusedxml import DefusedXmlException, EntitiesForbidden
+    from defusedxml.ElementTree import fromstring
+
+    data = svg.encode("utf-8") if isinstance(svg, str) else svg
+    try:
+        root = fromstring(data, forbid_entities=True, forbid_external=True)
+    except EntitiesForbidden as exc:
+        source = f" (SYSTEM '{exc.sysid}')" if exc.sysid else ""
+        raise SvgRefused(f"declares the XML entity '{exc.name}'{source}; entities are refused "
+                         "(they can read files or grow without end): write the text itself") from None
+    except DefusedXmlException as exc:
+        raise SvgRefused(f"refers to an external DTD or entity ({exc}); refused: nothing is read "
+                         "from outside the template's folder") from None
+    except ParseError as exc:
+        raise SvgRefused(f"is not well-formed XML ({exc})") from None
+    _check_uses(root, (budget or BUDGET).uses)
+
+
+def _check_uses(root: Any, limit: int) -> None:
+    """Count what the ``<use>`` elements draw; refuse a loop or more than ``limit`` elements."""
+    uses = [el for el in root.iter() if isinstance(el.tag, str) and el.tag.rsplit("}", 1)[-1] == "use"]
+    if not uses:
+        return
+    ids = {el.get("id"): el for el in root.iter() if el.get("id")}
+    is_use = set(uses)
+
+    def href(use: Any) -> str:
+        return (use.get(_XLINK_HREF, use.get("href")) or "").strip()
+
+    def target(use: Any) -> Any:
+        ref = href(use)
+        if ref in ("", "#"):
+            return root                         # cairosvg draws the whole document
+        if ref.startswith("#"):
+            return ids.get(ref[1:])             # none: cairosvg draws nothing
+        return None                             # another document (an embedded file)
+
+    drawn: dict[Any, int] = {}                  # element -> elements its <use>s draw
+    open_: set[Any] = set()                     # being counted: reaching one again is a loop
+    stack: list[tuple[Any, bool, Any]] = [(root, False, None)]
+    while stack:
+        el, done, via = stack.pop()
+        if done:
+            open_.discard(el)
+            total = sum(drawn[child] for child in el)
+            if el in is_use:
+                t = target(el)
+                total += 1 + (drawn[t] if t is not None else 0)
+            drawn[el] = min(total, limit + 1)
+            continue
+        if el in drawn:
+            continue
+        if el in open_:
+            if el is root and via is not None:
+                raise SvgRefused(f"has a <use> with href={href(via)!r}, which draws the whole "
+                                 "face, itself included, without end")
+            ref = f" with href={href(via)!r}" if via is not None else ""
+            raise SvgRefused(f"has a <use>{ref} that draws an element holding it, so it would "
+                             "draw itself without end")
+        open_.add(el)
+        stack.append((el, True, None))
+        for child in el:
+            stack.append((child, False, None))
+        if el in is_use and target(el) is not None:
+            stack.append((target(el), False, el))
+    if drawn[root] > limit:
+        raise SvgRefused(f"has <use> elements that draw more than {limit:,} elements (copies of "
+                         "copies included)")

@@ -169,6 +169,24 @@ _MIME = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif
 EMBED_MAX_BYTES = 8_000_000
 
 
+#: What a reference left out becomes: an id no element has, so that it draws nothing (an empty
+#: href would make a ``<use>`` draw the whole face inside itself, without end).
+LEFT_OUT = "#ludoteca-left-out"
+
+
+@functools.lru_cache(maxsize=256)
+def _refused_svg(path: Path, mtime_ns: int, size: int) -> str | None:
+    """Why cairosvg could not draw an SVG file a template embeds, or None (other files: None)."""
+    from .sandbox import SvgRefused, check_svg
+    if path.suffix.lower() != ".svg":
+        return None
+    try:
+        check_svg(path.read_bytes())
+    except SvgRefused as exc:
+        return str(exc)
+    return None
+
+
 @functools.lru_cache(maxsize=256)
 def _data_uri(path: Path, mtime_ns: int, size: int) -> str:
     import base64
@@ -177,34 +195,42 @@ def _data_uri(path: Path, mtime_ns: int, size: int) -> str:
 
 
 def embed_references(svg: str, folder: Path, template: str, warn: Callable[[str], None]) -> str:
-    """Files the face refers to in the template's own folder, embedded as data URIs; any other
-    reference (outside the folder, absolute, another scheme, missing) removed with a warning."""
+    """Files the face refers to in the template's own folder, embedded as data URIs (with the
+    ``#fragment`` the reference names); any other reference (outside the folder, absolute, another
+    scheme, missing) left out with a warning.  An SVG file cairosvg could not draw is refused
+    (:class:`~.sandbox.SvgRefused`)."""
+    from .sandbox import SvgRefused
+
     def resolve(ref: str) -> str | None:
         ref = html.unescape(ref).strip()
         if not ref or ref.startswith(("#", "data:")):
             return None                                  # kept as it is
         if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", ref) or ref.startswith(("/", "\\")):
             warn(f"template {template}: refers to {ref!r}, outside its folder; left out")
-            return ""
+            return LEFT_OUT
         target = (folder / ref.split("#")[0].split("?")[0]).resolve()
         if not target.is_relative_to(folder):
             warn(f"template {template}: refers to {ref!r}, outside its folder; left out")
-            return ""
+            return LEFT_OUT
         if not target.is_file():
             warn(f"template {template}: refers to {ref!r}, which is not in {folder}; left out")
-            return ""
+            return LEFT_OUT
         st = target.stat()
         if st.st_size > EMBED_MAX_BYTES:
             warn(f"template {template}: {ref!r} is over {EMBED_MAX_BYTES // 1_000_000} MB; left out")
-            return ""
-        return _data_uri(target, st.st_mtime_ns, st.st_size)
+            return LEFT_OUT
+        refused = _refused_svg(target, st.st_mtime_ns, st.st_size)
+        if refused:
+            raise SvgRefused(f"refers to {ref!r}, which {refused}")
+        fragment = ref.split("#", 1)[1] if "#" in ref else ""
+        return _data_uri(target, st.st_mtime_ns, st.st_size) + (f"#{fragment}" if fragment else "")
 
     def replace(m: re.Match) -> str:
         if m.group("head") is not None:
             new = resolve(m.group("ref"))
             return m.group(0) if new is None else f'{m.group("head")}{m.group("q")}{new}{m.group("q")}'
         new = resolve(m.group("uref"))
-        return m.group(0) if new is None else (f'url("{new}")' if new else "none")
+        return m.group(0) if new is None else (f'url("{new}")' if new != LEFT_OUT else "none")
 
     if "href" not in svg and "url(" not in svg:
         return svg
@@ -223,7 +249,7 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
     refers to are embedded from its own folder (:func:`embed_references`).
     """
     import jinja2
-    from .sandbox import OverBudget
+    from .sandbox import OverBudget, SvgRefused, check_svg
     user = _user_root(face.template, roots)
     env = environment(roots, sandboxed=user is not None)
 
@@ -277,5 +303,12 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
     if not _SVG_ROOT.search(svg):
         raise TemplateError(f"template {face.template}: produced no <svg> element{suffix}")
     if user is not None:
-        svg = embed_references(svg, user, face.template, warn or (lambda _m: None))
+        try:
+            check_svg(svg)
+        except SvgRefused as exc:
+            raise TemplateError(f"template {face.template}: its SVG {exc}{suffix}") from None
+        try:
+            svg = embed_references(svg, user, face.template, warn or (lambda _m: None))
+        except SvgRefused as exc:
+            raise TemplateError(f"template {face.template}: {exc}{suffix}") from None
     return svg

@@ -1,6 +1,6 @@
-"""A user's deck template runs on a budget per face: each case over it is one line naming the
-template and the face (the row of the CSV), exit 2, within a few seconds; a deck that stays
-inside the budget builds as before."""
+"""A user's deck template runs on a budget per face, and what cairosvg cannot draw is refused
+with a reason: each case one line naming the template and the face (the row of the CSV), exit 2,
+within a few seconds; a deck that stays inside the budget builds as before."""
 
 from __future__ import annotations
 
@@ -102,3 +102,62 @@ def test_a_template_inside_its_budget_builds(capsys, tmp_path):
     assert code == 0 and err == []
     assert (tmp_path / "out" / "cards.pdf").stat().st_size > 0
 
+
+# --- what cairosvg cannot draw --------------------------------------------------------------------
+
+XXE = '<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n'
+
+
+def test_an_xml_entity_is_refused_in_words(capsys, tmp_path):
+    data = deck(tmp_path, "&x;")
+    face = data.parent / "t.svg.j2"
+    face.write_text(XXE + face.read_text(encoding="utf-8"), encoding="utf-8")
+    code, err, _ = build(capsys, tmp_path, data)
+    assert code == 2 and len(err) == 1
+    assert err[0] == (f"ludoteca: error: template t.svg.j2: its SVG declares the XML entity 'x' "
+                      f"(SYSTEM 'file:///etc/passwd'); entities are refused (they can read files or "
+                      f"grow without end): write the text itself (in deck/cards face 'c1', {data}:2)")
+
+
+def test_an_svg_file_with_an_entity_beside_the_template_is_refused_naming_it(capsys, tmp_path):
+    icon = '<?xml version="1.0"?>\n' + XXE + '<svg xmlns="http://www.w3.org/2000/svg"><text>&x;</text></svg>'
+    refused(capsys, tmp_path, '<image href="icon.svg" width="5" height="5"/>',
+            "t.svg.j2: refers to 'icon.svg', which declares the XML entity 'x'", files={"icon.svg": icon})
+
+
+@pytest.mark.parametrize("body,needle", [
+    ('<use x="1"/>', "its SVG has a <use> with href='', which draws the whole face, itself included"),
+    ('<use href="#"/>', "its SVG has a <use> with href='#', which draws the whole face"),
+    ('<g id="a"><rect width="1" height="1"/><use href="#a" x="1"/></g>',
+     "its SVG has a <use> with href='#a' that draws an element holding it, so it would draw itself"),
+    ('<defs><g id="a"><use href="#b"/></g><g id="b"><use xlink:href="#a" '
+     'xmlns:xlink="http://www.w3.org/1999/xlink"/></g></defs><use href="#a"/>',
+     "that draws an element holding it"),
+    ('<defs><g id="a0"><rect width="1" height="1"/></g>{% for k in range(1, 6) %}<g id="a{{ k }}">'
+     '{% for j in range(10) %}<use href="#a{{ k - 1 }}"/>{% endfor %}</g>{% endfor %}</defs>'
+     '<use href="#a5"/>', "its SVG has <use> elements that draw more than 10,000 elements"),
+    ("<g><rect/>", "its SVG is not well-formed XML (mismatched tag: line 3, column 2)"),
+], ids=["no_href", "href_hash", "own_group", "two_groups", "copies_of_copies", "not_xml"])
+def test_what_cairosvg_would_draw_without_end_is_refused(capsys, tmp_path, body, needle):
+    refused(capsys, tmp_path, body, needle)
+
+
+@pytest.mark.parametrize("ref", ["../secret.svg#a", "/etc/hostname", "file:///etc/passwd", "other.svg#a"])
+def test_a_use_outside_the_folder_is_left_out_like_any_reference(capsys, tmp_path, ref):
+    data = deck(tmp_path, f'<use href="{ref}" x="3" y="3"/>')
+    code, err, _ = build(capsys, tmp_path, data)
+    assert code == 0, err
+    assert len(err) == 1 and err[0].startswith(f"note: template t.svg.j2: refers to {ref!r}")
+
+
+def test_a_use_of_one_symbol_in_a_file_beside_the_template_draws_that_symbol(capsys, tmp_path):
+    icons = ('<svg xmlns="http://www.w3.org/2000/svg"><g id="star"><rect width="10" height="10" '
+             'fill="#00ff00"/></g><g id="sea"><rect width="100" height="100" fill="#0000ff"/></g></svg>')
+    data = deck(tmp_path, '<use href="icons.svg#star" x="2" y="2"/>', files={"icons.svg": icons})
+    code, err, _ = build(capsys, tmp_path, data, "--png", "50")
+    assert code == 0 and err == [], err
+    from pdfmeasure import colour_distance, read_png
+    image = read_png(tmp_path / "out" / "png" / "deck" / "cards" / "c1.png")
+    px = image.width / 63                                  # pixels per mm of the trim
+    assert colour_distance(image.mean(7 * px, 7 * px), (0, 255, 0)) < 8
+    assert colour_distance(image.mean(40 * px, 60 * px), (0, 0, 255)) > 100
