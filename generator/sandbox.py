@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
+import os
 import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
@@ -52,10 +53,27 @@ class Meter:
         self.budget = budget
         self.deadline = time.monotonic() + budget.seconds
         self.steps = 0
+        self.memory_mb = budget.memory_mb      # what the face may use, said when it runs over
+        self._line: int | None = None          # resident memory the face must stay under
+        self._looked = 0.0
+
+    def watch(self, resident: int, allowed: int) -> None:
+        """Stop the face when the resident memory grows ``allowed`` bytes past ``resident``."""
+        self._line = resident + allowed
+        self.memory_mb = allowed // MB
+
+    def over_memory(self) -> OverBudget:
+        return OverBudget(f"it used more than {self.memory_mb} MB of memory")
 
     def tick(self) -> None:
-        if time.monotonic() > self.deadline:
+        now = time.monotonic()
+        if now > self.deadline:
             raise OverBudget(f"it ran longer than {self.budget.seconds:g} s")
+        if self._line is not None and now - self._looked > 0.005:
+            self._looked = now
+            memory = _memory()
+            if memory is not None and memory[1] > self._line:
+                raise self.over_memory()
 
     def step(self, n: int = 1) -> None:
         self.steps += max(n, 0)
@@ -138,7 +156,7 @@ class Sandbox(SandboxedEnvironment):
     def face(self, budget: Budget | None = None) -> Iterator[Meter]:
         """A fresh budget for one face, its memory capped while it lasts."""
         self.meter = Meter(budget or BUDGET)
-        with memory_cap(self.meter.budget.memory_mb * MB):
+        with memory_cap(self.meter):
             yield self.meter
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
@@ -184,32 +202,48 @@ def _short(x: Any) -> str:
     return text if len(text) <= 24 else kinds.get(type(x), f"a {type(x).__name__}")
 
 
-def _address_space() -> int | None:
+def _memory() -> tuple[int, int] | None:
+    """The process's address space and resident memory in bytes, or None where unknown."""
     try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
-    except (OSError, StopIteration, ValueError):
+        with open("/proc/self/statm", encoding="ascii") as f:
+            size, resident = f.read().split()[:2]
+        page = os.sysconf("SC_PAGE_SIZE")
+        return int(size) * page, int(resident) * page
+    except (OSError, ValueError, AttributeError):
         return None
 
 
+#: Kept free under a cap already set (``ulimit -v``): what stopping a face and saying why takes.
+RESERVE = 32 * MB
+#: The least a face may grow, however little room a cap already set leaves.
+FLOOR = 16 * MB
+
+
 @contextlib.contextmanager
-def memory_cap(extra: int) -> Iterator[None]:
-    """The address space capped at what the process holds now plus ``extra`` bytes (never above
-    a cap already set), restored afterwards; no cap where the platform cannot say its size."""
+def memory_cap(meter: Meter) -> Iterator[None]:
+    """The face's memory, two ways, while it renders.  Values that grow bit by bit are seen by
+    the meter (the process's resident memory, looked at every few milliseconds): past
+    ``budget.memory_mb``, or :data:`RESERVE` short of a cap already set, the face is stopped
+    cleanly.  One allocation too big fails at once: the address space is capped at the budget
+    plus :data:`RESERVE` (never above a cap already set).  Restored afterwards; nothing of this
+    where the platform cannot say its size."""
     try:
         import resource
     except ImportError:
         resource = None
-    size = _address_space() if resource is not None else None
-    if size is None:
+    now = _memory() if resource is not None else None
+    if now is None:
         yield
         return
+    size, resident = now
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    cap = size + extra
-    if hard != resource.RLIM_INFINITY:
-        cap = min(cap, hard)
-    if soft != resource.RLIM_INFINITY:
-        cap = min(cap, soft)
+    allowed = meter.budget.memory_mb * MB
+    cap = size + allowed + RESERVE
+    for limit in (soft, hard):
+        if limit != resource.RLIM_INFINITY:
+            allowed = min(allowed, max(limit - size - RESERVE, FLOOR))
+            cap = min(cap, limit)
+    meter.watch(resident, allowed)
     resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
     try:
         yield

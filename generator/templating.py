@@ -278,13 +278,11 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
                 svg = meter.output(env.get_template(face.template).generate(context))
     except (OverBudget, MemoryError) as exc:
         name, line = _where(exc, face.template)
-        if isinstance(exc, OverBudget):
-            what = f"over the budget of one face: {exc}"
-        elif user is not None:
-            what = (f"over the budget of one face: it used more than "
-                    f"{env.meter.budget.memory_mb} MB of memory")
-        else:
+        if user is None:
             what = "out of memory"
+        else:
+            over = exc if isinstance(exc, OverBudget) else env.meter.over_memory()
+            what = f"over the budget of one face: {over}"
         raise TemplateError(f"template {_at(name, line)}: {what}{suffix}") from None
     except jinja2.TemplateSyntaxError as exc:
         name = _display_name(exc.filename) if exc.filename else (exc.name or face.template)

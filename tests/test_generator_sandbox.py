@@ -64,10 +64,12 @@ def refused(capsys, tmp_path: Path, body: str, needle: str, files: dict[str, str
     ("{{ 'x'|center(20000000) }}", "it made a text of 20,000,000 characters, over 8,000,000"),
     ("{% for i in range(90000) %}{{ 'y' * 100 }}{% endfor %}",
      "t.svg.j2: over the budget of one face: it wrote more than 8,000,000 characters of SVG"),
+    ("{% set ns = namespace(s='x') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
+     "t.svg.j2:3: over the budget of one face: it used more than 256 MB of memory"),
     ("{{ 'x'.ljust(2000000000) }}", "t.svg.j2:3: over the budget of one face: it used more than "
                                     "256 MB of memory"),
 ], ids=["power", "product", "nested_ranges", "loops_over_a_text", "lipsum", "text_times",
-        "list_times", "filter_result", "output", "memory"])
+        "list_times", "filter_result", "output", "growing_text", "one_allocation"])
 def test_a_template_over_its_budget_is_refused_naming_the_face(capsys, tmp_path, body, needle):
     refused(capsys, tmp_path, body, needle)
 
@@ -161,3 +163,14 @@ def test_a_use_of_one_symbol_in_a_file_beside_the_template_draws_that_symbol(cap
     px = image.width / 63                                  # pixels per mm of the trim
     assert colour_distance(image.mean(7 * px, 7 * px), (0, 255, 0)) < 8
     assert colour_distance(image.mean(40 * px, 60 * px), (0, 0, 255)) > 100
+
+
+def test_an_entity_in_a_data_uri_is_said_in_words_when_the_page_is_drawn(capsys, tmp_path):
+    import base64
+    icon = ('<?xml version="1.0"?>\n' + XXE + '<svg xmlns="http://www.w3.org/2000/svg"><text>&x;</text></svg>')
+    data = deck(tmp_path, f'<image href="data:image/svg+xml;base64,{base64.b64encode(icon.encode()).decode()}" '
+                'width="5" height="5"/>')
+    code, err, _ = build(capsys, tmp_path, data)
+    assert code == 2 and len(err) == 1
+    assert err[0] == ("ludoteca: error: deck/cards sheet 1 front: could not render the page: an SVG in "
+                      "it declares the XML entity 'x'; entities are refused")
