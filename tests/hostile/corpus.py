@@ -1002,12 +1002,88 @@ def output_targets() -> Iterator[Case]:
                    must=(must,), around=scene, check=untouched("g.db", *{n.split("/")[0] for n in files}))
 
 
+DECK_FACE_OPEN = '{% import "_lib.svg.j2" as lib %}\n{{ lib.svg_open() }}\n'
+DECK_FACE_CLOSE = "\n{{ lib.svg_close() }}\n"
+XXE_DOCTYPE = '<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n'
+
+
+def deck_case(name: str, body: str, must: tuple[str, ...], codes: tuple[int, ...] = (2,),
+              files: dict[str, bytes] | None = None, head: str = "") -> Case:
+    """``ludoteca deck cards.csv --template t.svg.j2`` with one row (line 2) and the face
+    ``head + OPEN + body + CLOSE``; a refused deck leaves no PDF behind."""
+    def no_pdf(folder: Path, out: str, err: str) -> str | None:
+        return "a PDF was written" if (folder / "out" / "cards.pdf").exists() else None
+
+    return Case("deck_template", name, ["deck", "cards.csv", "--template", "t.svg.j2", "--out", "out", "-q"],
+                {"cards.csv": b"id,name,colour\nc1,Ana,#3a6fc4\n",
+                 "t.svg.j2": (head + DECK_FACE_OPEN + body + DECK_FACE_CLOSE).encode(), **(files or {})},
+                codes=codes, must=must, check=no_pdf if codes == (2,) else None)
+
+
+def deck_templates() -> Iterator[Case]:
+    """Shared deck templates that would run for ever, eat the memory, or draw without end, and
+    XML entities: each refused naming the template, the face and its row, before any page is
+    drawn.  (Decks that draw their pages are in tests/test_generator_sandbox.py: this process,
+    its address space near its cap, leaves the renderers' pool waiting for ever on a worker that
+    cannot start.)"""
+    over = ("t.svg.j2", "over the budget of one face", "face 'c1', cards.csv:2")
+    budget = {
+        "power_9_9_9": "{{ 9**(9**9) }}",
+        "power_of_a_power": "{% set x = 10 ** 10 %}{{ x ** x }}",
+        "product_of_big_numbers": "{% set n = 10**3000 %}{{ n * n }}",
+        "nested_range_100000": "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+        "loops_over_a_text": "{% set s = '" + "x" * 200 + "' %}{% for a in s %}{% for b in s %}{% for c in s %}"
+                             "{% endfor %}{% endfor %}{% endfor %}",
+        "loop_over_cycler": "{% set c = cycler(1, 2) %}{% for i in range(100000) %}{% for j in range(100) %}"
+                            "{{ c.next() }}{% endfor %}{% endfor %}",
+        "lipsum_million": "{{ lipsum(1000000) }}",
+        "text_times_billion": "{{ 'x' * 1000000000 }}",
+        "list_times_10e8": "{{ [0] * 10**8 }}",
+        "center_filter": "{{ 'x'|center(20000000) }}",
+        "output_of_9_million": "{% for i in range(90000) %}{{ 'y' * 100 }}{% endfor %}",
+        "ljust_2_gb": "{{ 'x'.ljust(2000000000) }}",
+        "format_width_1_gb": "{{ '{:>999999999}'.format(1) }}",
+        "percent_width_1_gb": "{{ '%0999999999d' % 1 }}",
+        "macro_doubling": "{% macro f(n) %}{% if n %}{{ f(n - 1) }}{{ f(n - 1) }}{% endif %}{% endmacro %}{{ f(40) }}",
+        "doubling_text": "{% set ns = namespace(s='x') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}"
+                         "{% endfor %}{{ ns.s|length }}",
+    }
+    for name, body in budget.items():
+        yield deck_case(name, body, over)
+    entity = ("t.svg.j2: its SVG declares the XML entity 'x'", "cards.csv:2")
+    yield deck_case("xxe_file_passwd", "&x;", entity + ("SYSTEM 'file:///etc/passwd'",), head=XXE_DOCTYPE)
+    yield deck_case("xxe_http", "&x;", entity, head=XXE_DOCTYPE.replace("file:///etc/passwd", "http://127.0.0.1:9/x"))
+    yield deck_case("xxe_parameter_entity", "", ("declares the XML entity 'p'",),
+                    head='<!DOCTYPE svg [<!ENTITY % p SYSTEM "file:///etc/passwd"> %p;]>\n')
+    laughs = "".join(f'<!ENTITY x{k} "{("&x%d;" % (k - 1)) * 10 if k else "lol"}">' for k in range(10))
+    yield deck_case("entity_laughs", "&x9;", ("declares the XML entity 'x0'",),
+                    head=f"<!DOCTYPE svg [{laughs}]>\n")
+    icon = ('<?xml version="1.0"?>\n' + XXE_DOCTYPE + '<svg xmlns="http://www.w3.org/2000/svg"><text>&x;</text></svg>').encode()
+    yield deck_case("xxe_in_an_svg_beside", '<image href="icon.svg" width="5" height="5"/>',
+                    ("t.svg.j2: refers to 'icon.svg', which declares the XML entity 'x'", "cards.csv:2"),
+                    files={"icon.svg": icon})
+    uses = {
+        "use_without_href": ('<use x="1"/>', "has a <use> with href='', which draws the whole face"),
+        "use_href_hash": ('<use href="#"/>', "has a <use> with href='#', which draws the whole face"),
+        "use_of_its_own_group": ('<g id="a"><rect width="1" height="1"/><use href="#a" x="1"/></g>',
+                                 "has a <use> with href='#a' that draws an element holding it"),
+        "use_loop_of_two": ('<defs><g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g></defs><use href="#a"/>',
+                            "that draws an element holding it"),
+        "use_copies_of_copies": ('<defs><g id="a0"><rect width="1" height="1"/></g>{% for k in range(1, 8) %}'
+                                 '<g id="a{{ k }}">{% for j in range(10) %}<use href="#a{{ k - 1 }}"/>{% endfor %}'
+                                 '</g>{% endfor %}</defs><use href="#a7"/>', "draw more than 10,000 elements"),
+        "not_well_formed": ("<g><rect/>", "its SVG is not well-formed XML (mismatched tag: line 3, column 2)"),
+    }
+    for name, (body, needle) in uses.items():
+        yield deck_case(name, body, ("t.svg.j2: ", needle, "cards.csv:2"))
+
+
 GENERATORS: list[Callable[[], Iterator[Case]]] = [issue_cases, yaml_bombs, deep_nesting, oversize, big_numbers, schema_ranges,
                                                   impossible_games, encodings, play_lines, databases, csv_injection,
                                                   store_troubles,
                                                   surrogate_lines, names, player_count_buildings, schema_words,
                                                   special_files, scan_photos, app_files, names_in_lines,
-                                                  output_targets]
+                                                  output_targets, deck_templates]
 #: Cases other parts add: callables returning an iterable of :class:`Case`.
 EXTRA: list[Callable[[], Iterator[Case]]] = []
 
