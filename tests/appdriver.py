@@ -43,7 +43,11 @@ def ensure_display() -> None:
         return
     if shutil.which("Xvfb") is None:
         raise RuntimeError("no DISPLAY and no Xvfb: install xvfb or run under a display")
-    for number in range(99, 140):
+    # each pytest-xdist worker (gw0, gw1, ...) looks in a range of its own: two workers starting at
+    # once must not both take the first free number
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    first = 99 + 20 * int(worker[2:] or 0) if worker.startswith("gw") else 99
+    for number in range(first, first + 20):
         if Path(f"/tmp/.X{number}-lock").exists() or Path(f"/tmp/.X11-unix/X{number}").exists():
             continue
         proc = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "720x1280x24", "-nolisten", "tcp"],
@@ -59,7 +63,7 @@ def ensure_display() -> None:
             os.environ["DISPLAY"] = f":{number}"
             atexit.register(_stop_xvfb)
             return
-    raise RuntimeError("could not start Xvfb on displays :99 to :139")
+    raise RuntimeError(f"could not start Xvfb on displays :{first} to :{first + 19}")
 
 
 def _stop_xvfb() -> None:

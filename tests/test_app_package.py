@@ -1,6 +1,7 @@
 """The phone package starts: exactly the files buildozer.spec packages, in a fresh virtual environment
-holding only the spec's requirements that pip can install on a desktop (Kivy and PyYAML), started
-as python-for-android starts it (``python main.py``) in a real window under Xvfb."""
+holding only the spec's requirements that pip can install on a desktop (Kivy and PyYAML, at the
+lock's versions), started as python-for-android starts it (``python main.py``) in a real window
+under Xvfb."""
 
 from __future__ import annotations
 
@@ -9,12 +10,12 @@ import queue
 import subprocess
 import threading
 import time
-import venv
 from pathlib import Path
 
 import pytest
 
 import androidspec as spec
+import lockenv
 from appdriver import SHOTS, ensure_display
 
 SHOWN_HOME = "showing the home screen"  # Kivy logs "Ludoteca: ..." as [Ludoteca] ...
@@ -27,14 +28,10 @@ def packaged(tmp_path_factory) -> tuple[Path, Path]:
     files = spec.copy_package(base / "app")
     assert Path("main.py") in files
     env_dir = base / "venv"
-    venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
     wanted = spec.requirements(spec.read_spec())
     pip = [f"{spec.PIP_NAMES.get(name, name)}{pin}" for name, pin in wanted.items() if name in spec.DESKTOP_PIP]
     assert any(p.startswith("kivy==") for p in pip)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "LUDOTECA"))}
-    subprocess.run([str(env_dir / "bin" / "python"), "-m", "pip", "install", "-q",
-                    "--disable-pip-version-check", *pip], check=True, capture_output=True, text=True,
-                   env=env, cwd=base)
+    lockenv.make_env(env_dir, *pip)
     return base / "app", env_dir
 
 

@@ -1,8 +1,8 @@
 """Ludoteca as a user installs it: the wheel, in a fresh virtual environment, away from the checkout.
 
-One wheel and one environment for the module (building and installing take about half a minute,
-mostly pip fetching the dependencies into its cache the first time). Every command then runs from
-an empty folder with a clean environment, so nothing can come from the source tree.
+One wheel and one environment for the module, at the lock's versions (tests/lockenv.py: a few
+seconds with uv's cache warm). Every command then runs from an empty folder with a clean
+environment, so nothing can come from the source tree.
 """
 
 from __future__ import annotations
@@ -10,13 +10,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
-import venv
 import zipfile
 from pathlib import Path
 
 import pytest
 
+import lockenv
 import pdfmeasure as pm
 from ludoteca.cards import load
 from ludoteca.companion.engine.scoring import read_record, score_record
@@ -24,34 +23,23 @@ from ludoteca.companion.engine.scoring import read_record, score_record
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def clean_env() -> dict[str, str]:
-    """The environment without any PYTHON* or LUDOTECA* variable (no path into the checkout)."""
-    return {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "LUDOTECA"))}
-
-
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
-    dist = tmp_path_factory.mktemp("dist")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)],
-                   check=True, capture_output=True, text=True)
-    (found,) = dist.glob("ludoteca-*.whl")
-    return found
+    return lockenv.build_wheel(tmp_path_factory.mktemp("dist"))
 
 
 @pytest.fixture(scope="module")
 def installed(wheel, tmp_path_factory) -> Path:
-    """A fresh virtual environment with the wheel installed (without the app extra)."""
+    """A fresh virtual environment with the wheel installed (without the app extra), at the lock's
+    versions."""
     env_dir = tmp_path_factory.mktemp("venv")
-    venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
-    subprocess.run([str(env_dir / "bin" / "python"), "-m", "pip", "install", "-q",
-                    "--disable-pip-version-check", str(wheel)], check=True, capture_output=True, text=True,
-                   cwd=env_dir, env=clean_env())
+    lockenv.make_env(env_dir, str(wheel))
     return env_dir
 
 
 def run(env_dir: Path, cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
     """``ludoteca ARGS`` from the environment's own script, in ``cwd``, with no PYTHONPATH."""
-    env = clean_env()
+    env = lockenv.clean_env()
     env["LUDOTECA_DB"] = str(cwd / "games.db")
     done = subprocess.run([str(env_dir / "bin" / "ludoteca"), *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=300)
@@ -78,7 +66,7 @@ def test_the_wheel_holds_one_top_level_package_with_its_data(wheel):
 def test_installed_top_level_names_are_ludoteca_only(installed, tmp_path):
     code = ("import importlib.metadata as m, json; d = m.distribution('ludoteca'); "
             "print(json.dumps(sorted({str(f).split('/')[0] for f in d.files})))")
-    env = clean_env()
+    env = lockenv.clean_env()
     out = subprocess.run([str(installed / "bin" / "python"), "-c", code], cwd=tmp_path, env=env,
                          capture_output=True, text=True, check=True)
     tops = [name for name in json.loads(out.stdout) if not name.endswith(".dist-info")]
