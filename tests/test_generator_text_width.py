@@ -118,10 +118,11 @@ def test_text_overflow_reports_a_word_that_crosses_the_cut(tmp_path):
 
 
 def test_svg_open_extra_attributes_are_written_as_given(tmp_path):
-    """`extra` needs no |safe: its quotes reach the SVG unescaped; text-rendering is the default."""
+    """`extra` needs no |safe: its quotes and entities reach the SVG unescaped (a second escaping
+    would write &amp;amp; and &#34;); text-rendering is the default."""
     from ludoteca.generator.templating import render
     (tmp_path / "x.svg.j2").write_text(
-        '{% import "_lib.svg.j2" as lib %}{{ lib.svg_open(extra=\'data-kind="a&b"\') }}'
+        '{% import "_lib.svg.j2" as lib %}{{ lib.svg_open(extra=\'data-kind="a&amp;b"\') }}'
         '{{ lib.svg_close() }}', encoding="utf-8")
     svg = render(Face("x.svg.j2", {}, "x"), (63, 88), 3, Options(), roots=(str(tmp_path),))
-    assert 'data-kind="a&b"' in svg and 'text-rendering="geometricPrecision"' in svg
+    assert 'data-kind="a&amp;b"' in svg and 'text-rendering="geometricPrecision"' in svg
