@@ -13,7 +13,7 @@ bash scripts/setup.sh || exit $?
 PY=.venv/bin/python
 WORKERS="${LUDOTECA_TEST_WORKERS:-$(nproc)}"
 if (($#)); then
-    exec "$PY" -m pytest -q -n "$WORKERS" "$@"
+    exec "$PY" -m pytest -q -n "$WORKERS" --dist worksteal "$@"
 fi
 
 parts=("print kit, data, engine and scan" "companion app")
@@ -25,7 +25,7 @@ for i in "${!parts[@]}"; do
     log="$(mktemp)"
     part_start=$SECONDS
     # shellcheck disable=SC2086  # the app part's glob is expanded here on purpose
-    "$PY" -m pytest -q -n "$WORKERS" ${args[$i]} 2>&1 | tee "$log"
+    "$PY" -m pytest -q -n "$WORKERS" --dist worksteal ${args[$i]} 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
     line="$(grep -E '^[0-9]+ [a-z]+.* in [0-9.]+s' "$log" | tail -n 1)"
     rm -f "$log"

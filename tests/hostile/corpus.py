@@ -1186,7 +1186,8 @@ def limit_memory() -> int:
 
 
 def main() -> int:
-    """Run the corpus (``--only KIND`` to run one kind); one JSON line per case, then a summary."""
+    """Run the corpus (``--only KIND`` to run one kind, ``--shard K/N`` every N-th case from the K-th);
+    one JSON line per case, then a summary (which counts the whole corpus, by kind, too)."""
     import ludoteca.companion.engine  # noqa: F401 - imported before the limit: it is the baseline
     import ludoteca.companion.play_cli  # noqa: F401
     import ludoteca.cli  # noqa: F401
@@ -1197,7 +1198,11 @@ def main() -> int:
     from ludoteca.cards import default_dir, load
     load()
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
-    cases = [c for c in all_cases() if only is None or c.kind == only]
+    every = all_cases()
+    cases = [c for c in every if only is None or c.kind == only]
+    if "--shard" in sys.argv:  # K/N: every N-th case from the K-th (0-based), for parallel runs
+        k, n = (int(x) for x in sys.argv[sys.argv.index("--shard") + 1].split("/"))
+        cases = cases[k::n]
     signal.signal(signal.SIGALRM, _alarm)
     limit = limit_memory() if "--no-limit" not in sys.argv else None
     cards_root = default_dir()
@@ -1207,8 +1212,11 @@ def main() -> int:
         failed += bool(result["problems"])
         print(json.dumps(result), flush=True)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    kinds: dict[str, int] = {}
+    for case in every:
+        kinds[case.kind] = kinds.get(case.kind, 0) + 1
     print(json.dumps({"summary": True, "cases": len(cases), "failed": failed, "address_space_limit": limit,
-                      "peak_rss": peak}))
+                      "peak_rss": peak, "corpus": kinds}))
     return 1 if failed else 0
 
 
