@@ -22,12 +22,15 @@ import os
 import secrets
 import shutil
 import sqlite3
+import stat
 import sys
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
+
+from ludoteca.cards.limits import what_is
 
 from .common import text
 from .errors import BadArgument, StoreError
@@ -271,8 +274,12 @@ class Store:
             self.conn = self._connect()
             return
         path = Path(self.path)
-        if path.is_dir():
-            raise StoreError(f"{path}: is a folder, not a database file")
+        try:
+            mode = path.stat().st_mode
+        except OSError:
+            mode = None
+        if mode is not None and not stat.S_ISREG(mode):  # a folder, or a FIFO that would wait forever
+            raise StoreError(f"{path}: is {what_is(mode)}, not a database file")
         if readonly and not path.exists():
             raise NoDatabase(f"{path}: no database here (nothing was created)")
         damaged = self._identify(path) if path.exists() else None

@@ -410,6 +410,8 @@ def databases() -> Iterator[Case]:
                check=lambda folder, out, err: "created a file" if (folder / "x.db").exists() else None)
     yield Case("database", "empty_file_play", commands["play"], {"x.db": b""}, codes=(0,))
     yield Case("database", "a_folder", commands["play"], {"x.db/keep": b""}, must=("is a folder",))
+    for cname, argv in commands.items():  # a FIFO would make SQLite's open wait for a writer forever
+        yield Case("database", f"a_fifo_{cname}", argv, fifos=("x.db",), must=("x.db: is a FIFO",))
     good = _ludoteca_db(actions=30)
     for damage in ("header", "page1", "tail", "middle"):
         data = bytearray(good)
