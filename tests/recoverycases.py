@@ -15,6 +15,7 @@ import struct
 from pathlib import Path
 
 from ludoteca.companion.engine import Store
+from ludoteca.companion.engine.recover import _varint_bytes
 
 PAGE = 4096
 #: The issue's three kinds of damage.
@@ -55,17 +56,6 @@ def damage(data: bytes, kind: str, seed: int = 1) -> bytes:
     return bytes(out)
 
 
-def _varint(value: int) -> bytes:
-    if value < 0x80:
-        return bytes([value])
-    out = [value & 0x7F]
-    value >>= 7
-    while value:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    return bytes(reversed(out))
-
-
 def _serial(value) -> tuple[int, bytes]:
     if value is None:
         return 0, b""
@@ -84,11 +74,11 @@ def _serial(value) -> tuple[int, bytes]:
 def record_bytes(values: tuple) -> bytes:
     """A row as SQLite writes it in a table page: the record header, then the values."""
     serials, body = zip(*(_serial(v) for v in values))
-    types = b"".join(_varint(s) for s in serials)
+    types = b"".join(_varint_bytes(s) for s in serials)
     size = len(types) + 1
     if size >= 0x80:
         size = len(types) + 2
-    return _varint(size) + types + b"".join(body)
+    return _varint_bytes(size) + types + b"".join(body)
 
 
 def intact(rows: list[tuple], files: list[bytes]) -> set[str]:
