@@ -1,6 +1,6 @@
 """The companion's game engine: plain Python, no Kivy.
 
->>> from companion.engine import Store
+>>> from ludoteca.companion.engine import Store
 >>> store = Store(":memory:")
 >>> session = store.new_game("ciudadelas", ["Ana", "Luis", "Eva", "Pablo"], seed=3)
 >>> session.state["phase"]

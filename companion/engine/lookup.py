@@ -1,6 +1,6 @@
 """Finding a saved game from what a person types: its full id, ``last``, or a unique part of it.
 
->>> from companion.engine import Store
+>>> from ludoteca.companion.engine import Store
 >>> store = Store(":memory:")
 >>> first = store.new_game("gladiadores", ["Ana", "Luis"], seed=1)
 >>> find_game(store, "last") == first.id, find_game(store, first.id[-6:]) == first.id

@@ -1,6 +1,6 @@
 """A game session: an append-only action log whose fold is the game state.
 
->>> from companion.engine import Store
+>>> from ludoteca.companion.engine import Store
 >>> store = Store(":memory:")
 >>> s = store.new_game("ciudadelas", ["Ana", "Luis", "Eva", "Pablo"], seed=7)
 >>> s.apply({"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1})["players"][0]["gold"]

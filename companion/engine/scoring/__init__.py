@@ -1,6 +1,6 @@
 """End-of-game scoring for the three games: pure functions over plain data and the card data.
 
->>> from cards import load
+>>> from ludoteca.cards import load
 >>> catalog = load(games=("ciudadelas",))
 >>> record = {"game": "ciudadelas", "players": [
 ...     {"name": "Ana", "gold": 1, "city": ["Templo", "Castle", "tavern"]},
