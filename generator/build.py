@@ -200,7 +200,7 @@ def _remembered(memo: dict | None, key: str, cache: Cache) -> Laid | None:
         return None
     pages = []
     for k, size, trim, bleed, label in memo["pages"]:
-        if not cache.page_path(k).is_file():
+        if not cache.has_page(k):
             return None
         pages.append(Page("", tuple(size), tuple(trim), tuple(bleed), label, key=k))
     return Laid(pages, memo["sheets"], tuple(memo["item"]),

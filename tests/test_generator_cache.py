@@ -154,3 +154,48 @@ def test_the_test_suite_never_writes_into_the_real_user_cache():
     import os
     home = Path(os.path.expanduser("~")) / ".cache"
     assert not Path(os.environ["XDG_CACHE_HOME"]).is_relative_to(home)
+
+
+def test_a_cached_page_cut_short_is_drawn_again(tmp_path):
+    """Cached pages are written without fsync: one a crash of the system cut short is drawn again."""
+    src = tmp_path / "src"
+    make_deck(src, 9)
+    out = tmp_path / "out"
+    _build(src, out, back=False)
+    good = _pages_of(out / "cards.pdf")
+    (page,) = (_kit_cache(out) / "pages").glob("*.pdf")
+    page.write_bytes(page.read_bytes()[: page.stat().st_size // 2])
+    (out / "cards.pdf").unlink()
+    again = _build(src, out, back=False)
+    assert again.rendered == 1
+    assert _pages_of(out / "cards.pdf") == good
+
+
+def test_cache_pages_are_not_fsynced_and_kit_files_are(tmp_path, monkeypatch):
+    import os
+
+    from ludoteca import atomic
+
+    synced: list[int] = []
+    real = os.fsync
+    monkeypatch.setattr(atomic.os, "fsync", lambda fd: synced.append(fd) or real(fd))
+    atomic.write_bytes(tmp_path / "page.pdf", b"%PDF cache", durable=False)
+    assert synced == [] and (tmp_path / "page.pdf").read_bytes() == b"%PDF cache"
+    atomic.write_bytes(tmp_path / "kit.pdf", b"%PDF kit")
+    assert len(synced) == 2                                   # the file, then its folder
+
+
+def test_each_worker_keeps_a_bounded_number_of_drawn_faces():
+    from ludoteca.generator import render
+
+    render._RECORDINGS.clear()
+    face = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="{}" height="5"/></svg>'
+    first = render._recording(face.format(1))
+    for k in range(2, render.RECORDINGS_KEPT + 10):
+        render._recording(face.format(k))
+        if k % 8 == 0:
+            assert render._recording(face.format(1)) is first    # the one in use stays
+    assert len(render._RECORDINGS) == render.RECORDINGS_KEPT
+    render._recording(face.format(2))                            # long unused: drawn again
+    assert len(render._RECORDINGS) == render.RECORDINGS_KEPT
+    render._RECORDINGS.clear()
