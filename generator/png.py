@@ -276,9 +276,8 @@ def run_tasks(tasks: list[Task], stage, cache, workers=None, quiet: bool = False
     try:
         if workers is not None and getattr(workers, "pool", None) is None and len(todo) >= 4:
             workers.start()
-        pool = getattr(workers, "pool", None)
-        if pool is not None and len(todo) > 1:
-            for n in pool.imap_unordered(run_task, todo, chunksize=1):
+        if getattr(workers, "pool", None) is not None and len(todo) > 1:
+            for n in workers.unordered(run_task, todo):
                 bar(n)
         else:
             for task in todo:

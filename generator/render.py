@@ -16,7 +16,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from . import fonts
 from ludoteca.atomic import tmp_name, write_bytes, write_text
@@ -313,7 +313,11 @@ def _jobs(todo: dict[str, Page], cache: "Cache", workers: int) -> list[list[tupl
 
 
 class Workers:
-    """A pool of renderers (fork), started early on a cold build so cairo loads meanwhile."""
+    """A pool of renderers (fork), started early on a cold build so cairo loads meanwhile.
+
+    A worker that dies (the memory limit, a signal) ends the build with a :class:`GeneratorError`;
+    a pool of ``multiprocessing.Pool`` replaced it silently and waited for its task for ever.
+    """
 
     def __init__(self) -> None:
         self.pool = None
@@ -321,17 +325,38 @@ class Workers:
     def start(self, n: int | None = None) -> None:
         if self.pool is None and (os.cpu_count() or 1) > 1:
             import multiprocessing
-            self.pool = multiprocessing.get_context("fork").Pool(n or min(2, os.cpu_count() or 1),
-                                                                 initializer=_warm)
+            from concurrent.futures import ProcessPoolExecutor
+            self.pool = ProcessPoolExecutor(n or min(2, os.cpu_count() or 1),
+                                            mp_context=multiprocessing.get_context("fork"), initializer=_warm)
+            self.pool.submit(int)  # forks every worker now (with fork, all start at the first task)
+
+    def unordered(self, fn: Callable, items: Sequence) -> Iterator:
+        """``fn(item)`` for each item in the workers, each result as soon as it is there."""
+        from concurrent.futures import as_completed
+        from concurrent.futures.process import BrokenProcessPool
+        try:
+            for future in as_completed([self.pool.submit(fn, item) for item in items]):
+                yield future.result()
+        except BrokenProcessPool:
+            raise GeneratorError("a rendering process stopped before it finished (out of memory?); "
+                                 "nothing was written") from None
+
+    def map(self, fn: Callable, items: Sequence) -> list:
+        """``[fn(item) for item in items]``, computed in the workers, in order."""
+        from concurrent.futures.process import BrokenProcessPool
+        try:
+            return list(self.pool.map(fn, items))
+        except BrokenProcessPool:
+            raise GeneratorError("a rendering process stopped before it finished (out of memory?); "
+                                 "nothing was written") from None
 
     def close(self, failed: bool = False) -> None:
         """Let the workers finish and exit; end them at once only after a failure."""
         if self.pool is not None:
             if failed:
-                self.pool.terminate()
-            else:
-                self.pool.close()
-            self.pool.join()
+                for process in (getattr(self.pool, "_processes", None) or {}).values():
+                    process.terminate()
+            self.pool.shutdown(wait=True, cancel_futures=failed)
             self.pool = None
 
     def __enter__(self) -> "Workers":
@@ -363,8 +388,7 @@ def render_pages(pages: Sequence[Page], cache: Cache, progress: Callable[[int], 
     try:
         if workers is not None and workers.pool is not None:
             jobs = _jobs(todo, cache, 2)
-            results = workers.pool.imap_unordered(_render_job, jobs, chunksize=1)
-            for n in results:
+            for n in workers.unordered(_render_job, jobs):
                 if progress:
                     progress(n)
         else:
@@ -464,7 +488,7 @@ def assemble_all(files: Sequence[tuple], cache: Cache, workers: Workers | None =
                      for p in pages], meta)
             todo.append((rel, key, spec))
     if workers is not None and workers.pool is not None and len(todo) > 1:
-        results = workers.pool.map(_write_pdf, [t[2] for t in todo], chunksize=1)
+        results = workers.map(_write_pdf, [t[2] for t in todo])
     else:
         results = [_write_pdf(t[2]) for t in todo]
     for (rel, key, _), (size, mtime) in zip(todo, results):

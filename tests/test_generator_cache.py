@@ -199,3 +199,21 @@ def test_each_worker_keeps_a_bounded_number_of_drawn_faces():
     render._recording(face.format(2))                            # long unused: drawn again
     assert len(render._RECORDINGS) == render.RECORDINGS_KEPT
     render._RECORDINGS.clear()
+
+
+@pytest.mark.skipif((__import__("os").cpu_count() or 1) < 2, reason="one core: no pool of renderers")
+def test_a_rendering_process_that_dies_ends_the_build_with_a_message_not_a_hang():
+    """A worker killed mid-task (the memory limit, a signal): multiprocessing.Pool waited for its
+    task for ever; the build now stops with one line."""
+    import os
+
+    from ludoteca.generator.render import Workers
+
+    with pytest.raises(GeneratorError, match="a rendering process stopped before it finished"):
+        with Workers() as workers:
+            workers.start()
+            list(workers.unordered(os._exit, [3, 3]))
+    with pytest.raises(GeneratorError, match="a rendering process stopped"):
+        with Workers() as workers:
+            workers.start()
+            workers.map(os._exit, [3])
