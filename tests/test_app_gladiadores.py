@@ -32,7 +32,8 @@ def test_short_game_to_final_scoring(drv):
         drv.press(f"glad_{ready[1]['uid']}")
         drv.press("fight")
         drv.shot("fight")
-        assert drv.press_first("defender_") == 1 or drv.app.message
+        if drv.press_first("defender_") == 0 and drv.wids("combat_"):
+            assert drv.press_first("combat_") == 1, drv.app.message
     drv.press("end_main")
     assert drv.state["phase"] == "auction"
     drv.shot("auction")
@@ -84,3 +85,46 @@ def test_short_game_to_final_scoring(drv):
     assert drv.app.t("winner", name=winner) in drv.texts()
     assert f"{winner}[/b]: 1 partida, 1 victoria" in drv.texts()
     drv.shot("history")
+
+
+def test_a_fight_records_the_combat_card_revealed_at_the_table(drv):
+    """After the defender, the screen asks which combat card the table revealed (one button per kind of
+    card in the data); the outcome is the one that card gives, and the app draws nothing itself."""
+    new_game(drv, "gladiadores", ["Ana", "Luis"])
+    data = drv.app.game_data("gladiadores")
+    seat = drv.state["active"]
+    me = drv.state["players"][seat]
+    attacker = next(g for g in me["gladiators"] if g["ready"])
+    while drv.state["players"][seat]["coins"] < 20:  # the table says they can pay: correct the coins
+        drv.press(f"p{seat}_coins_plus", frames=1)
+    drv.press(f"glad_{attacker['uid']}")
+    drv.press("fight")
+    other = 1 - seat
+    defender = drv.state["players"][other]["gladiators"][0]
+    seq = drv.app.session.seq
+    drv.press(f"defender_{defender['uid']}")
+    assert drv.app.session.seq == seq, "tapping the defender must not fight yet"
+    kinds = [c["id"] for c in data.entries("combat_card")]
+    assert sorted(drv.wids("combat_")) == sorted(f"combat_{k}" for k in kinds)
+    drv.shot("which_card")
+    assert drv.cut_texts() == [], drv.cut_texts()
+    state = drv.state
+    pile = list(state["centre"]["combat"])
+    for card_id in ("c_401", "c_030"):  # the best card for the attacker, then the best for the defender
+        card = data.get("combat_card", card_id)
+        rules = data.meta["combat"]
+        attack = G.stat(state, seat, attacker, rules["attack"]["stat"], data, "attack") + card["swords"]
+        defence = G.stat(state, other, defender, rules["defence"]["stat"], data, "defence") + card["shields"]
+        wins = drv.state["players"][seat]["combat_wins"]
+        drv.press(f"combat_{card_id}")
+        after = drv.state
+        assert after["centre"]["combat"] == pile and after["centre"]["combat_discard"][-1] == card_id
+        assert after["players"][seat]["combat_wins"] == wins + G.attacker_wins(attack, defence, rules)
+        assert any(card["name"]["es"] in line["es"] for line in after["log"][-3:]), after["log"][-3:]
+        if card_id == "c_401":
+            drv.app.undo()
+            drv.step(2)
+            assert drv.state["players"][seat]["combat_wins"] == wins
+            drv.press(f"glad_{attacker['uid']}")
+            drv.press("fight")
+            drv.press(f"defender_{defender['uid']}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.metrics import dp, sp
 
@@ -91,16 +92,8 @@ class GladiadoresScreen(GameScreen):
                 buttons.append(self.refused_button(app.t("chain"), "chain", self.why_none(chains),
                                                    lambda: self.set_mode("chain")))
             body.add_widget(self.even_grid(2, *buttons))
-        if self.mode == ("fight",) and len(chosen) == 1:
-            uid = chosen[0]["uid"]
-            for other, rival in enumerate(state["players"]):
-                if other == seat or not rival["gladiators"]:
-                    continue
-                body.add_widget(self.note(app.t("pick_defender", name=rival["name"])))
-                fights = [({"action": "fight", "gladiator": uid, "target": rival["name"], "defender": g["uid"]}, g)
-                          for g in rival["gladiators"]]
-                body.add_widget(self.grid(2, *[self.card(app, other, g, lambda a=a: self.send(a), f"defender_{g['uid']}",
-                                                         why=self.why_not(a)) for a, g in fights]))
+        if self.mode and self.mode[0] == "fight" and len(chosen) == 1:
+            self.fill_fight(app, state, body, seat, chosen[0]["uid"])
         elif self.mode == ("build",) and chosen:
             options = []
             for b in sorted(set(state.get("centre", {}).get("buildings", []))):
@@ -121,6 +114,43 @@ class GladiadoresScreen(GameScreen):
         elif self.mode and self.mode[0] == "chain" and len(chosen) == 1:
             self.fill_chain(app, state, body, seat, chosen[0]["uid"])
         body.add_widget(self.action_button(app.t("end_main"), "end_main", {"action": "end_main"}, bg=theme.END))
+
+    def fill_fight(self, app, state, body, seat, uid: str) -> None:
+        """The fight panel: the rival picks a defender, then the table reveals a combat card and the
+        screen asks which one (one button per kind of card in the data); the app never draws one."""
+        if len(self.mode) == 3:
+            _, target, defender = self.mode
+            fight = {"action": "fight", "gladiator": uid, "target": target, "defender": defender}
+            rival = next(i for i, p in enumerate(state["players"]) if p["name"] == target)
+            glad = next((g for g in state["players"][rival]["gladiators"] if g["uid"] == defender), None)
+            if glad is not None:
+                body.add_widget(self.card(app, rival, glad, lambda: self.set_mode("fight"), f"defender_{defender}",
+                                          marked=True))
+                question = self.heading(app.t("which_combat_card"), wid="which_combat_card")
+                body.add_widget(question)
+                # once the body is laid out (its height follows its children a frame later)
+                Clock.schedule_once(lambda dt: Clock.schedule_once(lambda dt: self.scroll_to_top(question), 0), 0)
+                body.add_widget(self.grid(2, *[self.action_button(
+                    f"{app.n(c.get('name') or c['id'])}\n{app.t('combat_card_values', **c)}", f"combat_{c['id']}",
+                    {**fight, "card": c["id"]}, bg=theme.FIGHT, height=dp(80), font=sp(16))
+                    for c in self.data.entries("combat_card")]))
+                return
+        for other, rival in enumerate(state["players"]):
+            if other == seat or not rival["gladiators"]:
+                continue
+            body.add_widget(self.note(app.t("pick_defender", name=rival["name"])))
+            fights = [({"action": "fight", "gladiator": uid, "target": rival["name"], "defender": g["uid"]}, g)
+                      for g in rival["gladiators"]]
+            body.add_widget(self.grid(2, *[self.card(
+                app, other, g, lambda a=a: self.set_mode("fight", a["target"], a["defender"]), f"defender_{g['uid']}",
+                why=self.why_not(a)) for a, g in fights]))
+
+    def scroll_to_top(self, widget) -> None:
+        """Scroll the body so that ``widget`` is at the top of the view (the question just asked)."""
+        scroll, body = self.ids.scroll, self.ids.body
+        room = body.height - scroll.height
+        if room > 0 and widget.parent is not None:
+            scroll.scroll_y = min(1.0, max(0.0, (widget.top - body.y - scroll.height) / room))
 
     @staticmethod
     def destructions(rivals: list, uids: list[str]) -> list[dict]:
