@@ -128,3 +128,33 @@ def test_a_fight_records_the_combat_card_revealed_at_the_table(drv):
             drv.press(f"glad_{attacker['uid']}")
             drv.press("fight")
             drv.press(f"defender_{defender['uid']}")
+
+
+def test_the_clock_stops_while_the_home_screen_is_in_front(drv):
+    """15 s on the home screen add nothing to the play or to Ana's thinking; the phone pausing the app
+    stops it too, and it counts again once the play is in front."""
+    from datetime import datetime, timezone
+
+    from fakeclock import FakeTime
+    from ludoteca.companion.app.tableclock import game_clock
+
+    now = FakeTime(datetime(2026, 3, 28, 18, 0, tzinfo=timezone.utc))
+    drv.app.clock_now = now
+    new_game(drv, "gladiadores", ["Ana", "Luis"])
+    seat = drv.state["active"]
+    game_id = drv.app.session.id
+    now.advance(seconds=10)
+    drv.press("home")
+    assert drv.app.root.current == "home"
+    now.advance(seconds=15)
+    drv.press(f"resume_{game_id}")
+    assert drv.app.root.current == "gladiadores"
+    now.advance(seconds=5)
+    drv.app.dispatch("on_pause")                     # the phone puts the app aside for a minute
+    now.advance(minutes=1)
+    drv.app.dispatch("on_resume")
+    now.advance(seconds=2)
+    t = game_clock(drv.app).timing()
+    assert (t.played_s, t.thinking) == (17, {seat: 17.0})
+    drv.find("clockbar").tick()
+    assert drv.text("clock_text").endswith("Partida 0:17"), drv.text("clock_text")

@@ -168,3 +168,49 @@ def test_a_clock_event_on_a_full_disk_says_the_disk_is_full(tmp_path):
         for _ in range(2000):
             clock.record("pause")
     assert "el disco está lleno" in err.value.text["es"]
+
+
+def test_time_away_from_the_play_counts_for_nothing(tmp_path):
+    """The home screen (or the phone pausing the app) for 15 s adds nothing to the play or to anyone's
+    thinking; a pause for everyone taken before leaving is still on when the play is back."""
+    store = Store(tmp_path / "c.db")
+    session = store.new_game("gladiadores", ["Ana", "Luis"], seed=1)
+    now = FakeTime()
+    clock = GameClock(store, session.id, now=now)
+    clock.observe({"active": 0})                     # Ana thinks
+    now.advance(seconds=10)
+    clock.away()                                     # the home screen
+    clock.away()                                     # twice changes nothing
+    now.advance(seconds=15)
+    assert clock.timing().played_s == 10
+    clock.back()
+    now.advance(seconds=5)
+    t = clock.timing()
+    assert (t.played_s, t.paused_s, t.thinking, t.turn_s) == (15, 0, {0: 15.0}, 15)
+    clock.pause()
+    now.advance(seconds=20)                          # a break: counted as paused
+    clock.away()
+    now.advance(minutes=30)                          # then away: counted as nothing
+    clock.back()
+    t = clock.timing()
+    assert t.paused and (t.played_s, t.paused_s) == (15, 20)
+
+
+def test_a_killed_app_counts_from_when_the_play_shows_again(tmp_path):
+    """Killed without a word (no away): the next run counts nothing from the last event to the moment
+    the play's screen is in front again."""
+    store = Store(tmp_path / "c.db")
+    session = store.new_game("gladiadores", ["Ana", "Luis"], seed=1)
+    now = FakeTime()
+    clock = GameClock(store, session.id, now=now)
+    clock.observe({"active": 0})
+    now.advance(seconds=5)
+    clock.observe({"active": 1})                     # Luis, at 5 s; then the app is killed
+    now.advance(seconds=5)
+    again = GameClock(store, session.id, now=now)    # the next run of the app
+    again.observe({"active": 1})
+    again.back()
+    again.back()                                     # shown again in the same run: nothing new
+    now.advance(seconds=2)
+    t = again.timing()
+    assert (t.played_s, t.thinking) == (7, {0: 5.0, 1: 2.0})

@@ -51,6 +51,21 @@ class GameScreen(Screen):
         lines = state.get("log") or []
         self.ids.log.text = "\n".join(app.n(line) for line in lines[-3:])
 
+    def on_enter(self, *_args) -> None:
+        """The play is in front: its clock counts again (see :meth:`GameClock.back`)."""
+        from .tableclock import game_clock
+
+        self._clock = game_clock(App.get_running_app())
+        if self._clock is not None:
+            self._clock.back()
+            self.ids.clockbar.tick()
+
+    def on_leave(self, *_args) -> None:
+        """Another screen is in front (home, history, the final score): the clock stops counting."""
+        clock, self._clock = getattr(self, "_clock", None), None
+        if clock is not None:
+            clock.away()
+
     def fill(self, app, state: dict, body) -> None:
         """Add the game's own widgets for ``state`` to ``body`` (each game screen writes its own)."""
         raise NotImplementedError

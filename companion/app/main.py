@@ -158,20 +158,30 @@ class LudotecaApp(App):
             self.go("home")
 
     def on_pause(self) -> bool:
-        """Save the preferences; the app may be paused."""
+        """Save the preferences and stop the play's clock; the app may be paused."""
         self.save_prefs()
+        self.clock_away()
         return True
 
     def on_resume(self) -> None:
-        """Ask again to keep the screen awake."""
+        """Ask again to keep the screen awake; the play's clock counts again if its screen is in front."""
         self.services.keep_awake(self.keep_awake)
+        current = self.root.current_screen if self.root is not None else None
+        if self.root is not None and self.root.current in GAME_SCREENS:
+            current.on_enter()
 
     def on_stop(self) -> None:
-        """Save the preferences and close the database."""
+        """Save the preferences, stop the play's clock and close the database."""
         self.save_prefs()
+        self.clock_away()
         close = getattr(self.store, "close", None)
         if close is not None:
             close()
+
+    def clock_away(self) -> None:
+        """The app leaves the front: the open play's clock stops counting (its screen keeps nothing)."""
+        if self.root is not None and self.root.current in GAME_SCREENS:
+            self.root.current_screen.on_leave()
 
     def save_prefs(self) -> None:
         """Save the language, keep-awake and open game."""

@@ -7,6 +7,9 @@ games database, one row per event, so a killed app keeps them::
     pause   everyone stops the clock (a break); resume starts it again
     turn    a seat becomes the active player (the turn timer restarts)
     end     the play is over
+    away    no screen of the play is in front (home, history, the app paused by the phone, closed
+            or killed): nothing counts, neither play nor pause nor anyone's thinking
+    back    the play's screen is in front again
 
 >>> from datetime import datetime, timedelta, timezone
 >>> t0 = datetime(2026, 3, 28, 23, 30, tzinfo=timezone.utc)
@@ -30,7 +33,7 @@ from typing import Any, Callable, Iterable
 from .common import text
 from .errors import StoreError
 
-KINDS = ("start", "pause", "resume", "turn", "end")
+KINDS = ("start", "pause", "resume", "turn", "end", "away", "back")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS clock (
     game_id TEXT NOT NULL,
@@ -95,6 +98,7 @@ class Timing:
     played_s: float = 0.0
     paused_s: float = 0.0
     running: bool = False
+    away: bool = False
     seat: int | None = None
     turn_s: float = 0.0
     thinking: dict[int, float] = field(default_factory=dict)
@@ -114,14 +118,14 @@ def timing(events: Iterable[Event], now: datetime) -> Timing:
     """Fold the events in order: played and paused seconds, the current turn, thinking per seat.
 
     Time between a ``turn`` event and the next event counts for that seat while the clock runs;
-    time after an ``end`` counts for nothing (a ``resume`` after it reopens the play); an open play
+    time ``away`` (until ``back``) and time after an ``end`` count for nothing (a ``resume`` after it reopens the play); an open play
     is counted up to ``now``.
     """
     out = Timing()
     last: datetime | None = None
 
     def spend(until: datetime) -> None:
-        if last is None or out.start is None or out.end is not None:
+        if last is None or out.start is None or out.end is not None or out.away:
             return
         span = max(0.0, (until - last).total_seconds())
         if out.running:
@@ -149,6 +153,8 @@ def timing(events: Iterable[Event], now: datetime) -> Timing:
                 out.thinking.setdefault(event.seat, 0.0)
         elif event.kind == "end" and out.start is not None and out.end is None:
             out.end, out.running = event.at, False
+        elif event.kind in ("away", "back"):
+            out.away = event.kind == "away"
     spend(now)
     return out
 
@@ -176,6 +182,8 @@ class GameClock:
         self.seats = seats
         #: The rows :meth:`events` left out, as ``(n, why)``: a damaged or edited file may hold anything.
         self.skipped: list[tuple[Any, str]] = []
+        #: Whether this clock (this run of the app) has seen the play in front: see :meth:`back`.
+        self.seen = False
         ensure_table(self.conn)
 
     def events(self) -> list[Event]:
@@ -196,15 +204,17 @@ class GameClock:
         """The summary now."""
         return timing(self.events(), self.now())
 
-    def record(self, kind: str, seat: int | None = None) -> None:
-        """Append one event (committed when this returns)."""
+    def record(self, kind: str, seat: int | None = None, at: datetime | None = None) -> None:
+        """Append one event, now or ``at`` (committed when this returns)."""
         if kind not in KINDS:
             raise ValueError(f"unknown clock event '{kind}' (known: {', '.join(KINDS)})")
+        self.seen = True
+        moment = at if at is not None else self.now()
         try:
             self.conn.execute(
                 "INSERT INTO clock (game_id, n, kind, at, seat) SELECT ?, COALESCE(MAX(n), 0) + 1, ?, ?, ?"
                 " FROM clock WHERE game_id = ?",
-                (self.game_id, kind, self.now().astimezone(timezone.utc).isoformat(timespec="milliseconds"),
+                (self.game_id, kind, moment.astimezone(timezone.utc).isoformat(timespec="milliseconds"),
                  seat, self.game_id))
         except sqlite3.Error as exc:
             from .store import trouble_error
@@ -222,6 +232,27 @@ class GameClock:
         """Start the clock again after a pause."""
         if self.timing().paused:
             self.record("resume")
+
+    def away(self) -> None:
+        """The play's screen leaves the front (another screen, the app paused, closed): stop counting."""
+        t = self.timing()
+        if t.start is not None and t.end is None and not t.away:
+            self.record("away")
+
+    def back(self) -> None:
+        """The play's screen is in front again: count from now.
+
+        A play this run of the app has not seen yet that is not ``away`` was left without a word (the
+        app was killed): nothing counts from its last event until now."""
+        t = self.timing()
+        if t.start is not None and t.end is None:
+            if t.away:
+                self.record("back")
+            elif not self.seen:
+                events = self.events()
+                self.record("away", at=events[-1].at if events else None)
+                self.record("back")
+        self.seen = True
 
     def toggle(self) -> bool:
         """Pause a running clock or resume a paused one; whether it runs afterwards."""
