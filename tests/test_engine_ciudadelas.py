@@ -382,3 +382,31 @@ def test_warlord_destroys_only_in_another_city(store):
     with pytest.raises(NotAllowed, match="another"):
         s.apply({"action": "destroy", "target": "Ana", "district": "Tavern"})
     assert player(s, "Ana")["city"] == ["tavern"] and not s.state["turn"]["power_used"]
+
+
+def test_a_fourth_watchtower_is_recorded_said_and_noted_in_the_players_words(store):
+    """The deck holds 3 Watchtowers: a 4th built at the table is recorded (the table is the truth), the
+    build says so at once in both languages, and the final note has no ids, paths, seeds or options."""
+    import random
+
+    from ludoteca.companion.engine.common import copy_state, notices
+    from ludoteca.companion.engine.final import final_scores
+    from ludoteca.companion.engine.games import ciudadelas as C
+
+    s = turn_of(store, {"Ana": "architect"}, "architect")
+    s.apply({"action": "take_gold"})
+    state = copy_state(s.state)
+    for other in ("Luis", "Eva", "Pablo"):
+        next(p for p in state["players"] if p["name"] == other)["city"].append("watchtower")
+    before = list(state["log"])
+    C._build(state, {"district": "watchtower"}, random.Random(1), s.data)
+    assert next(p for p in state["players"] if p["name"] == "Ana")["city"][-1] == "watchtower"
+    notice = state["log"][-1]
+    assert notice.get("notice") and "4 Atalaya" in notice["es"] and "4 Watchtower" in notice["en"], notice
+    assert notices(before, state["log"]) == [notice]  # what the app shows as its message
+    final = final_scores(C.record(state), s.data)
+    shown = " ".join(n[lang] for n in final["notes"] for lang in ("es", "en"))
+    assert "Atalaya" in shown and "Watchtower" in shown, final["notes"]
+    for developer in ("players[", "city[", "seed", "--lenient", ".md", ".txt", "House rule", "watchtower"):
+        assert developer not in shown, (developer, shown)
+    assert all(set(n) <= {"es", "en", "player"} for n in final["notes"]), final["notes"]

@@ -16,6 +16,7 @@ from kivy.logger import Logger
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from ludoteca.companion.engine.common import notices
 from ludoteca.companion.engine.setup import first_player_option
 
 from .services import Services, platform_services
@@ -272,13 +273,15 @@ class LudotecaApp(App):
             return False
         from ludoteca.companion.engine import IllegalAction
 
+        before = list((self.session.state or {}).get("log") or [])
         try:
             self.session.apply(action)
         except IllegalAction as exc:
             self.message = self.n(getattr(exc, "text", None) or str(exc))
             return False
-        self.message = ""
         self.show_session()
+        self.message = "" if action.get("action") in ("undo", "redo") else \
+            "  ".join(self.n(line) for line in notices(before, self.session.state.get("log") or []))
         return True
 
     def undo(self) -> bool:

@@ -37,15 +37,31 @@ def name_of(entry: dict, lang: str = "es") -> str:
     return str(entry.get("id"))
 
 
+def notices(old: list, new: list) -> list[dict]:
+    """The ``notice`` lines one action added to the recent log (``old`` before it, ``new`` after; the
+    log drops its oldest lines as it grows).
+
+    >>> a, n = {"es": "a", "en": "a"}, {"es": "¡4 Atalaya!", "en": "4 Watchtower!", "notice": True}
+    >>> notices([a], [a, n]), notices([a, n], [a, n, a])
+    ([{'es': '¡4 Atalaya!', 'en': '4 Watchtower!', 'notice': True}], [])
+    """
+    for added in range(min(len(new), 12) + 1):
+        kept = len(new) - added
+        if (new[:kept] == old[len(old) - kept:]) if kept else not old:
+            return [line for line in new[kept:] if isinstance(line, dict) and line.get("notice")]
+    return []
+
+
 def copy_state(state: dict) -> dict:
     """A deep copy of a JSON-like state (faster than ``copy.deepcopy``)."""
     return json.loads(json.dumps(state))
 
 
-def log(state: dict, es: str, en: str) -> None:
-    """Add one short line to the state's recent log."""
+def log(state: dict, es: str, en: str, notice: bool = False) -> None:
+    """Add one short line to the state's recent log; a ``notice`` is also said to the table when the
+    action is taken (the app shows it as its message)."""
     lines = state.setdefault("log", [])
-    lines.append(text(es, en))
+    lines.append({**text(es, en), "notice": True} if notice else text(es, en))
     if len(lines) > LOG_LINES:
         del lines[: len(lines) - LOG_LINES]
 

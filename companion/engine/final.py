@@ -15,10 +15,12 @@ def final_scores(record: dict, data: Any) -> dict:
     would not allow is scored with a note saying so, never refused at the end of a game.
     """
     from .scoring import score_record
+    from .scoring.records import plain_note
 
     result = score_record(record, {record["game"]: data}, lenient=True, trusted=True)
     out = result.as_json()
     out.update(result.extras())  # "labels" {key: {es, en}} and "notes" [{es, en[, player]}]
+    out["notes"] = [plain_note(note) for note in out["notes"]]  # a player's words, not the CLI's
     out["record"] = record
     return out
 

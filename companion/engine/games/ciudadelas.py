@@ -488,6 +488,12 @@ def _build(state: dict, a: dict, rng: random.Random, data) -> None:
     state["turn"]["builds"] += 1
     log(state, f"{player['name']} construye {name_of(district)} ({cost})",
         f"{player['name']} builds {name_of(district, 'en')} ({cost})")
+    built = sum(p["city"].count(district["id"]) for p in state["players"])
+    if built > district.get("copies", 1):  # the table is the truth: recorded, and said
+        from ..scoring.ciudadelas import too_many_copies
+
+        words = too_many_copies(district["name"], district.get("copies", 1), built)
+        log(state, words["es"], words["en"], notice=True)
     if len(player["city"]) >= _meta(data)["complete_city"] and state["first_complete"] is None:
         state["first_complete"] = seat
         state["last_round"] = True

@@ -297,6 +297,15 @@ def _first_complete(reader: Reader, record: dict, game: Game, players: list[City
     return match[0].name
 
 
+def too_many_copies(name: dict, copies: int, built: int | None = None) -> dict:
+    """What a player reads when the cities hold more of a district than the deck's ``copies``
+    (``built``: how many, when known): the table is the truth, it is counted as played."""
+    es = f"{built} {name['es']}" if built else f"Más {name['es']}"
+    en = f"{built} {name['en']}" if built else f"More {name['en']}"
+    return {"es": f"{es} en las ciudades y la baraja trae {copies}: se cuenta tal como se jugó en la mesa.",
+            "en": f"{en} in the cities and the deck holds {copies}: counted as played at the table."}
+
+
 def check_physical(record: dict, game: Game, reader: Reader, players: Sequence[CityEnd]) -> None:
     """What the box allows: no more copies of a district in the cities than the deck holds, and
     each character card in one hand only (the seed's lines from ``game.yaml`` ``physical``)."""
@@ -315,7 +324,7 @@ def check_physical(record: dict, game: Game, reader: Reader, players: Sequence[C
                 reader.bad(line_of(items, j), where,
                            f"'{name['es']} / {name['en']}' is in the cities {copies + 1} times or more "
                            f"({', '.join(seen[district_id][:copies])}, {where}), and the deck holds {copies}; "
-                           f"seed {seed['district_copies']}")
+                           f"seed {seed['district_copies']}", plain=too_many_copies(name, copies))
     holders: dict[str, str] = {}
     for index, player in enumerate(players):
         items = rows[index].get("characters")
@@ -325,7 +334,11 @@ def check_physical(record: dict, game: Game, reader: Reader, players: Sequence[C
                 name = game.get("character", character)["name"]
                 reader.bad(line_of(items, j), where,
                            f"'{name['es']} / {name['en']}' is also in {holders[character]}: there is one card "
-                           f"of each character; seed {seed['characters']}")
+                           f"of each character; seed {seed['characters']}",
+                           plain={"es": f"{name['es']} está en más de una mano y solo hay una carta: se cuenta "
+                                        "tal como se jugó en la mesa.",
+                                  "en": f"{name['en']} is in more than one hand and there is one card: scored "
+                                        "as played at the table."})
             holders.setdefault(character, where)
 
 

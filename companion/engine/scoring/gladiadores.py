@@ -134,12 +134,26 @@ def check_physical(record: dict, game: Game, reader: Reader, players: Sequence[L
                 reader.bad(line_of(items, j), where,
                            f"{_shown(entry)} (symbol {entry['symbol'].upper()}) is only in games of {first} "
                            f"or more players, and this one has {len(players)} (buildings with {used}); "
-                           f"seed {seed['player_count_buildings']}")
+                           f"seed {seed['player_count_buildings']}",
+                           plain={lang: (f"{_plain(entry, lang)} solo va en partidas de {first} o más jugadores: "
+                                         "se cuenta tal como se jugó en la mesa." if lang == "es" else
+                                         f"{_plain(entry, lang)} is only in games of {first} or more players: "
+                                         "counted as played at the table.") for lang in ("es", "en")})
             copies = entry["copies"]
             if len(seen[building]) == copies + 1:
                 reader.bad(line_of(items, j), where,
                            f"{_shown(entry)} is held {copies + 1} times or more ({', '.join(seen[building][:copies])}, "
-                           f"{where}), and the game has {copies}; seed {seed['building_copies']}")
+                           f"{where}), and the game has {copies}; seed {seed['building_copies']}",
+                           plain={"es": f"Más {_plain(entry, 'es')} en los ludus que los {copies} del juego: se "
+                                        "cuenta tal como se jugó en la mesa.",
+                                  "en": f"More {_plain(entry, 'en')} in the ludi than the game's {copies}: "
+                                        "counted as played at the table."})
+
+
+def _plain(entry: dict, lang: str) -> str:
+    """A building's name in one language."""
+    name = entry["name"]
+    return str(name.get(lang) or name.get("es")) if isinstance(name, dict) else str(name)
 
 
 def _shown(entry: dict) -> str:

@@ -38,6 +38,8 @@ class RecordProblem:
     line: int | None
     field: str
     message: str
+    #: What a player at the table reads about it ({es, en}: no ids, paths or options), when known.
+    plain: Any = field(default=None, compare=False)
 
     def __str__(self) -> str:
         head = f"{self.path}:{self.line}" if self.line else self.path
@@ -113,9 +115,9 @@ class Reader:
     problems: list[RecordProblem] = field(default_factory=list)
     bounded: bool = True  # the MAX_COUNT and MAX_ITEMS limits (off for records the engine built)
 
-    def bad(self, line: int | None, field_name: str, message: str) -> None:
-        """Note one problem."""
-        self.problems.append(RecordProblem(self.path, line, field_name, message))
+    def bad(self, line: int | None, field_name: str, message: str, plain: Any = None) -> None:
+        """Note one problem (``plain``: the words for a player, see :class:`RecordProblem`)."""
+        self.problems.append(RecordProblem(self.path, line, field_name, message, plain))
 
     def missing(self, obj: dict, key: str, prefix: str) -> None:
         """Note that the required field ``key`` of ``obj`` is absent (at the line ``obj`` starts)."""
@@ -276,7 +278,8 @@ def finish(result: Any, physical: Reader, reader: Reader, lenient: bool) -> Any:
     """The result, unless the physical checks found a state the box does not allow.
 
     Without ``lenient`` those problems are refused like any other; with it (a house rule) the
-    result is kept and each problem becomes a note.
+    result is kept and each problem becomes a note, with its words for a player under ``plain``
+    (what the app shows: see :func:`plain_note`).
     """
     if not physical.problems:
         return result
@@ -284,9 +287,23 @@ def finish(result: Any, physical: Reader, reader: Reader, lenient: bool) -> Any:
         reader.problems.extend(physical.problems)
         reader.raise_if_bad()
     notes = tuple({"es": f"Regla de la casa (--lenient), la caja no lo permite: {p.field}: {p.message}",
-                   "en": f"House rule (--lenient), the box does not allow it: {p.field}: {p.message}"}
+                   "en": f"House rule (--lenient), the box does not allow it: {p.field}: {p.message}",
+                   "plain": dict(p.plain or PLAIN_NOT_IN_BOX)}
                   for p in physical.problems)
     return replace(result, notes=tuple(result.notes) + notes)
+
+
+#: A physical problem's words for a player when its check gives none.
+PLAIN_NOT_IN_BOX = {"es": "La partida tiene algo que la caja no permite: se cuenta tal como se jugó en la mesa.",
+                    "en": "The game holds something the box does not allow: scored as played at the table."}
+
+
+def plain_note(note: dict) -> dict:
+    """A scoring note as a player reads it: its ``plain`` words when it has them (keeping whose it is)."""
+    plain = note.get("plain")
+    if not isinstance(plain, dict):
+        return note
+    return {**plain, **({"player": note["player"]} if note.get("player") else {})}
 
 
 def _join(prefix: str, key: str) -> str:
