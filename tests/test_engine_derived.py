@@ -36,7 +36,10 @@ def test_final_keeps_labels_and_notes_of_the_scoring(store, game):
     play_to_end(s, seed=5)
     final = s.state["final"]
     expected = score_record(final["record"], {game: s.data}, lenient=True, trusted=True).extras()
-    assert final["labels"] == expected["labels"] and final["notes"] == expected["notes"]
+    from ludoteca.companion.engine.scoring.records import plain_note
+
+    # the notes as players read them (the CLI's house-rule notes name fields and seeds: not shown)
+    assert final["labels"] == expected["labels"] and final["notes"] == [plain_note(n) for n in expected["notes"]]
     for player in final["players"]:
         for key in player["breakdown"]:
             label = final["labels"][key]
@@ -284,8 +287,9 @@ def test_gladiadores_derived_and_building_adjust(store):
     assert refusals(G.MOVES, s.state, s.data, [chain])[0] is None
     # With the Aries, the rival's Stabulum (cost 3) is refused for the two Tiros' construction 1 + 1.
     assert destroy["building"] == "stabulum"
-    assert refusals(G.MOVES, s.state, s.data, [destroy]) == [{"es": "construcción 2, derribar Stabulum cuesta 3",
-                                                              "en": "construction 2, demolishing Stabulum costs 3"}]
+    assert refusals(G.MOVES, s.state, s.data, [destroy]) == [{"es": "derribar Stabulum cuesta 3 de construcción y tus gladiadores suman 2",
+                                                              "en": "demolishing Stabulum costs 3 construction and "
+                                                                    "your gladiators add up to 2"}]
     assert G.pooled_construction(s.state, seat, uids, s.data) == sum(me["glad_stats"][u]["construction"] for u in uids)
     target = rival["gladiators"][0]["uid"]
     s.apply({"action": "chain", "gladiator": uids[0], "target": rival["name"], "targets": [target]})

@@ -300,8 +300,8 @@ def _first_complete(reader: Reader, record: dict, game: Game, players: list[City
 def too_many_copies(name: dict, copies: int, built: int | None = None) -> dict:
     """What a player reads when the cities hold more of a district than the deck's ``copies``
     (``built``: how many, when known): the table is the truth, it is counted as played."""
-    es = f"{built} {name['es']}" if built else f"Más {name['es']}"
-    en = f"{built} {name['en']}" if built else f"More {name['en']}"
+    es = f"{built} copias de {name['es']}" if built else f"Más copias de {name['es']}"
+    en = f"{built} copies of {name['en']}" if built else f"More copies of {name['en']}"
     return {"es": f"{es} en las ciudades y la baraja trae {copies}: se cuenta tal como se jugó en la mesa.",
             "en": f"{en} in the cities and the deck holds {copies}: counted as played at the table."}
 

@@ -144,9 +144,9 @@ def check_physical(record: dict, game: Game, reader: Reader, players: Sequence[L
                 reader.bad(line_of(items, j), where,
                            f"{_shown(entry)} is held {copies + 1} times or more ({', '.join(seen[building][:copies])}, "
                            f"{where}), and the game has {copies}; seed {seed['building_copies']}",
-                           plain={"es": f"Más {_plain(entry, 'es')} en los ludus que los {copies} del juego: se "
-                                        "cuenta tal como se jugó en la mesa.",
-                                  "en": f"More {_plain(entry, 'en')} in the ludi than the game's {copies}: "
+                           plain={"es": f"Más copias de {_plain(entry, 'es')} en los ludus que las {copies} del "
+                                        "juego: se cuenta tal como se jugó en la mesa.",
+                                  "en": f"More copies of {_plain(entry, 'en')} in the ludi than the game's {copies}: "
                                         "counted as played at the table."})
 
 
