@@ -161,8 +161,10 @@ def test_two_players_discard_during_the_draft(drv):
         assert drv.state["phase"] == "choose"
         available = list(drv.state["draft"]["available"])
         picked = drv.wids("choose_")[0].removeprefix("choose_")
+        assert drv.screen.status.endswith("Elección de personajes"), drv.screen.status  # not "Descarte"
         drv.press(f"choose_{picked}")
         if pick in rule.get("discards_after_picks", []):
+            assert drv.screen.status.endswith("Descarte de personajes"), drv.screen.status
             assert drv.state["draft"]["picks_made"] == pick - 1  # nothing saved before the discard
             assert drv.find(f"discard_{picked}").disabled  # the engine's reason: it is the one picked
             reason = refusals(C.MOVES, drv.state, drv.app.game_data("ciudadelas"),
@@ -244,3 +246,25 @@ def test_turn_buttons_are_disabled_with_the_engines_reasons(drv):
     drv.step(2)
     drv.press("end_turn")
     assert drv.state["phase"] in ("call", "choose")
+
+
+def test_the_magicians_swaps_name_the_players_and_the_cards(drv):
+    """Swap hands: one button per player, named, with their hand; swap with the deck: 'Descartar 2 /
+    y robar 2', not a bare '2'."""
+    from test_app_actions import to_turn_of
+
+    open_game(drv, "ciudadelas", NAMES, seed=seeded_with(drv, ["magician"]), crown="Ana")
+    to_turn_of(drv, "magician")
+    assert drv.state["active"] == 0
+    drv.press("power_exchange_hand")
+    players = drv.state["players"]
+    for seat, player in enumerate(players):
+        assert drv.text(f"target_{seat}").startswith(f"{player['name']}\n{player['hand']} cartas"), \
+            drv.text(f"target_{seat}")
+    drv.shot("swap_hands")
+    drv.press("power_discard_and_draw")
+    counts = drv.wids("count_")
+    assert counts and all(drv.text(w).startswith(f"Descartar {w[6:]}\ny robar {w[6:]}") for w in counts), \
+        [drv.text(w) for w in counts]
+    assert drv.cut_texts() == [], drv.cut_texts()
+    drv.shot("swap_deck")

@@ -414,3 +414,25 @@ def test_spell_levels_come_from_the_tech_cards(store):
     s.apply({"action": "claim", "what": "spell_mine", "level": levels[-1]})
     with pytest.raises(BadArgument, match=f"spell levels are {levels[0]} to {levels[-1]}"):
         s.apply({"action": "claim", "what": "spell_mine", "level": levels[-1] + 1})
+
+
+def test_hiring_more_than_trained_says_how_many_in_words_that_fit_zero(store):
+    """No 'only 0 Soldier are trained': the refusal gives the troop, how many are trained and how many
+    were asked for, in words that read right for 0 too."""
+    s = new(store)
+    untrained = next(t for t, n in ana(s)["reserve"].items() if n == 0)
+    with pytest.raises(NotEnough) as refused:
+        s.apply({"action": "hire", "troop": untrained, "count": 2, "army": "a1"})
+    words = refused.value.text
+    assert "only 0" not in words["en"] and "solo hay 0" not in words["es"], words
+    assert words["en"].endswith(": 0, you ask for 2") and words["es"].endswith(": 0, pides 2"), words
+
+
+def test_a_map_tile_is_a_loseta_everywhere():
+    """One word for a map tile on buttons, counters and the log ('casilla' is a castle slot)."""
+    from ludoteca.companion.app.strings import UI
+    from ludoteca.companion.engine.games import el_mapa as M
+
+    tile_words = [UI[key][0] for key in ("tiles", "reveal", "hidden_tiles", "tile_found")]
+    tile_words += [M.TALLIES["tiles_revealed"]["es"], M.REASONS["ultima_ficha"]["es"]]
+    assert all("loseta" in w.lower() and "casilla" not in w.lower() for w in tile_words), tile_words

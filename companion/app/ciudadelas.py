@@ -35,7 +35,9 @@ class CiudadelasScreen(GameScreen):
         players = state.get("players", [])
         crown = state.get("crown")
         if phase == "choose":
-            self.status = app.t("round", n=state.get("round", 1)) + " · " + app.t("discard_step")
+            discarding = bool(self.mode and self.mode[0] == "pick" and state.get("draft", {}).get("needs_discard"))
+            self.status = app.t("round", n=state.get("round", 1)) + " · " + \
+                app.t("discard_step" if discarding else "pick_step")
         elif phase == "turn" and state.get("active") is not None:
             self.status = app.t("turn_of", name=players[state["active"]]["name"])
         else:
@@ -158,10 +160,12 @@ class CiudadelasScreen(GameScreen):
                                                 for a in self.choices(mode)]))
         elif mode == "exchange_hand":
             seats = {p["name"]: i for i, p in enumerate(state["players"])}
-            body.add_widget(self.even_grid(2, *[self.action_button(a["target"], f"target_{seats[a['target']]}", a)
-                                                for a in self.choices(mode)]))
+            body.add_widget(self.even_grid(2, *[self.action_button(
+                app.t("hand_cards", name=a["target"], n=state["players"][seats[a["target"]]].get("hand", 0)),
+                f"target_{seats[a['target']]}", a) for a in self.choices(mode)]))
         elif mode == "discard_and_draw":
-            body.add_widget(self.even_grid(4, *[self.action_button(str(a["count"]), f"count_{a['count']}", a)
+            body.add_widget(self.even_grid(2, *[self.action_button(app.t("swap_count", n=a["count"]),
+                                                                   f"count_{a['count']}", a)
                                                 for a in self.choices(mode)]))
         elif mode == "destroy":
             options = []

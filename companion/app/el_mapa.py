@@ -14,7 +14,6 @@ from kivy.metrics import dp, sp
 from ludoteca.companion.engine.games import el_mapa as rules
 
 from .gamescreen import GameScreen
-from .strings import UI
 from . import theme
 
 
@@ -43,9 +42,9 @@ class ElMapaScreen(GameScreen):
         hidden = state.get("map", {}).get("hidden", 0)
         body.add_widget(self.note(app.t("hidden_tiles", n=hidden), font=sp(18)))
         if state.get("last_turn_reason"):
-            body.add_widget(self.heading(app.t("last_turn", reason=app.t(f"reason_{state['last_turn_reason']}")
-                                                if f"reason_{state['last_turn_reason']}" in UI
-                                                else str(state["last_turn_reason"])),
+            reason = state["last_turn_reason"]
+            body.add_widget(self.heading(app.t("last_turn", reason=app.n(rules.REASONS[reason])
+                                                if reason in rules.REASONS else str(reason)),
                                          colour=theme.HIGHLIGHT))
         summary = state.get("turn_start")
         if summary and seat is not None and not state.get("finished"):

@@ -77,8 +77,10 @@ class GladiadoresScreen(GameScreen):
                     lambda: self.set_mode("fight"), bg=theme.FIGHT))
             builds = [{"action": "build", "building": b, "gladiators": uids}
                       for b in dict.fromkeys(state.get("centre", {}).get("buildings", []))]
-            buttons.append(self.refused_button(f"{app.t('build')}\n{app.t('construction', n=power)}", "build",
-                                               self.why_none(builds), lambda: self.set_mode("build"), bg=theme.BUILD))
+            why = self.why_none(builds)  # a refusal names the construction itself: said once
+            buttons.append(self.refused_button(app.t("build") if why else f"{app.t('build')}\n"
+                                               f"{app.t('construction', n=power)}", "build", why,
+                                               lambda: self.set_mode("build"), bg=theme.BUILD))
             demolitions = [{"action": "demolish", "building": b, "gladiators": uids}
                            for b in dict.fromkeys(player.get("buildings", []))]
             buttons.append(self.refused_button(app.t("demolish"), "demolish", self.why_none(demolitions),

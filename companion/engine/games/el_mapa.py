@@ -342,8 +342,8 @@ def _hire_check(state: dict, a: dict, data) -> None:
     troop = _troop(data, a["troop"])
     count = a["count"]
     if p["reserve"][troop["id"]] < count:
-        raise NotEnough(text(f"solo hay {p['reserve'][troop['id']]} {name_of(troop)} entrenados",
-                             f"only {p['reserve'][troop['id']]} {name_of(troop, 'en')} are trained"))
+        raise NotEnough(text(f"{name_of(troop)} entrenados: {p['reserve'][troop['id']]}, pides {count}",
+                             f"{name_of(troop, 'en')} trained: {p['reserve'][troop['id']]}, you ask for {count}"))
     if a["army"] is None:
         limit = _army_limit(state, seat, data)
         if len(p["armies"]) >= limit:
