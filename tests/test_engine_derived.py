@@ -287,9 +287,9 @@ def test_gladiadores_derived_and_building_adjust(store):
     assert refusals(G.MOVES, s.state, s.data, [chain])[0] is None
     # With the Aries, the rival's Stabulum (cost 3) is refused for the two Tiros' construction 1 + 1.
     assert destroy["building"] == "stabulum"
-    assert refusals(G.MOVES, s.state, s.data, [destroy]) == [{"es": "derribar Stabulum cuesta 3 de construcción y tus gladiadores suman 2",
-                                                              "en": "demolishing Stabulum costs 3 construction and "
-                                                                    "your gladiators add up to 2"}]
+    assert refusals(G.MOVES, s.state, s.data, [destroy]) == [{"es": "derribar Stabulum cuesta 3 y tus gladiadores suman 2",
+                                                              "en": "demolishing Stabulum costs 3; your gladiators "
+                                                                    "add up to 2"}]
     assert G.pooled_construction(s.state, seat, uids, s.data) == sum(me["glad_stats"][u]["construction"] for u in uids)
     target = rival["gladiators"][0]["uid"]
     s.apply({"action": "chain", "gladiator": uids[0], "target": rival["name"], "targets": [target]})

@@ -310,8 +310,8 @@ def _pool(state: dict, a: dict, data) -> tuple[list[dict], int]:
 def _construction_check(state: dict, a: dict, cost: int, what_es: str, what_en: str, data) -> None:
     glads, total = _pool(state, a, data)
     if total < cost:
-        raise NotEnough(text(f"{what_es} cuesta {cost} de construcción y tus gladiadores suman {total}",
-                             f"{what_en} costs {cost} construction and your gladiators add up to {total}"))
+        raise NotEnough(text(f"{what_es} cuesta {cost} y tus gladiadores suman {total}",
+                             f"{what_en} costs {cost}; your gladiators add up to {total}"))
 
 
 def _use_up(state: dict, a: dict, data) -> None:
