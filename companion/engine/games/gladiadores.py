@@ -369,8 +369,10 @@ def _fight(state: dict, a: dict, rng: random.Random, data) -> None:
     rival = state["players"][other]
     att_card = _glad(data, att["card"])
     player["coins"] -= fight_cost(state, seat, att, data)
-    if a["card"] is not None:
+    if a["card"] is not None:  # revealed at the table: it leaves the pile the engine keeps in step
         card = data.get("combat_card", a["card"])
+        if card["id"] in state["centre"]["combat"]:
+            state["centre"]["combat"].remove(card["id"])
     else:
         card = data.get("combat_card", _draw_combat(state, rng))
         if a["redraw"] and _may_redraw(state, seat, att, data):
