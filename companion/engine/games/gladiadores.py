@@ -8,8 +8,9 @@ spare, reveal veterans, pick one and take bids from the left of the active playe
 active player last.  End: reaching the target points wins.  Every number is in ``cards/gladiadores``.
 
 Gladiators are card instances with a ``uid`` (``"g7"``) since Tiros come in copies.  A fight's
-combat card is the one the table reveals (``card``) or, when not given, the top of the engine's
-seeded combat deck.
+combat card is the one the table reveals (``card``: the app always asks for it, and it leaves the
+engine's pile) or, when not given (``ludoteca play``, simulations), the top of the engine's seeded
+combat deck.
 """
 
 from __future__ import annotations
