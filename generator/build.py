@@ -15,7 +15,7 @@ from . import templating
 from ludoteca.atomic import Unwritable, folder_target
 from .compose import Page
 from .layout import Laid, bleed_of, face_size, lay_out
-from .model import Component, Face, GeneratorError, Options
+from .model import Component, Face, GeneratorError, Options, in_lang
 from .progress import Progress
 from .render import Cache, Workers, assemble_all, render_pages
 from .staging import Stage
@@ -326,7 +326,7 @@ def _meta(comp: Component, laid: Laid, opts: Options, game_name: str):
     from .words import words
     kit = words("kit", "pdf")
     lang = opts.lang
-    title = comp.title.get(lang) or comp.title.get("es") or comp.id
+    title = comp.title_in(lang)
     outline: list[tuple[str, int]] = []
     last = None
     for i, page in enumerate(laid.pages):
@@ -342,14 +342,14 @@ def _meta(comp: Component, laid: Laid, opts: Options, game_name: str):
     w, h = laid.item
     subject = kit["subject"][lang].format(items=len(comp.fronts), w=f"{w:g}", h=f"{h:g}",
                                           paper=paper_name(opts.paper, lang))
-    return Meta(title=f"{title} · {game_name}" if game_name else title, subject=subject,
+    return Meta(title=comp.title_in(lang, game_name), subject=subject,
                 lang=lang, outline=outline)
 
 
 def _extra_meta(entry: dict, opts: Options):
     """The metadata of a kit-wide file (the calibration sheet): its title, one bookmark."""
     from .pdfjoin import Meta
-    title = (entry.get("title") or {}).get(opts.lang) or entry.get("component", "")
+    title = in_lang(entry.get("title"), opts.lang) or entry.get("component", "")
     return Meta(title=f"{title} · Ludoteca", subject=title, lang=opts.lang, outline=[(title, 0)])
 
 
@@ -421,7 +421,7 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
     if opts.png_dpi:
         from .png import export_png
         written, listed = export_png([(p.comp, p.laid, p.rel) for p in planned], opts, out_dir,
-                                     stage, cache, quiet=opts.quiet, workers=workers)
+                                     stage, cache, quiet=opts.quiet, workers=workers, names=names)
         summary.written += written
         for entry in entries:
             entry.update(listed.get(entry["path"], {}))
@@ -494,7 +494,7 @@ def guide_from(entries: list[dict], opts: Options) -> str:
         else:
             how = "una cara" if es else "single-sided"
         unit = ("hoja" if sheets == 1 else "hojas") if es else ("sheet" if sheets == 1 else "sheets")
-        title = (e.get("title") or {}).get(opts.lang) or (e.get("title") or {}).get("es") or e["component"]
+        title = in_lang(e.get("title"), opts.lang) or e["component"]
         line = f"{e['path']:<{width}}  {title} ×{e['items']} · {how} · {sheets} {unit}"
         if e.get("gutter_mm"):
             gx, gy = e["gutter_mm"]

@@ -9,6 +9,18 @@ class GeneratorError(ValueError):
     """Bad input for the print kit: the message is one line for the user (exit 2)."""
 
 
+def in_lang(text: object, lang: str) -> str:
+    """A displayed text in ``lang``: an {es, en} mapping gives its ``lang`` text (Spanish when that
+    one is missing), a plain value its own text, nothing an empty string.
+
+    >>> in_lang({"es": "Señorío", "en": "Manor"}, "en"), in_lang({"es": "Templo"}, "en"), in_lang(None, "es")
+    ('Manor', 'Templo', '')
+    """
+    if isinstance(text, dict):
+        return str(text.get(lang) or text.get("es") or "")
+    return "" if text is None else str(text)
+
+
 @dataclass(frozen=True)
 class Face:
     """One printed face: a template and the values it is rendered with."""
@@ -33,6 +45,13 @@ class Component:
     grid: tuple[int, int] | None = None   # force cols x rows; None = as many as fit
     bleed: bool = True
     deck: bool = False
+
+    def title_in(self, lang: str, game_name: str = "") -> str:
+        """The component's title in ``lang`` (its id when it has none), with the game's name after
+        it when given and not the same: "Distritos · Ciudadelas", as the PDF and the TTS deck are
+        named."""
+        title = in_lang(self.title, lang) or self.id
+        return f"{title} · {game_name}" if game_name and game_name != title else title
 
 
 @dataclass

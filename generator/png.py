@@ -21,7 +21,7 @@ from urllib.parse import quote
 
 from ludoteca.atomic import write_bytes
 from .layout import Laid, face_size
-from .model import Component, Options
+from .model import Component, Options, in_lang
 from .progress import Progress
 from .units import mm_to_px, num
 
@@ -128,8 +128,9 @@ def _digest(*parts: object) -> str:
 
 
 def plan_png(comp: Component, laid: Laid, opts: Options, out_dir: Path,
-             stage) -> tuple[list[Task], dict]:
-    """The PNG tasks of one component and what its manifest entry lists (paths under out_dir)."""
+             stage, game_name: str = "") -> tuple[list[Task], dict]:
+    """The PNG tasks of one component and what its manifest entry lists (paths under out_dir);
+    ``game_name`` (in the kit's language) follows the deck's title in its TTS saved object."""
     folder = out_dir / "png" / comp.game / comp.id
     tasks: list[Task] = []
     seen: set[str] = set()
@@ -148,15 +149,16 @@ def plan_png(comp: Component, laid: Laid, opts: Options, out_dir: Path,
         tasks.append(Task(folder / f"{name}.png", digest, "face", (svg, opts.png_dpi)))
     listed: dict = {"png": sorted(str(t.path.relative_to(out_dir)) for t in tasks)}
     if comp.deck and laid.fronts:
-        more, listed["tts"] = _tts(comp, laid, opts, out_dir, stage)
+        more, listed["tts"] = _tts(comp, laid, opts, out_dir, stage, game_name)
         tasks += more
     return tasks, listed
 
 
 def _tts(comp: Component, laid: Laid, opts: Options, out_dir: Path,
-         stage) -> tuple[list[Task], dict]:
+         stage, game_name: str = "") -> tuple[list[Task], dict]:
     """Sheets of at most 69 trimmed fronts (10 x 7 at most, at most 4096 px wide), their backs,
-    and the saved object that puts the deck on the table.
+    and the saved object that puts the deck on the table, named as players read it: the deck by
+    its title and game ("Distritos · Ciudadelas"), each card by its name, in the kit's language.
 
     One back image when every back is the same; otherwise a back sheet per front sheet, laid out
     the same way (``<sheet>-back.png``, ``UniqueBack``), so each card keeps its own back.
@@ -187,9 +189,10 @@ def _tts(comp: Component, laid: Laid, opts: Options, out_dir: Path,
                        "back": str(sheet_back.relative_to(out_dir)) if sheet_back else None,
                        "num_width": cols, "num_height": rows, "cards": b - a})
     json_path = folder / f"{comp.id}.json"
-    names = [str(f.context.get("name") or f.name) for f in comp.fronts]
-    saved = saved_object(comp.id, [(out_dir / s["face"], out_dir / s["back"] if s["back"] else None,
-                                    s["num_width"], s["num_height"], s["cards"]) for s in sheets],
+    names = [in_lang(f.context.get("name"), opts.lang) or f.name for f in comp.fronts]
+    title = comp.title_in(opts.lang, game_name)
+    saved = saved_object(title, [(out_dir / s["face"], out_dir / s["back"] if s["back"] else None,
+                                  s["num_width"], s["num_height"], s["cards"]) for s in sheets],
                          names, unique_back=bool(backs) and not one_back,
                          url=image_url(out_dir, opts.tts_url))
     stage.write_text(json_path, json.dumps(saved, ensure_ascii=False, indent=2) + "\n")
@@ -248,8 +251,10 @@ def saved_object(name: str, sheets: list[tuple[Path, Path | None, int, int, int]
 
 
 def export_png(items: list[tuple[Component, Laid, str]], opts: Options, out_dir: Path, stage,
-               cache, quiet: bool = False, workers=None) -> tuple[int, dict[str, dict]]:
-    """Write the PNGs (in parallel in ``workers``' pool when there is one).
+               cache, quiet: bool = False, workers=None,
+               names: dict[str, str] | None = None) -> tuple[int, dict[str, dict]]:
+    """Write the PNGs (in parallel in ``workers``' pool when there is one); ``names`` holds each
+    game's name in the kit's language, for the TTS saved objects.
 
     Returns how many files were written and, per component PDF path, what its manifest entry
     lists (``png``: the face images; ``tts``: the sheets and the saved object of a deck).
@@ -257,7 +262,7 @@ def export_png(items: list[tuple[Component, Laid, str]], opts: Options, out_dir:
     todo: list[Task] = []
     listed: dict[str, dict] = {}
     for comp, laid, rel in items:
-        tasks, entry = plan_png(comp, laid, opts, out_dir, stage)
+        tasks, entry = plan_png(comp, laid, opts, out_dir, stage, (names or {}).get(comp.game, ""))
         listed[rel] = entry
         todo += tasks
     return run_tasks(todo, stage, cache, workers, quiet), listed

@@ -169,3 +169,47 @@ def test_tts_url_without_png_is_refused(tmp_path, capsys):
     assert capsys.readouterr().err.strip() == \
         "ludoteca: error: --tts-url names where the PNGs will be: give --png DPI too"
     assert not (tmp_path / "out").exists()
+
+
+class _Captured:
+    """A stand-in for the kit's staging folder: keeps what is written, in memory."""
+
+    def __init__(self):
+        self.texts: dict[Path, str] = {}
+
+    def write_text(self, final: Path, text: str) -> bool:
+        self.texts[final] = text
+        return True
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_tts_decks_and_cards_are_named_in_the_kits_language(tmp_path, lang):
+    from ludoteca.cards import load
+    from ludoteca.generator.build import GAMES, game_components
+    from ludoteca.generator.layout import Laid
+    from ludoteca.generator.model import Options
+    from ludoteca.generator.png import plan_png
+    opts = Options(lang=lang, png_dpi=50)
+    catalog = load(None, GAMES)
+    named: dict[str, list[str]] = {}
+    for game in GAMES:
+        game_name = catalog[game].meta["name"][lang]
+        for comp in game_components(game, catalog, opts, []):
+            if not comp.deck:
+                continue
+            laid = Laid(pages=[], sheets=1, item=comp.size_mm, fronts=["<svg/>"] * len(comp.fronts),
+                        backs=["<svg/>"] * len(comp.backs or []))
+            stage = _Captured()
+            plan_png(comp, laid, opts, tmp_path, stage, game_name)
+            (text,) = stage.texts.values()
+            saved = json.loads(text)
+            (deck,) = saved["ObjectStates"]
+            title = comp.title[lang]
+            assert deck["Nickname"] == saved["SaveName"] == \
+                (title if title == game_name else f"{title} · {game_name}")
+            nicknames = [card["Nickname"] for card in deck["ContainedObjects"]]
+            assert nicknames == [face.context["name"][lang] for face in comp.fronts]
+            named[deck["Nickname"]] = nicknames
+    manor, districts = ("Señorío", "Distritos · Ciudadelas") if lang == "es" else ("Manor", "Districts · Citadels")
+    assert manor in named[districts]
+    assert not [n for names in named.values() for n in names if "{" in n or "_" in n]
