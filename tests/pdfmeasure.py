@@ -47,6 +47,7 @@ class Text:
     y: float
     size_pt: float
     raw: str
+    seq: int = 0           # when it is drawn, in the page's drawing order (see PageDrawing.fill_seq)
 
 
 @dataclass
@@ -58,6 +59,7 @@ class PageDrawing:
     fills: list[Rect] = field(default_factory=list)        # painted area (clipped) of each fill
     clips: list[Rect] = field(default_factory=list)
     texts: list[Text] = field(default_factory=list)
+    fill_seq: list[int] = field(default_factory=list)      # when each fill is drawn (as Text.seq)
 
     def marks(self) -> list[Segment]:
         """Crop marks: axis-aligned strokes lying wholly outside the BleedBox."""
@@ -220,6 +222,7 @@ class _Interpreter:
                         painted = _intersect(clip, box)
                         if painted[2] > painted[0] and painted[3] > painted[1]:
                             out.fills.append(painted)
+                            out.fill_seq.append(len(out.fills) + len(out.texts))
                     if op in ("S", "s", "B", "B*", "b", "b*"):
                         wmm = width * scale() * PT
                         for (x1, y1), (x2, y2) in lines:
@@ -254,7 +257,7 @@ class _Interpreter:
                 text = "".join(str(p) for p in raw if not isinstance(p, (int, float))) \
                     if isinstance(raw, list) else str(raw)
                 if clip is None or (clip[0] - 1 <= x <= clip[2] + 1 and clip[1] - 1 <= y <= clip[3] + 1):
-                    out.texts.append(Text(x, y, size, text))
+                    out.texts.append(Text(x, y, size, text, len(out.fills) + len(out.texts) + 1))
 
 
 def _walk_resources(resources, seen: set, depth: int = 0):
@@ -346,6 +349,36 @@ def text_overflow(path: str | Path, board: bool = False, tol: float = 0.05) -> l
                 problems.append(f"page {n}: {text!r} ({x0:.2f},{y0:.2f})-({x1:.2f},{y1:.2f}) is "
                                 f"outside the trim ({trim[0]:.2f},{trim[1]:.2f})-"
                                 f"({trim[2]:.2f},{trim[3]:.2f})")
+    return problems
+
+
+def hidden_words(path: str | Path, tol: float = 0.2) -> list[str]:
+    """Every word that something painted after it covers (a panel drawn over a label), as
+    "page N: 'word' ... under the fill ..." lines; empty when every word stays on top.
+
+    Each word of the text layer is matched to the text run that draws it (same baseline, the run
+    starts at or before it and holds it); a fill drawn later that overlaps the word's box by more
+    than ``tol`` mm both ways covers it.
+    """
+    import numpy as np
+    problems = []
+    drawn = read(path)
+    for n, page_words in words(path).items():
+        page = drawn[n - 1]
+        fills = np.array(page.fills, dtype=float).reshape(-1, 4)
+        seqs = np.array(page.fill_seq, dtype=int)
+        for text, x0, y0, x1, y1 in page_words:
+            runs = [t for t in page.texts if y0 - 0.3 <= t.y <= y1 + 0.3 and t.x <= x0 + 0.3
+                    and text in t.raw]
+            if not runs:
+                continue
+            run = max(runs, key=lambda t: t.x)
+            over = (seqs > run.seq) & (np.minimum(fills[:, 2], x1) - np.maximum(fills[:, 0], x0) > tol) \
+                & (np.minimum(fills[:, 3], y1) - np.maximum(fills[:, 1], y0) > tol)
+            if over.any():
+                bx0, by0, bx1, by1 = fills[over.argmax()]
+                problems.append(f"page {n}: {text!r} ({x0:.2f},{y0:.2f})-({x1:.2f},{y1:.2f}) is under "
+                                f"the fill ({bx0:.2f},{by0:.2f})-({bx1:.2f},{by1:.2f}) drawn after it")
     return problems
 
 

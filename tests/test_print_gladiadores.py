@@ -6,6 +6,7 @@ One build per paper (module-scoped fixture); every figure compared is measured f
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import re
@@ -21,7 +22,7 @@ from ludoteca.cards import load
 from ludoteca.generator.build import build
 from ludoteca.generator.model import Face, Options
 from ludoteca.generator.templating import render
-from pdfmeasure import pdf_complaints, read, text_overflow, words
+from pdfmeasure import hidden_words, pdf_complaints, read, text_overflow, words
 
 PT = 25.4 / 72          # millimetres per PDF point
 CARD = (63.0, 88.0)
@@ -308,3 +309,56 @@ def test_buildings_are_drawn_by_what_they_do(game):
     assert len(distinct) >= 12
     laurel = next(iter(by_what[("points", None)]))
     assert all(next(iter(s)) != laurel for what, s in by_what.items() if what[0] != "points")
+
+
+def test_no_label_is_hidden_under_a_panel(kit):
+    """Nothing is painted over a word of the buildings: the "Coste" label stays clear of the art
+    panel (it ran under it on every card, with the scan marker in the top-left corner)."""
+    assert hidden_words(kit.out / kit.files["buildings"]["path"]) == []
+
+
+def _luminance(rgb: tuple[float, ...]) -> float:
+    """WCAG relative luminance of an sRGB colour (0..255 channels)."""
+    def lin(c: float) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _pixels(png: bytes):
+    """A PNG's pixels as an (h, w, 3) array of RGB values."""
+    import cairocffi as cairo
+    import numpy as np
+    surface = cairo.ImageSurface.create_from_png(io.BytesIO(png))
+    h, stride = surface.get_height(), surface.get_stride()
+    data = np.frombuffer(bytes(surface.get_data()), dtype=np.uint8).reshape(h, stride // 4, 4)
+    return data[:, :surface.get_width(), 2::-1].astype(float)          # stored as B, G, R, A
+
+
+def _text_contrast(svg: str, shown: str) -> float:
+    """WCAG contrast of the one <text> showing ``shown`` against what lies under it: the face is
+    rendered with and without that text, and the pixels the text changes most are its glyphs."""
+    import cairosvg
+    texts = re.findall(rf"<text\b[^>]*>{re.escape(shown)}</text>", svg)
+    assert len(texts) == 1, texts
+    with_text, without = (_pixels(cairosvg.svg2png(bytestring=source.encode("utf-8"), dpi=150))
+                          for source in (svg, svg.replace(texts[0], "")))
+    diff = abs(with_text - without).sum(axis=2)
+    glyph = diff >= 0.8 * diff.max()
+    lo, hi = sorted(_luminance(tuple(img[glyph].mean(axis=0))) for img in (with_text, without))
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("ink_saver", [False, True])
+def test_a_zero_points_value_reads_as_well_as_any_other(game, ink_saver):
+    """A building worth 0 points shows its "0" on the laurel as clearly as a building worth
+    points shows its number: at least 4.5:1 against what lies under it (it was grey on the dark
+    band, 2.5:1)."""
+    from ludoteca.generator.games.gladiadores import building_context
+    zero = next(e for e in game.entries("building") if not e.get("points", 0) and e["cost"] != 0)
+    some = next(e for e in game.entries("building") if e.get("points", 0) and e["cost"] != e["points"])
+    for entry in (zero, some):
+        svg = _face("gladiadores/building.svg.j2", building_context(game, entry), ink_saver=ink_saver)
+        ratio = _text_contrast(svg, str(entry.get("points", 0)))
+        assert ratio >= 4.5, f"{entry['id']}: {ratio:.1f}:1"
