@@ -180,16 +180,19 @@ def _said(exc: OSError) -> str:
 
 
 def component_key(comp: Component, opts: Options, templates: str) -> str:
-    """A hash of everything a component's pages depend on: its faces, the options, the templates."""
+    """A hash of everything a component's pages depend on: its faces, the options, the templates,
+    and for a board its title and the words of the label under each of its pieces."""
     import dataclasses
     import hashlib
     from .render import ENGINE_VERSION
     from .sheets import data
+    from .words import words
     faces = [(f.template, f.context, f.name) for f in comp.fronts]
     backs = [(f.template, f.context, f.name) for f in comp.backs] if comp.backs is not None else None
     chosen = {k: v for k, v in dataclasses.asdict(opts).items() if k not in ("quiet", "png_dpi", "shop", "tts_url")}
     blob = json.dumps([ENGINE_VERSION, templates, data(), chosen, comp.game, comp.id,
-                       list(comp.size_mm), comp.layout, comp.grid, comp.bleed, faces, backs],
+                       list(comp.size_mm), comp.layout, comp.grid, comp.bleed, faces, backs,
+                       [comp.title, words("kit", "board")] if comp.layout == "board" else None],
                       sort_keys=True, default=str)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from .compose import Page, PageBuilder
 from .model import Component, GeneratorError, Options
 from .sheets import Board, Fold, Grid, PageArea, Rect, crop_marks, data
+from .words import words
 
 
 @dataclass
@@ -147,14 +148,20 @@ def _board(comp: Component, fronts: list[str], backs: list[str] | None, opts: Op
     pages: list[Page] = []
     pieces = board.pieces()
     for n, svg in enumerate(fronts):
+        title = comp.title_in(opts.lang) + (f" {n + 1}" if len(fronts) > 1 else "")
         for piece in pieces:
-            pages.append(_board_piece(comp, board, piece, svg, n))
+            pages.append(_board_piece(comp, board, piece, svg, n, title, opts.lang))
     if backs is not None:
         raise GeneratorError(f"{comp.game}/{comp.id}: boards are single-sided (backs=None)")
     return Laid(pages, len(pages), (w, h), grid=(board.cols, board.rows))
 
 
-def _board_piece(comp: Component, board: Board, piece, svg: str, n: int) -> Page:
+def _board_piece(comp: Component, board: Board, piece, svg: str, n: int, title: str,
+                 lang: str) -> Page:
+    """One sheet of a board: its window of the face, its crop marks and, when the board is split,
+    the ticks where the next piece goes and, centred under it (clear of the marks at its edges),
+    a label naming the piece in the kit's language ("Tablero de batalla · pieza A2 de 2": rows are
+    letters, columns numbers)."""
     w, h = board.item
     wx, wy, ww, wh = piece.window
     ax, ay = piece.at
@@ -168,8 +175,9 @@ def _board_piece(comp: Component, board: Board, piece, svg: str, n: int) -> Page
     if board.split:
         _alignment(pb, board, piece, window)
         name = f"{chr(65 + piece.row)}{piece.col + 1}"
-        pb.label(f"{comp.id} {n + 1} · {name} ({board.cols}x{board.rows})", ax + ww - 3,
-                 ay + wh + 5, anchor="end")
+        text = words("kit", "board")["piece"][lang]
+        pb.label(text.format(title=title, piece=name, count=board.cols * board.rows), ax + ww / 2,
+                 ay + wh + 5, anchor="middle")
     tx0, ty0 = max(ox, ax), max(oy, ay)
     tx1, ty1 = min(ox + w, ax + ww), min(oy + h, ay + wh)
     label = f"{comp.game}/{comp.id} {n + 1} piece {piece.col + 1},{piece.row + 1}"

@@ -266,6 +266,47 @@ def test_board_larger_than_the_paper_is_split_with_overlap(tmp_path):
     assert len(set(round(x, 1) for x in lefts)) == 1  # every piece centred the same way
 
 
+_BLANK_BOARD = ('<svg xmlns="http://www.w3.org/2000/svg" width="400mm" height="250mm" '
+                'viewBox="0 0 400 250"></svg>')
+
+
+def _split_board(n: int = 1):
+    from ludoteca.generator.model import Component, Face
+    return Component("test", "battle_board", {"es": "Tablero de batalla", "en": "Battle board"},
+                     (400.0, 250.0), [Face("board.svg.j2", {}, f"board{i}") for i in range(n)],
+                     layout="board")
+
+
+@pytest.mark.parametrize("lang,labels", [
+    ("es", [f"Tablero de batalla · pieza A{i} de 3" for i in (1, 2, 3)]),
+    ("en", [f"Battle board · piece A{i} of 3" for i in (1, 2, 3)]),
+])
+def test_the_pieces_of_a_split_board_are_named_in_the_kits_language(lang, labels):
+    """Under each piece: the board's title and the piece, in the kit's language (it printed
+    "battle_board 1 · A1 (2x1)" on a Spanish kit), centred, clear of the marks at its edges."""
+    from ludoteca.generator.layout import lay_out
+    from ludoteca.generator.model import Options
+    laid = lay_out(_split_board(), [_BLANK_BOARD], None, Options(lang=lang))
+    found = [re.findall(r'<text x="([\d.]+)"[^>]*>([^<]*)</text>', page.overlay) for page in laid.pages]
+    assert [[text for _x, text in texts] for texts in found] == [[label] for label in labels]
+    for page, ((x, _text),) in zip(laid.pages, found):
+        left, _top, width, _height = page.bleedbox          # the piece's window on the sheet
+        assert float(x) == pytest.approx(left + width / 2, abs=0.01)
+    two = lay_out(_split_board(2), [_BLANK_BOARD] * 2, None, Options(lang=lang))
+    assert re.search(r">([^<]*)</text>", two.pages[3].overlay).group(1) == \
+        labels[0].replace(" · ", " 2 · ", 1)      # the second board's first piece
+
+
+def test_a_boards_pages_are_laid_out_again_when_its_title_changes():
+    """The pieces' labels show the board's title, so the kit's memory of its pages does too."""
+    from ludoteca.generator.build import component_key
+    from ludoteca.generator.model import Options
+    board = _split_board()
+    renamed = _split_board()
+    renamed.title = {"es": "Campo de batalla", "en": "Battlefield"}
+    assert component_key(board, Options(), "") != component_key(renamed, Options(), "")
+
+
 def test_ink_saver_keeps_every_background_inside_the_trim(tmp_path):
     out = run_deck(tmp_path, 9, "--ink-saver")
     page = pm.read(out / "cards.pdf")[0]
