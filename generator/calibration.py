@@ -34,14 +34,16 @@ def _texts(opts: Options) -> tuple[list[str], list[str]]:
 
 
 def calibration_pages(opts: Options) -> list[Page]:
-    """Two pages: the front cross and the back rulers."""
+    """Two pages: the front cross (its vertical line clear of the instructions above it) and the
+    back rulers."""
     w, h = paper_size(opts.paper)
     cx, cy = w / 2, h / 2
     front_text, back_text = _texts(opts)
     whole = (0.0, 0.0, w, h)
 
     front = PageBuilder((w, h))
-    front.lines([(cx, 15, cx, h - 15), (15, cy, w - 15, cy)], width=0.15)
+    below_text = 25 + len(front_text) * 5          # the vertical line starts under the words
+    front.lines([(cx, below_text, cx, h - 15), (15, cy, w - 15, cy)], width=0.15)
     for i, line in enumerate(front_text):
         front.label(line, 20, 25 + i * 5, size_mm=3.2)
 

@@ -372,6 +372,23 @@ def test_calibration_rulers_read_zero_at_the_front_lines(tmp_path, paper):
     assert {"0", "+4", "-4"} <= labels
 
 
+@pytest.mark.parametrize("paper,lang", [("a4", "es"), ("letter", "en")])
+def test_no_line_of_the_calibration_sheet_strikes_through_its_words(tmp_path, paper, lang):
+    """The front's vertical line ran through "largo" ("long") of the instructions."""
+    from ludoteca.generator.calibration import calibration_pages
+    from ludoteca.generator.model import Options
+    from ludoteca.generator.render import Cache, assemble, render_pages
+    pages = calibration_pages(Options(paper=paper, lang=lang))
+    cache = Cache(tmp_path)
+    render_pages(pages, cache)
+    assemble(pages, tmp_path / "cal.pdf", cache, "cal.pdf")
+    words = pm.words(tmp_path / "cal.pdf")
+    for n, drawing in enumerate(pm.read(tmp_path / "cal.pdf"), start=1):
+        struck = [(word, round(x0, 1), round(y0, 1)) for word, x0, y0, x1, y1 in words[n]
+                  for s in drawing.strokes if pm.overlaps(s.bbox(), (x0, y0, x1, y1))]
+        assert struck == [], f"page {n}"
+
+
 def test_any_font_family_a_template_asks_for_is_drawn_in_vera(tmp_path):
     data, face, _ = make_deck(tmp_path / "src", 1)
     face.write_text('{% import "_lib.svg.j2" as lib %}\n{{ lib.svg_open() }}\n'
