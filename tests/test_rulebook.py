@@ -1,5 +1,5 @@
 """The rulebooks, read back from the PDFs: page order of the folded booklet, sizes, counts, the
-worked example, the clarifications, fonts and text sizes, both languages.
+worked example, the designer notes, fonts and text sizes, both languages.
 
 The expected values come from the card data and from the scoring engine, never typed here.
 """
@@ -143,6 +143,29 @@ def test_booklet_pages_sit_where_folding_needs_them(books, catalog, game, paper)
     assert sorted(p for p in order if p) == list(range(1, pages + 1))
 
 
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang,paper", [("es", "a4"), ("en", "letter")])
+def test_a_booklet_has_no_blank_page_that_layout_can_avoid(books, catalog, game, lang, paper):
+    """A booklet's page count is a multiple of 4, so it may end with up to 3 blank pages, and only
+    when setting the book a little tighter cannot save that sheet (Ciudadelas printed 9 pages and
+    3 blanks)."""
+    from ludoteca.generator.rulebook import Book, booklet_page_mm
+    from ludoteca.generator.rulebook.content import blocks
+    from ludoteca.generator.rulebook.impose import padded
+    from ludoteca.generator.rulebook.typeset import page_count, typeset
+    pages = len(pypdf.PdfReader(books[game, lang, paper, "plain"]).pages)
+    path = books[game, lang, paper, "booklet"]
+    halves = [text_of(path, i + 1, (half * w / 2, 0, w / 2, h)).strip()
+              for i, page in enumerate(pypdf.PdfReader(path).pages)
+              for w, h in [(float(page.mediabox[2]), float(page.mediabox[3]))] for half in (0, 1)]
+    blank = sum(1 for text in halves if not text)
+    assert blank == padded(pages) - pages <= 3
+    if blank:
+        book = Book("", "", lang, "", "#000000", booklet_page_mm(paper))
+        tight = typeset(blocks(catalog[game], lang, catalog), book, tight=True)
+        assert padded(page_count(tight)) == padded(pages)
+
+
 @pytest.mark.parametrize("paper", sorted(PAPERS))
 def test_page_sizes(books, paper):
     """The pages are half the paper (A5 on A4, half-letter on Letter); the booklet places them on
@@ -196,8 +219,19 @@ def test_el_mapa_counts_and_maps_are_the_data(books, catalog, lang):
     levels = ", ".join(f"{n} {of} {lv}" for lv, n in sorted(counts["tiles_by_level"].items()))
     assert f"{counts['tiles']} " in text and levels in text
     assert f"{counts['tech_cards']} " in text
-    for c in game.entries("counter"):
-        assert f"{c['copies']} × {c['name'][lang]}" in text, c["id"]
+    # the counters of one resource or troop on one line with their values, not "15 × Madera ×5"
+    for kind in ("resource", "troop"):
+        for thing in game.entries(kind):
+            mine = [c for c in game.entries("counter") if c.get(kind) == thing["id"]]
+            if not mine:
+                continue
+            values = (" y " if lang == "es" else " and ").join(
+                f"{c['copies']} de valor {c['value']}" if lang == "es" else f"{c['copies']} worth {c['value']}"
+                for c in mine)
+            line = f"Contadores de {thing['name'][lang].lower()}: {values}." if lang == "es" else \
+                f"{thing['name'][lang]} counters: {values}."
+            assert line in text, thing["id"]
+    assert not re.search(r"\d+ × [^•]*×\d", text)
     colours = len(game.entries("player_colour"))
     for m in game.entries("player_marker"):
         assert f"{m['copies'] * colours} × {m['name'][lang]}" in text, m["id"]
@@ -264,14 +298,68 @@ def test_worked_example_is_the_scoring_engine(books, catalog, game, lang):
     assert (f"Gana {winner} con {best} puntos." if lang == "es" else f"{winner} wins with {best} points.") in text
 
 
+#: What a player should never read in a rulebook: code, ids of the data, file names, options.
+CODE = {"backticks": re.compile(r"`"),
+        "an id in snake_case": re.compile(r"\b[a-z]+_[a-z0-9_]+\b"),
+        "a file name": re.compile(r"\b[\w/-]+\.(?:ya?ml|py|json|txt|csv|pdf|j2)\b"),
+        "an option": re.compile(r"(?<![\w-])--[a-z][a-z-]*"),
+        "a command": re.compile(r"\bludoteca [a-z]+")}
+
+
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_every_clarification_is_printed(books, catalog, game, lang):
-    found = notes(catalog[game])
-    assert found, "every game has notes"
-    text = body(books[game, lang, "a4", "plain"], footer(catalog, game, lang)).replace("\u00a0", " ")
-    for note in found:
-        assert flat(note.text[lang]) in text, note.path
+def test_no_page_shows_code_ids_file_names_or_options(books, game, lang):
+    """Rules for players: no backticks ("cambia `edition` a `original`"), no ids of the data
+    ("(most_gold)", "activa dark_city"), no file names ("examples/el_mapa.yaml"), no options."""
+    pages = text_of(books[game, lang, "a4", "plain"]).split("\f")
+    shown = [f"p. {n}: {what}: {m.group(0)!r}" for n, page in enumerate(pages, start=1)
+             for what, pattern in CODE.items() for m in pattern.finditer(page.replace("\n", " "))]
+    assert shown == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_designer_notes_close_the_book(books, catalog, game, lang):
+    """The data's notes reach players as a short appendix of designer notes, last in the book,
+    each led by what it is about; no "Aclaraciones" of provenance notes."""
+    from ludoteca.generator.rulebook.source import texts
+    path = books[game, lang, "a4", "plain"]
+    heading = "Notas de diseño" if lang == "es" else "Designer notes"
+    assert pypdf.PdfReader(path).outline[-1].title == heading
+    pages = text_of(path).split("\f")[:-1]                  # pdftotext ends every page with \f
+    start = next(n for n, page in enumerate(pages) if heading in page)
+    appendix = flat(" ".join(pages[start:]))
+    written = texts(game)["designer_notes"]
+    by_path = {n.path: n for n in notes(catalog[game])}
+    for note in written:
+        leads = note.get("topic", {}).get(lang) or ", ".join(
+            dict.fromkeys(by_path[p].topic[lang] for p in note["about"]))
+        assert f"{leads}." in appendix
+    assert len(pages) - start <= 2, "a short appendix"
+    assert "Aclaraciones" not in flat(" ".join(pages)) and "Clarifications" not in flat(" ".join(pages))
+
+
+def test_a_designer_note_about_no_data_note_is_one_line(catalog, tmp_path, monkeypatch):
+    from ludoteca.generator.rulebook import source
+    from ludoteca.generator.rulebook.content import blocks
+    from ludoteca.generator.rulebook.source import RulebookError
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    for file in TEXTS.glob("*.yaml"):
+        text = file.read_text(encoding="utf-8")
+        if file.name == "ciudadelas.yaml":
+            text = text.replace("  - about: [game.tie_break.note]", "  - about: [game.tie_breaks.note]")
+        (folder / file.name).write_text(text, encoding="utf-8")
+    monkeypatch.setattr(source, "TEXTS", folder)
+    source._read.cache_clear()
+    try:
+        with pytest.raises(RulebookError) as err:
+            blocks(catalog["ciudadelas"], "es", catalog)
+    finally:
+        source._read.cache_clear()
+    message = str(err.value)
+    assert "\n" not in message and message.startswith("ciudadelas.yaml:")
+    assert "'game.tie_breaks.note' is no note of ciudadelas's data" in message
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -323,7 +411,7 @@ def test_both_languages_and_metadata(books, catalog, game):
         assert word in text
     es = text_of(books[game, "es", "a4", "plain"])
     en = text_of(books[game, "en", "a4", "plain"])
-    assert ("Aclaraciones" in es and "Clarifications" not in es) and "Clarifications" in en
+    assert ("Notas de diseño" in es and "Designer notes" not in es) and "Designer notes" in en
 
 
 # ---------------------------------------------------------------- in the kit

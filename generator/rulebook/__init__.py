@@ -32,7 +32,7 @@ from ..sheets import paper_size
 from .content import blocks, lang_ok
 from .impose import impose, padded
 from .source import TEXTS
-from .typeset import Book, typeset
+from .typeset import Book, fit_booklet
 
 VERSION = "1"             # bump when the typesetting changes in a way the inputs cannot show
 
@@ -97,7 +97,7 @@ def book_pages(catalog: Any, game_id: str, opts: Options, examples: Path | None 
     accent = texts(game_id).get("accent", "#6b2d1f")
     title = f"{game.meta['name'][lang]} · {TITLES[lang][0]}"
     subject = {"es": "Reglas de juego", "en": "Rules of play"}[lang]
-    return typeset(parts, Book(title, subject, lang, title, accent, booklet_page_mm(opts.paper)))
+    return fit_booklet(parts, Book(title, subject, lang, title, accent, booklet_page_mm(opts.paper)))
 
 
 def _key(catalog: Any, game_id: str, opts: Options) -> str:

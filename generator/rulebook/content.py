@@ -4,7 +4,7 @@ The texts file is a list of blocks, each a mapping with one key:
 ``h`` / ``h2`` / ``h3`` (headings), ``p`` / ``small`` (paragraphs), ``list`` / ``steps`` (bulleted
 or numbered items), ``data`` (a dotted path to an {es, en} text of the card data, printed as is) and
 ``auto`` (a part generated from the data: tables of cards, the box, the maps, the worked example,
-the clarifications).
+the designer notes).
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def auto(game_id: str, name: str) -> Callable[[Auto], Auto]:
 
 def blocks(game: Game, lang: str, catalog: Any, examples: Path | None = None,
            with_example: bool = True) -> list[Block]:
-    """The whole book of ``game`` in ``lang``, cover first, clarifications last."""
+    """The whole book of ``game`` in ``lang``, cover first, designer notes last."""
     from . import games  # noqa: F401  (registers the autos)
     ctx = Context(game, lang, catalog, examples, with_example)
     source = texts(game.id)
@@ -124,21 +124,37 @@ def _text(value: Any, game: Game, lang: str, at: str) -> str:
 
 # ---------------------------------------------------------------- parts every game has
 
-@auto("*", "clarifications")
-def clarifications(ctx: Context) -> list[Block]:
-    """Every note of the data, with what it is about in bold; notes with the same text are one item."""
-    out: list[Block] = [Heading(1, markup(ctx.w("clarifications"))),
-                        Para(markup(ctx.w("clarifications_intro")), "small")]
-    grouped: dict[str, list[str]] = {}
-    for note in notes(ctx.game):
-        text = note.text[ctx.lang]
-        if ctx.lang == "es" and not note.translated:
-            text += " " + ctx.w("untranslated")
-        topics = grouped.setdefault(text, [])
-        if note.topic[ctx.lang] not in topics:
-            topics.append(note.topic[ctx.lang])
-    for text, topics in grouped.items():
-        out.append(Para(f"<b>{markup(', '.join(topics))}.</b> {markup(text)}", "small"))
+@auto("*", "designer_notes")
+def designer_notes(ctx: Context) -> list[Block]:
+    """The short appendix of designer notes: the ``designer_notes`` of the game's texts file, each
+    our plain-words account of one or more ``note:`` fields of the card data (named in its
+    ``about``; the lead is what they are about). The data keeps its notes, written for whoever
+    edits it; the book says what matters to a player, without ids, options or file names."""
+    source = texts(ctx.game.id)
+    items = source.get("designer_notes")
+    name = ctx.game.id
+    if not isinstance(items, list) or not items:
+        raise RulebookError(f"{where(name, source, 'designer_notes', 'designer_notes')}: a list of "
+                            "notes, each with about (the data notes it presents), es and en")
+    found = {n.path: n for n in notes(ctx.game)}
+    out: list[Block] = [Heading(1, markup(ctx.w("designer_notes"))),
+                        Para(markup(ctx.w("designer_notes_intro")), "small")]
+    for i, item in enumerate(items):
+        at = where(name, items, i, f"designer_notes[{i}]")
+        about = item.get("about") if isinstance(item, dict) else None
+        if not isinstance(about, list) or not about:
+            raise RulebookError(f"{at}.about: a list of the data notes it presents (e.g. game.tie_break.note)")
+        missing = [path for path in about if path not in found]
+        if missing:
+            raise RulebookError(f"{at}.about: '{missing[0]}' is no note of {name}'s data")
+        text = check_text({lang: item.get(lang) for lang in LANGS}, at)
+        if "topic" in item:
+            topic = check_text(item["topic"], f"{at}.topic")[ctx.lang]
+        else:
+            topics = list(dict.fromkeys(found[path].topic[ctx.lang] for path in about))
+            topic = ", ".join(topics)
+        out.append(Para(f"<b>{markup(topic)}.</b> {markup(fill(text[ctx.lang], ctx.game, ctx.lang, at))}",
+                        "small"))
     return out
 
 
@@ -161,9 +177,9 @@ def example(ctx: Context) -> list[Block]:
     """The worked example: the example record, then the points as the scoring engine counts them."""
     if not ctx.with_example:
         return []
-    name, record, result = scored_example(ctx.game.id, ctx.catalog, ctx.examples)
+    _file, record, result = scored_example(ctx.game.id, ctx.catalog, ctx.examples)
     out: list[Block] = [Heading(2, markup(ctx.w("example"))),
-                        Para(markup(ctx.w("example_intro", file=f"examples/{name}")))]
+                        Para(markup(ctx.w("example_intro")))]
     from .games import describe_player
     out.append(Items([describe_player(ctx, record, p) for p in record["players"]]))
     out.append(Para(markup(ctx.w("example_scores"))))

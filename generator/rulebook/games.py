@@ -191,8 +191,7 @@ def el_mapa_box(ctx: Context) -> list[Block]:
         items.append(f"{b['copies']} × {ctx.t(b['name'])}: {ctx.t(b['text'])}")
     items.append(label(ctx, "box_buildings", n=len(castle) * sets + len(shared), sets=sets,
                        kinds=len(castle), shared=len(shared)))
-    for c in g.entries("counter"):
-        items.append(f"{c['copies']} × {ctx.t(c['name'])}")
+    items += _counters(ctx)
     colours = g.entries("player_colour")
     for m in g.entries("player_marker"):
         items.append(label(ctx, "box_markers", n=m["copies"] * len(colours), name=ctx.t(m["name"]),
@@ -200,6 +199,27 @@ def el_mapa_box(ctx: Context) -> list[Block]:
     items.append(label(ctx, "box_maps", n=counts["maps"]))
     return [Heading(1, markup(ctx.w("box"))), Para(markup(ctx.w("box_intro")), "small"),
             Items([markup(i) for i in items])]
+
+
+def _counters(ctx: Context) -> list[str]:
+    """The counters as the box lists them: the counters of one thing (a resource, a troop, the
+    battle points) on one line with their values ("Contadores de madera: 15 de valor 5 y 25 de
+    valor 1."), not "15 × Madera ×5"; a counter alone of its kind as "5 × Obstáculo"."""
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for c in ctx.game.entries("counter"):
+        key = ("resource", c["resource"]) if c.get("resource") else \
+            ("troop", c["troop"]) if c.get("troop") else ("what", c["what"])
+        groups.setdefault(key, []).append(c)
+    lines = []
+    for (kind, key), counters in groups.items():
+        if len(counters) == 1:
+            lines.append(f"{counters[0]['copies']} × {ctx.t(counters[0]['name'])}")
+            continue
+        what = ctx.t(ctx.game.get(kind, key)["name"]) if kind != "what" else label(ctx, f"counter_{key}")
+        values = label(ctx, "and").join(label(ctx, "counter_value", n=c["copies"], value=c["value"])
+                                        for c in counters)
+        lines.append(label(ctx, "box_counters", what=what, lower=what.lower(), values=values))
+    return lines
 
 
 def _contents(ctx: Context, tile: dict) -> str:

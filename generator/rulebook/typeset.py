@@ -50,19 +50,22 @@ def _fonts() -> None:
     addMapping("Vera", 1, 1, "VeraBI")
 
 
-def _styles(accent: str) -> dict:
+def _styles(accent: str, tight: bool = False) -> dict:
+    """The paragraph styles; ``tight``: lines and paragraphs a little closer (the same sizes)."""
     from reportlab.lib.colors import HexColor
     from reportlab.lib.styles import ParagraphStyle
     ink = HexColor(INK)
-    base = ParagraphStyle("body", fontName="Vera", bulletFontName="Vera", fontSize=BODY_PT, leading=BODY_PT * 1.28,
-                          textColor=ink, spaceAfter=BODY_PT * 0.5)
+    line = 1.2 if tight else 1.28
+    gap = 0.6 if tight else 1.0
+    base = ParagraphStyle("body", fontName="Vera", bulletFontName="Vera", fontSize=BODY_PT, leading=BODY_PT * line,
+                          textColor=ink, spaceAfter=BODY_PT * 0.5 * gap)
     return {
         "body": base,
         "lead": ParagraphStyle("lead", base, fontSize=BODY_PT + 0.5, leading=(BODY_PT + 0.5) * 1.3,
                                textColor=HexColor(MUTED)),
-        "small": ParagraphStyle("small", base, fontSize=SMALL_PT, leading=SMALL_PT * 1.28,
-                                spaceAfter=SMALL_PT * 0.45),
-        "item": ParagraphStyle("item", base, spaceAfter=BODY_PT * 0.25),
+        "small": ParagraphStyle("small", base, fontSize=SMALL_PT, leading=SMALL_PT * line,
+                                spaceAfter=SMALL_PT * 0.45 * gap),
+        "item": ParagraphStyle("item", base, spaceAfter=BODY_PT * 0.25 * gap),
         "cell": ParagraphStyle("cell", base, fontSize=TABLE_PT, leading=TABLE_PT * 1.2, spaceAfter=0),
         "head": ParagraphStyle("head", base, fontName="VeraBd", fontSize=TABLE_PT, splitLongWords=0,
                                leading=TABLE_PT * 1.2, spaceAfter=0, textColor=HexColor("#ffffff")),
@@ -224,6 +227,25 @@ def _flowables(blocks: list[Block], book: Book, styles: dict, frame_w: float) ->
     return out
 
 
+def page_count(pdf: bytes) -> int:
+    import io
+    from pypdf import PdfReader
+    return len(PdfReader(io.BytesIO(pdf)).pages)
+
+
+def fit_booklet(blocks: list[Block], book: Book) -> bytes:
+    """The book set as usual, unless setting it a little tighter saves a sheet of the folded
+    booklet: a booklet has a multiple of 4 pages, so a book one page over 8 would print 3 blank
+    pages at its end, where a slightly tighter setting fits it in 8."""
+    from .impose import padded
+    pdf = typeset(blocks, book)
+    pages = page_count(pdf)
+    if padded(pages) == pages:
+        return pdf
+    tight = typeset(blocks, book, tight=True)
+    return tight if padded(page_count(tight)) < padded(pages) else pdf
+
+
 def _plain(text: str) -> str:
     """Paragraph markup as plain text (for the outline)."""
     import re
@@ -231,12 +253,13 @@ def _plain(text: str) -> str:
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&amp;", "&")
 
 
-def typeset(blocks: list[Block], book: Book) -> bytes:
-    """The blocks set on pages of ``book.page_mm``: PDF bytes (fonts embedded, outline, metadata)."""
+def typeset(blocks: list[Block], book: Book, tight: bool = False) -> bytes:
+    """The blocks set on pages of ``book.page_mm``: PDF bytes (fonts embedded, outline, metadata);
+    ``tight``: with less space between lines and paragraphs (see :func:`fit_booklet`)."""
     from reportlab.lib.colors import HexColor
     from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
     _fonts()
-    styles = _styles(book.accent)
+    styles = _styles(book.accent, tight)
     w, h = (mm_to_pt(v) for v in book.page_mm)
     margin = mm_to_pt(12 if book.page_mm[0] < 180 else 15)
     bottom = margin + mm_to_pt(4)
