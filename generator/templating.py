@@ -97,9 +97,17 @@ def _num_filter(x: Any) -> str:
 
 
 def _where(exc: BaseException, fallback: str) -> tuple[str, int]:
-    """The innermost template frame of a Jinja2 error outside _lib.svg.j2: (name, line)."""
-    frames = [(f.filename, f.lineno or 0) for f in traceback.extract_tb(exc.__traceback__)
-              if (f.filename or "").endswith((".j2", ".svg"))]
+    """The innermost template frame of a Jinja2 error outside _lib.svg.j2: (name, line).
+
+    The traceback is walked as it is, reading no source line: this runs after a face ran out of
+    memory too, while its frames still hold what filled it."""
+    frames: list[tuple[str, int]] = []
+    tb = exc.__traceback__
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename or ""
+        if filename.endswith((".j2", ".svg")):
+            frames.append((filename, tb.tb_lineno or 0))
+        tb = tb.tb_next
     if not frames:
         return fallback, 0
     # an error inside a shared macro is reported where the face's template called it
@@ -278,6 +286,8 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
                 svg = meter.output(env.get_template(face.template).generate(context))
     except (OverBudget, MemoryError) as exc:
         name, line = _where(exc, face.template)
+        traceback.clear_frames(exc.__traceback__)  # let go of what filled the face before saying so
+        exc.__traceback__ = None
         if user is None:
             what = "out of memory"
         else:
