@@ -25,10 +25,8 @@ def main() -> int:
     args = parser.parse_args()
     from ludoteca.generator import templating
     from ludoteca.generator.deck import deck_component
-    from ludoteca.generator.model import Options
     folder = str(ROOT / "templates" / "deck")
     comp = deck_component(ROOT / "bench" / "data" / "cards120.csv", "card.svg.j2", None, (63.0, 88.0))
-    opts = Options()
     roots = (folder,)
     times: dict[str, list[float]] = {"plain": [], "sandboxed": []}
     for _ in range(args.runs + 1):                         # the first round warms both up

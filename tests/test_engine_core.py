@@ -303,7 +303,7 @@ def test_every_action_refuses_keys_it_does_not_declare(game):
         with pytest.raises(BadArgument) as err:
             s.apply(action)
         message = str(err.value)
-        assert f"'foo'" in message and f"action '{name}'" in message, message
+        assert "'foo'" in message and f"action '{name}'" in message, message
         for allowed in spec["args"]:
             assert allowed in message.split("it takes:")[1]
         assert "foo" in err.value.text["es"]

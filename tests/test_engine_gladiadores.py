@@ -81,7 +81,6 @@ def test_fight_with_the_revealed_card(store, card_id, seed):
     rival = s.state["players"][rival_seat]
     att, dfd = me["gladiators"][0], rival["gladiators"][0]
     card = s.data.get("combat_card", card_id)
-    rules = s.data.meta["combat"]
     st = s.state
     attack = G.stat(st, seat, att, "combat", s.data, "attack") + card["swords"]
     defence = G.stat(st, rival_seat, dfd, "combat", s.data, "defence") + card["shields"]
@@ -147,7 +146,6 @@ def test_build_pools_construction_and_refuses_what_the_rules_forbid(store):
 
 def test_five_buildings_at_most_and_no_demolishing_points(store):
     s = store.new_game("gladiadores", NAMES, seed=7)
-    seat = s.state["active"]
     # many turns of building with whatever is cheap, until someone owns 5 buildings
     import random
     rnd = random.Random(0)

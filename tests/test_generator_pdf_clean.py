@@ -7,7 +7,6 @@ nine identical ``/x6`` keys; render.dedupe_resources blanks the repeats in place
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 from ludoteca.generator.build import build_components
 from ludoteca.generator.model import Component, Face, Options

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ludoteca.cli import main
-from ludoteca.generator.png import sheet_chunks, tts_grid
+from ludoteca.generator.png import sheet_chunks
 from ludoteca.generator.progress import Progress
 from test_generator_layout import make_deck
 

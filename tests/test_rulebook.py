@@ -6,7 +6,6 @@ The expected values come from the card data and from the scoring engine, never t
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import subprocess

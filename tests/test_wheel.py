@@ -8,7 +8,6 @@ environment, so nothing can come from the source tree.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import zipfile
 from pathlib import Path

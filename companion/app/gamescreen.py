@@ -203,7 +203,7 @@ class GameScreen(Screen):
         """A grid of ``cols`` columns as tall as its children."""
         grid = self.spare(GridLayout)
         grid.clear_widgets()
-        if not grid.size_hint_y is None:
+        if grid.size_hint_y is not None:
             grid.size_hint_y = None
             grid.spacing = dp(4)
             grid.bind(minimum_height=grid.setter("height"))

@@ -35,7 +35,7 @@ class GladiadoresScreen(GameScreen):
 
     def fill(self, app, state: dict, body) -> None:
         """Show the turn: the status line, the target, the phase's panel and every player."""
-        self.data = data = app.game_data("gladiadores")
+        self.data = app.game_data("gladiadores")
         players = state.get("players", [])
         seat = state.get("active")
         phase = state.get("phase", "main")

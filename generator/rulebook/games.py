@@ -10,7 +10,7 @@ from typing import Any
 
 from .blocks import Block, Heading, Items, MapGrid, Para, Table, icon, markup
 from .content import Context, auto
-from .source import RulebookError, texts, where
+from .source import RulebookError, texts
 
 
 def _labels(ctx: Context) -> dict:
