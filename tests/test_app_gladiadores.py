@@ -163,3 +163,39 @@ def test_the_clock_stops_while_the_home_screen_is_in_front(drv):
     assert (t.played_s, t.thinking) == (17, {seat: 17.0})
     drv.find("clockbar").tick()
     assert drv.text("clock_text").endswith("Partida 0:17"), drv.text("clock_text")
+
+
+def test_the_active_school_comes_first_and_a_tap_keeps_the_card_in_place(drv):
+    """On the fourth player's turn their school is first (the others after them in seat order), a tap on
+    one of their cards leaves it where it was in the view, and rival cards are not buttons."""
+    from kivy.uix.behaviors import ButtonBehavior
+
+    new_game(drv, "gladiadores", ["Ana", "Luis", "Eva", "Tom"])
+    while drv.state["active"] != 3:
+        drv.press("end_main")
+        drv.press("end_turn")
+    body = drv.find("body")
+    heads = sorted((w for w in drv.widgets() if getattr(w, "wid", "").startswith("mark_")),
+                   key=lambda w: -w.to_window(*w.pos)[1])
+    assert [w.wid for w in heads] == ["mark_3", "mark_0", "mark_1", "mark_2"]
+    me = drv.state["players"][3]
+    for seat in (0, 1, 2):
+        for g in drv.state["players"][seat]["gladiators"]:
+            assert not isinstance(drv.find(f"glad_{g['uid']}"), ButtonBehavior), g["uid"]
+    ready = [g for g in me["gladiators"] if g["ready"]]
+    scroll = drv.find("scroll")
+    for g in ready[:2]:
+        card = drv.find(f"glad_{g['uid']}")
+        # scroll so that the card sits in the middle of the view
+        room = body.height - scroll.height
+        below_top = body.top - card.top
+        scroll.scroll_y = min(1.0, max(0.0, 1 - (below_top - scroll.height / 2) / room))
+        drv.step(2)
+        y = drv.find(f"glad_{g['uid']}").to_window(*card.pos)[1]
+        drv.press(f"glad_{g['uid']}", frames=4)
+        after = drv.find(f"glad_{g['uid']}")
+        assert g["uid"] in drv.screen.selected
+        assert abs(after.to_window(*after.pos)[1] - y) < 2, (y, after.to_window(*after.pos)[1])
+    drv.shot("two_selected")
+    scroll.scroll_y = 0
+    drv.shot("rivals")

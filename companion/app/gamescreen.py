@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.metrics import dp, sp
 from kivy.properties import StringProperty
@@ -18,7 +19,7 @@ from ludoteca.companion.engine.common import move_refusal, refusal_of_all, refus
 
 from . import theme
 from .tableclock import ClockBar  # noqa: F401  (used in gamescreen.kv)
-from .widgets import Counter, FitButton, FitLabel, GrowLabel, rgba
+from .widgets import Counter, FitButton, FitLabel, GrowLabel, Tile, rgba
 
 
 #: The height of a button that shows why its move is refused (its text and the engine's reason).
@@ -32,6 +33,8 @@ class GameScreen(Screen):
     game_title = StringProperty("")
     #: The open panel (a choice in progress), e.g. ``("build",)``; ``()`` when none is open.
     mode: tuple = ()
+    #: The ``wid`` of the widget just tapped: the next refresh keeps it where it is in the view.
+    hold: str = ""
 
     def refresh(self) -> None:
         """Rebuild the body from ``app.state`` and show the last log lines."""
@@ -44,12 +47,38 @@ class GameScreen(Screen):
         self._spare = getattr(self, "_made", {})
         self._made = {}
         self.ids.clockbar.follow(state)
+        held = self._held_place(getattr(self, "hold", ""))
+        self.hold = ""
         body.clear_widgets()
         self.fill(app, state, body)
-        if not self.mode:
+        if held is not None:
+            self._keep_place(*held)
+        elif not self.mode:
             self.ids.scroll.scroll_y = 1
         lines = state.get("log") or []
         self.ids.log.text = "\n".join(app.n(line) for line in lines[-3:])
+
+    def _held_place(self, wid: str) -> tuple[str, float] | None:
+        """``wid`` and how far its top is below the top of the view (before a refresh), or None."""
+        widget = self._pool.get(wid) if wid else None
+        if widget is None or widget.parent is None:
+            return None
+        scroll, body = self.ids.scroll, self.ids.body
+        scrolled = (1 - scroll.scroll_y) * max(body.height - scroll.height, 0)
+        return wid, (body.top - widget.top) - scrolled
+
+    def _keep_place(self, wid: str, below_top: float) -> None:
+        """Once the new body is laid out, scroll so that ``wid`` is where it was in the view."""
+        def place(_dt) -> None:
+            widget = self._next.get(wid)
+            scroll, body = self.ids.scroll, self.ids.body
+            room = body.height - scroll.height
+            if widget is None or widget.parent is None or room <= 0:
+                return
+            scrolled = (body.top - widget.top) - below_top
+            scroll.scroll_y = min(1.0, max(0.0, 1 - scrolled / room))
+        # the body's height follows its children a frame after they are added
+        Clock.schedule_once(lambda dt: Clock.schedule_once(place, 0), 0)
 
     def on_enter(self, *_args) -> None:
         """The play is in front: its clock counts again (see :meth:`GameClock.back`)."""
@@ -118,6 +147,13 @@ class GameScreen(Screen):
         button.bg = list(bg) if bg is not None else list(theme.BUTTON)
         button.payload = on_tap
         return self.keep(wid, button)
+
+    def tile(self, text: str, wid: str, bg=None, height: float = dp(48), font: float = sp(16)) -> Tile:
+        """A coloured box to read, not to tap (reused from the last refresh when it has the same ``wid``)."""
+        tile = self.reuse(wid, Tile) or Tile(wid=wid)
+        tile.text, tile.height, tile.base_font = text, height, font
+        tile.bg = list(bg) if bg is not None else list(theme.BUTTON)
+        return self.keep(wid, tile)
 
     def why_not(self, action: dict) -> str:
         """Why the engine refuses ``action`` now, in the app's language ('' when it is allowed)."""

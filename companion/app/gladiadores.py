@@ -31,6 +31,7 @@ class GladiadoresScreen(GameScreen):
     def toggle(self, uid: str) -> None:
         """Select a gladiator, or unselect it when it is selected."""
         self.selected = [u for u in self.selected if u != uid] if uid in self.selected else self.selected + [uid]
+        self.hold = f"glad_{uid}"  # the card stays under the finger
         self.refresh()
 
     def fill(self, app, state: dict, body) -> None:
@@ -50,8 +51,9 @@ class GladiadoresScreen(GameScreen):
                 self.fill_auction(app, state, body, seat)
             else:
                 body.add_widget(self.action_button(app.t("end_turn"), "end_turn", {"action": "end_turn"}))
-        for i, player in enumerate(players):
-            self.fill_player(app, state, body, i, player, i == seat)
+        first = seat if seat is not None else 0
+        for i in sorted(range(len(players)), key=lambda i: (i - first) % len(players)):  # whose turn it is first
+            self.fill_player(app, state, body, i, player=players[i], active=i == seat)
 
     # -- main phase -----------------------------------------------------------------------------
     def fill_main(self, app, state, body, seat) -> None:
@@ -232,7 +234,8 @@ class GladiadoresScreen(GameScreen):
 
     # -- players --------------------------------------------------------------------------------
     def card(self, app, seat, glad: dict, on_tap, wid: str, marked: bool = False, why: str = ""):
-        """A gladiator as a card to tap: name, ready or exhausted, combat, work, construction and fight cost."""
+        """A gladiator as a card: name, ready or exhausted, combat, work, construction and fight cost; a
+        button calling ``on_tap``, or a tile to read when ``on_tap`` is None."""
         entry = self.entry("gladiator", glad["card"])
         chosen = glad["uid"] in self.selected or marked
         state_text = app.t("ready") if glad.get("ready") else app.t("exhausted")
@@ -244,8 +247,10 @@ class GladiadoresScreen(GameScreen):
             bg = theme.SELECTED
         else:
             bg = theme.READY if glad.get("ready") else theme.EXHAUSTED
-        return self.button(f"{app.n(entry['name'])} · {state_text}\n{stats}" + (f"\n{why}" if why else ""), wid,
-                           on_tap, bg=bg, height=dp(96), font=sp(16), disabled=bool(why))
+        text = f"{app.n(entry['name'])} · {state_text}\n{stats}" + (f"\n{why}" if why else "")
+        if on_tap is None:
+            return self.tile(text, wid, bg=bg, height=dp(96), font=sp(16))
+        return self.button(text, wid, on_tap, bg=bg, height=dp(96), font=sp(16), disabled=bool(why))
 
     def fill_player(self, app, state, body, seat, player, active) -> None:
         """A player's band, coin and point counters, gladiators and buildings."""
@@ -258,7 +263,7 @@ class GladiadoresScreen(GameScreen):
         cards = []
         for g in player.get("gladiators", []):
             tappable = active and not self.why_not({"action": "work", "gladiator": g["uid"]})  # may act now
-            cards.append(self.card(app, seat, g, (lambda g=g: self.toggle(g["uid"])) if tappable else (lambda: None),
+            cards.append(self.card(app, seat, g, (lambda g=g: self.toggle(g["uid"])) if tappable else None,
                                    f"glad_{g['uid']}"))
         body.add_widget(self.note(f"{app.t('gladiators')} ({len(cards)})", font=sp(17)))
         body.add_widget(self.grid(2, *cards))

@@ -95,6 +95,14 @@ class FitButton(FitMixin, ButtonBehavior, Label):
     wid = StringProperty("")  # a name the tests press it by
 
 
+class Tile(FitLabel):
+    """A coloured box of text that is not a button: flat, square corners, a thin border (something to
+    read, such as a rival's gladiator or a district in a city)."""
+
+    bg = ListProperty(list(theme.BUTTON))
+    wid = StringProperty("")
+
+
 class GrowLabel(Label):
     """A label that wraps at its width and grows in height to show all of its text."""
 
