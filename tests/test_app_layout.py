@@ -67,3 +67,43 @@ def test_nothing_cut_off_with_seven_long_names(drv, lang, size):
     drv.press("home")
     drv.press("history")
     check(drv, "history")
+
+
+@pytest.fixture
+def small(tmp_path, request):
+    """The app at 480x800 (a small phone)."""
+    from appdriver import AppDriver
+
+    with AppDriver(tmp_path, f"{request.node.module.__name__}.{request.node.name}", size=(480, 800)) as driver:
+        yield driver
+
+
+def on_window(drv, wid: str) -> bool:
+    """Whether the widget ``wid`` is wholly in sight as the screen is (nothing scrolled by the test):
+    inside the window and, in a scrolling list, inside the list's visible part."""
+    from kivy.core.window import Window
+    from kivy.uix.scrollview import ScrollView
+
+    widget = drv.find(wid)
+    x, y = widget.to_window(*widget.pos)
+    low, high = 0, Window.height
+    parent = widget.parent
+    while parent is not None and parent.parent is not parent:
+        if isinstance(parent, ScrollView):
+            bottom = parent.to_window(*parent.pos)[1]
+            low, high = max(low, bottom), min(high, bottom + parent.height)
+        parent = parent.parent
+    return low - 0.5 <= y and y + widget.height <= high + 0.5 and 0 <= x <= Window.width
+
+
+def test_small_phone_keeps_the_game_in_progress_and_its_panels_in_view(small):
+    """At 480x800: the unfinished game is the first thing on the home screen, El Mapa's panels
+    come into view when opened, and "Terminar turno" can always be tapped where it is."""
+    drv = small
+    games = []
+    for game in ("gladiadores", "ciudadelas", "ciudadelas", "el_mapa"):  # four games left open
+        new_game(drv, game, ["Ana", "Luis", "Eva", "Tom"])
+        games.append(drv.app.session.id)
+        drv.press("home")
+    drv.shot("home")
+    assert [g for g in games if not on_window(drv, f"resume_{g}")] == []

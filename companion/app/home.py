@@ -13,7 +13,7 @@ from kivy.uix.screenmanager import Screen
 from ludoteca.companion.engine.setup import player_range
 
 from .strings import count
-from .widgets import FitButton, GrowLabel
+from .widgets import FitButton
 from . import theme
 
 GAMES = ("ciudadelas", "el_mapa", "gladiadores")
@@ -45,13 +45,11 @@ class HomeScreen(Screen):
         self.show_unfinished()
 
     def show_unfinished(self) -> None:
-        """A button for each unfinished game, to resume it."""
+        """A button for each unfinished game, to resume it (nothing, not even the title, when none)."""
         app = App.get_running_app()
         box = self.ids.unfinished
         box.clear_widgets()
         games = app.store.unfinished() if app.store is not None else []
-        if not games:
-            box.add_widget(GrowLabel(text=app.t("no_unfinished"), color=theme.QUIET_TEXT))
         for game in games:
             names = ", ".join(game.get("players", []))
             done = count("actions", game.get("seq", 0), app.lang)

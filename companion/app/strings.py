@@ -14,7 +14,6 @@ UI: dict[str, tuple[str, str]] = {
     "new_game": ("Nueva partida", "New game"),
     "resume": ("Continuar", "Resume"),
     "unfinished": ("Partidas sin terminar", "Unfinished games"),
-    "no_unfinished": ("No hay partidas a medias", "No unfinished games"),
     "history": ("Historial", "History"),
     "stats": ("Jugadores", "Players"),
     "games_one": ("1 partida", "1 game"),
