@@ -107,3 +107,29 @@ def test_small_phone_keeps_the_game_in_progress_and_its_panels_in_view(small):
         drv.press("home")
     drv.shot("home")
     assert [g for g in games if not on_window(drv, f"resume_{g}")] == []
+    drv.press(f"resume_{games[-1]}")
+    assert drv.app.root.current == "el_mapa"
+    scroll = drv.find("scroll")
+    view_middle = scroll.to_window(*scroll.pos)[1] + scroll.height / 2
+
+    def lowest(prefix: str, top: bool = False):
+        found = [drv.find(w) for w in drv.wids(prefix)]
+        return (max if top else min)(found, key=lambda w: w.to_window(*w.pos)[1])
+    opened = 0
+    for button, first, last in (("hire", "hire_", "hire_"), ("build", "build_", "build_"),
+                                ("trade", "trades_left", "trade_"), ("battle", "winner_0", "record_battle")):
+        if drv.find(button).disabled:  # refused now, with the engine's reason (tested elsewhere)
+            continue
+        drv.press(button, frames=4)
+        drv.shot(f"panel_{button}")
+        # the panel is in sight: all of it, or (taller than the view) from its top in the upper half
+        top, bottom = lowest(first, top=True), lowest(last)
+        assert on_window(drv, top.wid), (button, top.wid)
+        assert on_window(drv, bottom.wid) or top.to_window(*top.pos)[1] + top.height >= view_middle, button
+        opened += 1
+        for at in (0.0, 1.0):        # the end of the turn is in reach wherever the list is
+            scroll.scroll_y = at
+            drv.step(1)
+            assert on_window(drv, "end_turn"), at
+        drv.press(button)              # closes the panel
+    assert opened >= 2, opened

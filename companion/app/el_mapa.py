@@ -75,6 +75,7 @@ class ElMapaScreen(GameScreen):
                    self.button(app.t("tile_found"), "tile", lambda: self.set_mode("tile")),
                    self.button(app.t("battle"), "battle", lambda: self.set_mode("battle"), bg=theme.POWER)]
         body.add_widget(self.even_grid(2, *buttons))
+        self.panel_starts(body)
         if self.mode == ("hire",):
             options = []
             for a in self.choices("hire"):
@@ -119,7 +120,8 @@ class ElMapaScreen(GameScreen):
             body.add_widget(self.even_grid(2, *options))
         elif self.mode == ("battle",):
             self.fill_battle(app, state, body, seat)
-        body.add_widget(self.action_button(app.t("end_turn"), "end_turn", {"action": "end_turn"}, bg=theme.END))
+        self.ids.footer.add_widget(self.action_button(app.t("end_turn"), "end_turn", {"action": "end_turn"},
+                                                      bg=theme.END))
 
     def fill_battle(self, app, state, body, seat) -> None:
         """Winner, loser (a player or neutral troops), the troops defeated, and optionally the armies

@@ -49,12 +49,17 @@ class GameScreen(Screen):
         self.ids.clockbar.follow(state)
         held = self._held_place(getattr(self, "hold", ""))
         self.hold = ""
+        opened, self.opened = getattr(self, "opened", False), False
+        self._panel_from = None
         body.clear_widgets()
+        self.ids.footer.clear_widgets()
         self.fill(app, state, body)
         if held is not None:
             self._keep_place(*held)
         elif not self.mode:
             self.ids.scroll.scroll_y = 1
+        elif opened and self._panel_from is not None and len(body.children) > self._panel_from:
+            self._show_panel(body.children[:len(body.children) - self._panel_from])
         lines = state.get("log") or []
         self.ids.log.text = "\n".join(app.n(line) for line in lines[-3:])
 
@@ -79,6 +84,32 @@ class GameScreen(Screen):
             scroll.scroll_y = min(1.0, max(0.0, 1 - scrolled / room))
         # the body's height follows its children a frame after they are added
         Clock.schedule_once(lambda dt: Clock.schedule_once(place, 0), 0)
+
+    def panel_starts(self, body) -> None:
+        """The widgets added to ``body`` from now on are the open panel: shown in view when it opens."""
+        self._panel_from = len(body.children)
+
+    def _show_panel(self, widgets: list) -> None:
+        """Once laid out, scroll the panel made of ``widgets`` into view (its top at the top of the view
+        when it is not wholly in sight), so that a tap that opens a panel below the fold shows it."""
+        def show(_dt) -> None:
+            scroll, body = self.ids.scroll, self.ids.body
+            room = body.height - scroll.height
+            if room <= 0 or any(w.parent is None for w in widgets):
+                return
+            top, bottom = max(w.top for w in widgets), min(w.y for w in widgets)
+            scrolled = (1 - scroll.scroll_y) * room
+            view_top, view_bottom = body.top - scrolled, body.top - scrolled - scroll.height
+            if top > view_top or bottom < view_bottom:
+                self.scroll_to_top(widgets[-1])
+        Clock.schedule_once(lambda dt: Clock.schedule_once(show, 0), 0)
+
+    def scroll_to_top(self, widget) -> None:
+        """Scroll the body so that ``widget`` is at the top of the view (the question just asked)."""
+        scroll, body = self.ids.scroll, self.ids.body
+        room = body.height - scroll.height
+        if room > 0 and widget.parent is not None:
+            scroll.scroll_y = min(1.0, max(0.0, (widget.top - body.y - scroll.height) / room))
 
     def on_enter(self, *_args) -> None:
         """The play is in front: its clock counts again (see :meth:`GameClock.back`)."""
@@ -112,6 +143,7 @@ class GameScreen(Screen):
     def set_mode(self, *mode) -> None:
         """Open the panel ``mode``, or close it when it is the one already open."""
         self.mode = () if self.mode == mode else mode
+        self.opened = bool(self.mode)
         self.refresh()
 
     def entry(self, kind: str, entry_id: str) -> dict:

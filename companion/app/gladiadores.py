@@ -149,13 +149,6 @@ class GladiadoresScreen(GameScreen):
                 app, other, g, lambda a=a: self.set_mode("fight", a["target"], a["defender"]), f"defender_{g['uid']}",
                 why=self.why_not(a)) for a, g in fights]))
 
-    def scroll_to_top(self, widget) -> None:
-        """Scroll the body so that ``widget`` is at the top of the view (the question just asked)."""
-        scroll, body = self.ids.scroll, self.ids.body
-        room = body.height - scroll.height
-        if room > 0 and widget.parent is not None:
-            scroll.scroll_y = min(1.0, max(0.0, (widget.top - body.y - scroll.height) / room))
-
     @staticmethod
     def destructions(rivals: list, uids: list[str]) -> list[dict]:
         """Every rival building to destroy with the gladiators ``uids`` (the engine says which it allows)."""
