@@ -52,9 +52,17 @@ def test_bad_names_are_refused_on_the_screen(drv):
 
 
 def test_cards_decide_who_starts_in_gladiadores(drv):
+    """"Empieza" and "Al azar" are disabled and say why, as every refused button does."""
     drv.press("new_gladiadores")
-    assert drv.find("random").disabled and drv.find("first_1").disabled
+    reason = drv.app.t("first_by_deal")
+    for wid in ("random", "first_0", "first_1"):
+        button = drv.find(wid)
+        assert button.disabled and button.text.endswith(f"\n{reason}"), (wid, button.text)
+    assert drv.cut_texts() == [], drv.cut_texts()
     drv.shot("players")
+    drv.app.set_lang("en")
+    drv.step(2)
+    assert drv.text("random").endswith("\n" + drv.app.t("first_by_deal")) and drv.app.lang == "en"
 
 
 def test_a_game_whose_data_cannot_be_read_cannot_be_started(drv, monkeypatch):

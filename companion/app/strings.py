@@ -36,6 +36,7 @@ UI: dict[str, tuple[str, str]] = {
     "starts": ("Empieza", "Starts"),
     "crown": ("Corona", "Crown"),
     "random_pick": ("Al azar", "Random"),
+    "first_by_deal": ("lo decide el reparto", "the deal decides"),
     "move_up": ("Subir", "Up"),
     "move_down": ("Bajar", "Down"),
     "remove": ("Quitar", "Remove"),
