@@ -101,6 +101,12 @@ def test_building_a_duplicate_shows_the_engines_error(drv):
     drv.press("build")
     drv.press("district_temple")
     assert "temple" in drv.state["players"][0]["city"]
+    # the district in Ana's city is something to read, not a button that does nothing
+    from kivy.uix.behaviors import ButtonBehavior
+    chip = drv.find("city_0_temple")
+    assert not isinstance(chip, ButtonBehavior) and "Templo" in chip.text, chip
+    drv.find("scroll").scroll_to(chip, animate=False)
+    drv.shot("city")
     drv.press("end_turn")
     play_until_anas_turn(drv)
     drv.press("take_gold")

@@ -237,8 +237,8 @@ class CiudadelasScreen(GameScreen):
         for did in city:
             district = rules.district(self.data, did)
             colour = self.colour_rgba(district["colour"])
-            chip = self.button(f"{app.n(district['name'])} ({district_points(district)})",
-                               f"city_{seat}_{did}", lambda: None, bg=colour, height=dp(48), font=sp(15))
+            chip = self.tile(f"{app.n(district['name'])} ({district_points(district)})",
+                             f"city_{seat}_{did}", bg=colour, height=dp(48), font=sp(15))
             chips.append(chip)
         if chips:
             body.add_widget(self.grid(2, *chips))
