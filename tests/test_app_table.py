@@ -92,9 +92,15 @@ def finished_game_with_clock(db, seed: int, minutes_per_move: float) -> str:
 def test_final_chart_play_time_and_thinking_then_statistics(tmp_path):
     ids = [finished_game_with_clock(tmp_path / "ludoteca.db", seed, 0.5) for seed in (3, 4, 5)]
     with AppDriver(tmp_path, "test_app_table.final_and_stats") as drv:
+        drv.app.prefs.colours[str(ids[-1])] = ["purple", "orange", "green"]  # chosen for the latest game
         drv.app.resume(ids[-1])
         drv.step(3)
         assert drv.app.root.current == "final"
+        from ludoteca.companion.app import theme
+        from ludoteca.companion.app.widgets import rgba
+        played = {name: rgba(drv.app.colour_of(seat)) for seat, name in enumerate(drv.state["players"][i]["name"]
+                                                                               for i in range(len(drv.state["players"])))}
+        assert played["Ana"] == rgba("purple")
         final = drv.state["final"]
         chart = drv.find("breakdown_chart")
         drv.step(2)
@@ -124,6 +130,10 @@ def test_final_chart_play_time_and_thinking_then_statistics(tmp_path):
                 f"media {row['average']:.2f}  ·  mejor {row['best']}")
         chart = drv.find("chart")
         assert {name: len(points) for name, points in chart.drawn.items()} == {n: 3 for n in stats["players"]}
+        # each player has the colour they had in play (the latest game), in the chart and the table
+        assert {name: tuple(colour) for name, colour, _ in chart.series} == played
+        for name in stats["players"]:
+            assert tuple(drv.find(f"player_{name}").color) == theme.light(played[name]), name
         assert drv.cut_texts() == []
         drv.shot("statistics")
         drv.press("stats_gladiadores")

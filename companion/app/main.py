@@ -250,11 +250,15 @@ class LudotecaApp(App):
         self.save_prefs()
         self.go("home")
 
-    def colour_of(self, seat: int) -> str:
-        """The colour id chosen for a seat of the open game."""
+    def colour_of(self, seat: int, game_id: str | None = None) -> str:
+        """The colour id of a seat in a game (the open one unless ``game_id`` names another): the one
+        chosen on the Players screen, else the palette's in seat order.  Play, the final screen and
+        the statistics all ask here, so a player keeps one colour everywhere."""
         from .widgets import COLOUR_IDS
 
-        colours = self.prefs.colours.get(str(self.session.id), []) if self.session else []
+        if game_id is None and self.session is not None:
+            game_id = self.session.id
+        colours = self.prefs.colours.get(str(game_id), []) if game_id is not None else []
         return colours[seat] if seat < len(colours) else COLOUR_IDS[seat % len(COLOUR_IDS)]
 
     def show_session(self) -> None:

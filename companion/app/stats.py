@@ -13,10 +13,10 @@ from kivy.metrics import sp
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
-from .charts import LineChart, segment_colour  # noqa: F401  (LineChart is used in stats.kv)
+from .charts import LineChart  # noqa: F401  (used in stats.kv)
 from . import theme
 from .strings import count
-from .widgets import FitButton, GrowLabel
+from .widgets import FitButton, GrowLabel, rgba
 
 
 def open_stats(app: Any) -> None:
@@ -37,8 +37,10 @@ class StatsScreen(Screen):
         app = App.get_running_app()
         from ludoteca.companion.engine.stats import compute_stats
 
-        stats = compute_stats(app.store.history()) if app.store is not None else {}
+        history = app.store.history() if app.store is not None else []
+        stats = compute_stats(history)
         self.stats = stats
+        self.history = history
         if self.game not in stats:
             self.game = next(iter(stats), "")
         picker = self.ids.games
@@ -67,9 +69,9 @@ class StatsScreen(Screen):
             return
         self.ids.summary.text = f"{app.game_name(self.game)} · {count('plays_of', entry['plays'], app.lang)}"
         series = []
-        for i, (name, row) in enumerate(entry["players"].items()):
-            colour = segment_colour(i)
-            head = GrowLabel(text=f"[b]{name}[/b]", markup=True, font_size=sp(18), color=colour)
+        for name, row in entry["players"].items():
+            colour = self.colour_of(app, name)
+            head = GrowLabel(text=f"[b]{name}[/b]", markup=True, font_size=sp(18), color=theme.light(colour))
             head.wid = f"player_{name}"
             figures = GrowLabel(text=figures_text(app, row), font_size=sp(16))
             figures.wid = f"figures_{name}"
@@ -80,7 +82,14 @@ class StatsScreen(Screen):
         legend = self.ids.legend
         legend.clear_widgets()
         for name, colour, _ in series:
-            legend.add_widget(self._cell(f"— {name}", colour=colour))
+            legend.add_widget(self._cell(f"— {name}", colour=theme.light(colour)))
+
+    def colour_of(self, app: Any, name: str):
+        """A player's colour (RGBA) in their latest game of this kind, as it was shown in play."""
+        for game in self.history:  # newest first
+            if game.get("game") == self.game and name in game.get("players", []):
+                return rgba(app.colour_of(game["players"].index(name), game["id"]))
+        return rgba(None)
 
     @staticmethod
     def _cell(text: str, colour=None) -> GrowLabel:
