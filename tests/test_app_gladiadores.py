@@ -183,6 +183,7 @@ def test_the_active_school_comes_first_and_a_tap_keeps_the_card_in_place(drv):
         for g in drv.state["players"][seat]["gladiators"]:
             assert not isinstance(drv.find(f"glad_{g['uid']}"), ButtonBehavior), g["uid"]
     ready = [g for g in me["gladiators"] if g["ready"]]
+    assert len(ready) >= 2, me["gladiators"]  # a turn starts with the school ready
     scroll = drv.find("scroll")
     for g in ready[:2]:
         card = drv.find(f"glad_{g['uid']}")
