@@ -35,6 +35,8 @@ class GameScreen(Screen):
     mode: tuple = ()
     #: The ``wid`` of the widget just tapped: the next refresh keeps it where it is in the view.
     hold: str = ""
+    #: True when the last tap opened a panel: the next refresh brings it into view.
+    opened: bool = False
 
     def refresh(self) -> None:
         """Rebuild the body from ``app.state`` and show the last log lines."""
@@ -47,9 +49,9 @@ class GameScreen(Screen):
         self._spare = getattr(self, "_made", {})
         self._made = {}
         self.ids.clockbar.follow(state)
-        held = self._held_place(getattr(self, "hold", ""))
+        held = self._held_place(self.hold)
         self.hold = ""
-        opened, self.opened = getattr(self, "opened", False), False
+        opened, self.opened = self.opened, False
         self._panel_from = None
         body.clear_widgets()
         self.ids.footer.clear_widgets()
@@ -68,20 +70,26 @@ class GameScreen(Screen):
         widget = self._pool.get(wid) if wid else None
         if widget is None or widget.parent is None:
             return None
+        return wid, (self.ids.body.top - widget.top) - self._scrolled()
+
+    def _scrolled(self) -> float:
+        """How far (in pixels) the view is scrolled down from the top of the body."""
         scroll, body = self.ids.scroll, self.ids.body
-        scrolled = (1 - scroll.scroll_y) * max(body.height - scroll.height, 0)
-        return wid, (body.top - widget.top) - scrolled
+        return (1 - scroll.scroll_y) * max(body.height - scroll.height, 0)
+
+    def _scroll_down(self, offset: float) -> None:
+        """Scroll the view ``offset`` pixels down from the top of the body (as far as it goes)."""
+        scroll, body = self.ids.scroll, self.ids.body
+        room = body.height - scroll.height
+        if room > 0:
+            scroll.scroll_y = min(1.0, max(0.0, 1 - offset / room))
 
     def _keep_place(self, wid: str, below_top: float) -> None:
         """Once the new body is laid out, scroll so that ``wid`` is where it was in the view."""
         def place(_dt) -> None:
             widget = self._next.get(wid)
-            scroll, body = self.ids.scroll, self.ids.body
-            room = body.height - scroll.height
-            if widget is None or widget.parent is None or room <= 0:
-                return
-            scrolled = (body.top - widget.top) - below_top
-            scroll.scroll_y = min(1.0, max(0.0, 1 - scrolled / room))
+            if widget is not None and widget.parent is not None:
+                self._scroll_down((self.ids.body.top - widget.top) - below_top)
         # the body's height follows its children a frame after they are added
         Clock.schedule_once(lambda dt: Clock.schedule_once(place, 0), 0)
 
@@ -93,23 +101,18 @@ class GameScreen(Screen):
         """Once laid out, scroll the panel made of ``widgets`` into view (its top at the top of the view
         when it is not wholly in sight), so that a tap that opens a panel below the fold shows it."""
         def show(_dt) -> None:
-            scroll, body = self.ids.scroll, self.ids.body
-            room = body.height - scroll.height
-            if room <= 0 or any(w.parent is None for w in widgets):
+            if any(w.parent is None for w in widgets):
                 return
             top, bottom = max(w.top for w in widgets), min(w.y for w in widgets)
-            scrolled = (1 - scroll.scroll_y) * room
-            view_top, view_bottom = body.top - scrolled, body.top - scrolled - scroll.height
-            if top > view_top or bottom < view_bottom:
+            view_top = self.ids.body.top - self._scrolled()
+            if top > view_top or bottom < view_top - self.ids.scroll.height:
                 self.scroll_to_top(widgets[-1])
         Clock.schedule_once(lambda dt: Clock.schedule_once(show, 0), 0)
 
     def scroll_to_top(self, widget) -> None:
         """Scroll the body so that ``widget`` is at the top of the view (the question just asked)."""
-        scroll, body = self.ids.scroll, self.ids.body
-        room = body.height - scroll.height
-        if room > 0 and widget.parent is not None:
-            scroll.scroll_y = min(1.0, max(0.0, (widget.top - body.y - scroll.height) / room))
+        if widget.parent is not None:
+            self._scroll_down(self.ids.body.top - widget.top)
 
     def on_enter(self, *_args) -> None:
         """The play is in front: its clock counts again (see :meth:`GameClock.back`)."""
