@@ -495,7 +495,3 @@ def assemble_all(files: Sequence[tuple], cache: Cache, workers: Workers | None =
         cache.index[rel] = {"key": key, "size": size, "mtime_ns": mtime}
     return {t[0] for t in todo}
 
-
-def assemble(pages: Sequence[Page], path: Path, cache: Cache, rel: str) -> bool:
-    """Write the multi-page PDF at ``path`` (atomically); False when it was already up to date."""
-    return bool(assemble_all([(pages, path, rel)], cache))

@@ -352,11 +352,11 @@ def test_page_layout_fills_the_printable_area(tmp_path, paper):
 def test_calibration_rulers_read_zero_at_the_front_lines(tmp_path, paper):
     from ludoteca.generator.calibration import RANGE, calibration_pages
     from ludoteca.generator.model import Options
-    from ludoteca.generator.render import Cache, assemble, render_pages
+    from ludoteca.generator.render import Cache, assemble_all, render_pages
     pages = calibration_pages(Options(paper=paper))
     cache = Cache(tmp_path)
     render_pages(pages, cache)
-    assemble(pages, tmp_path / "cal.pdf", cache, "cal.pdf")
+    assemble_all([(pages, tmp_path / "cal.pdf", "cal.pdf")], cache)
     front, back = pm.read(tmp_path / "cal.pdf")
     w, h = PAPERS[paper]
     verticals = [s for s in front.strokes if s.vertical]
@@ -377,11 +377,11 @@ def test_no_line_of_the_calibration_sheet_strikes_through_its_words(tmp_path, pa
     """The front's vertical line ran through "largo" ("long") of the instructions."""
     from ludoteca.generator.calibration import calibration_pages
     from ludoteca.generator.model import Options
-    from ludoteca.generator.render import Cache, assemble, render_pages
+    from ludoteca.generator.render import Cache, assemble_all, render_pages
     pages = calibration_pages(Options(paper=paper, lang=lang))
     cache = Cache(tmp_path)
     render_pages(pages, cache)
-    assemble(pages, tmp_path / "cal.pdf", cache, "cal.pdf")
+    assemble_all([(pages, tmp_path / "cal.pdf", "cal.pdf")], cache)
     words = pm.words(tmp_path / "cal.pdf")
     for n, drawing in enumerate(pm.read(tmp_path / "cal.pdf"), start=1):
         struck = [(word, round(x0, 1), round(y0, 1)) for word, x0, y0, x1, y1 in words[n]

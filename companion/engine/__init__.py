@@ -6,7 +6,7 @@
 >>> session.state["phase"]
 'choose'
 
-See ``notes/ENGINE_API.md`` for the whole contract.
+See ``API.md`` in this folder for the whole contract.
 """
 
 from .errors import (BadArgument, Duplicate, GameOver, IllegalAction, LimitReached, NotAllowed,

@@ -27,7 +27,6 @@ from .errors import BadArgument, NothingToUndo, UnknownAction
 if TYPE_CHECKING:
     from .store import Store
 
-META_ACTIONS = ("undo", "redo")
 #: The longest client-chosen action ``id``.
 MAX_CLIENT_ID = 100
 
@@ -51,7 +50,7 @@ def fold_log(rows: list[dict]) -> tuple[list[dict], list[dict]]:
 
 
 class Session:
-    """One game being played: its id, its log, its current state (see ``ENGINE_API.md``)."""
+    """One game being played: its id, its log, its current state (see ``API.md`` beside this module)."""
 
     def __init__(self, store: "Store", game_id: str, game: str, players: list[str], seed: int,
                  options: dict, rows: list[dict], seq: int):

@@ -43,8 +43,6 @@ SCHEMA_VERSION = 2
 BUSY_TIMEOUT = 10.0
 #: ``PRAGMA application_id`` of a Ludoteca database ("Ludo"): written when the file is created.
 APPLICATION_ID = 0x4C75646F
-#: The longest client-chosen action id.
-MAX_ACTION_ID = 100
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (

@@ -69,9 +69,6 @@ class Review:
     def add(self, player: str, marker: int) -> None:
         self.scan(player).added.append(self.table[marker])
 
-    def remove_added(self, player: str, index: int) -> None:
-        del self.scan(player).added[index]
-
     def record(self, base: Mapping[str, Any]) -> dict:
         """``base`` (a whole end-of-game record) with each photographed player's fields replaced
         by what their photo shows; the other players are left as they are."""
