@@ -88,6 +88,30 @@ def strip(state):
     return {k: v for k, v in state.items() if k not in ("can_undo", "can_redo")}
 
 
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_live_undo_redo_and_the_reopened_log_walk_alike(tmp_path, game):
+    """The live session and a session rebuilt from its log take the same undo/redo walk: after any
+    mix of moves, undos and redos, reopening gives the same state, actions and can_undo/can_redo."""
+    import random
+    from test_engine_helpers import choose_move
+    store = Store(tmp_path / "w.db")
+    s = store.new_game(game, GAMES[game], seed=5)
+    rnd = random.Random(7)
+    for _ in range(40):
+        if s.state["finished"]:
+            break
+        roll = rnd.random()
+        if roll < 0.3 and s.can_undo:
+            s.apply({"action": "undo"})
+        elif roll < 0.5 and s.can_redo:
+            s.apply({"action": "redo"})
+        else:
+            s.apply(choose_move(s.state, s.legal_actions(), s.data, rnd))
+        reopened = store.open(s.id)
+        assert (reopened.state, reopened.actions, reopened.can_undo, reopened.can_redo) == \
+            (s.state, s.actions, s.can_undo, s.can_redo)
+
+
 def test_new_action_after_undo_clears_redo(tmp_path):
     store = Store(tmp_path / "r.db")
     s = store.new_game("ciudadelas", GAMES["ciudadelas"], seed=1)

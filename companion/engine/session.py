@@ -31,21 +31,32 @@ if TYPE_CHECKING:
 MAX_CLIENT_ID = 100
 
 
+def walk(applied: list[dict], undone: list[dict], action: dict) -> dict | None:
+    """One step of the undo/redo walk, in place: ``undo`` moves the last effective action onto the
+    undone ones, ``redo`` moves the last undone one back, any other action is appended and forgets
+    the undone ones. Returns the action that now has to be folded (the new or the redone one), or
+    None for an undo and for an undo/redo with nothing to walk."""
+    name = action.get("action")
+    if name == "undo":
+        if applied:
+            undone.append(applied.pop())
+        return None
+    if name == "redo":
+        if not undone:
+            return None
+        applied.append(undone.pop())
+        return applied[-1]
+    applied.append(action)
+    undone.clear()
+    return action
+
+
 def fold_log(rows: list[dict]) -> tuple[list[dict], list[dict]]:
     """Walk a raw log: the effective actions and the undone ones (most recent last)."""
     applied: list[dict] = []
     undone: list[dict] = []
     for row in rows:
-        name = row.get("action")
-        if name == "undo":
-            if applied:
-                undone.append(applied.pop())
-        elif name == "redo":
-            if undone:
-                applied.append(undone.pop())
-        else:
-            applied.append(row)
-            undone.clear()
+        walk(applied, undone, row)
     return applied, undone
 
 
@@ -139,24 +150,16 @@ class Session:
             raise UnknownAction(text(f"{self.game} no tiene la acción '{name}' (hay: {known})",
                                      f"{self.game} has no action '{name}' (known: {known})"))
         check_args(action, self.module.ACTIONS[name]["args"])
+        if name == "undo" and not self._applied:
+            raise NothingToUndo(text("no hay nada que deshacer", "there is nothing to undo"))
+        if name == "redo" and not self._undone:
+            raise NothingToUndo(text("no hay nada que rehacer", "there is nothing to redo"))
         applied, undone = list(self._applied), list(self._undone)
-        if name == "undo":
-            if not applied:
-                raise NothingToUndo(text("no hay nada que deshacer", "there is nothing to undo"))
-            undone.append(applied.pop())
-            new_state = None
-        elif name == "redo":
-            if not undone:
-                raise NothingToUndo(text("no hay nada que rehacer", "there is nothing to redo"))
-            redo = undone.pop()
-            new_state = self.module.apply(copy_state(self.state), redo, self._rng(len(applied)),
+        folded = walk(applied, undone, action)
+        new_state = None
+        if folded is not None:
+            new_state = self.module.apply(copy_state(self.state), folded, self._rng(len(applied) - 1),
                                           self.data)
-            applied.append(redo)
-        else:
-            new_state = self.module.apply(copy_state(self.state), action, self._rng(len(applied)),
-                                          self.data)
-            applied.append(action)
-            undone = []
         saved_applied, saved_undone = self._applied, self._undone
         self._applied, self._undone = applied, undone
         try:
