@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from ludoteca.companion.engine import Store
-from ludoteca.companion.engine.stats import compute_stats, stats_table
+from ludoteca.companion.engine.stats import compute_stats, player_totals, stats_table
 from test_engine_helpers import play_to_end
 
 
@@ -64,3 +64,22 @@ def test_history_stats_command_matches_the_engine(tmp_path):
     assert text.strip() == stats_table(expected)
     assert expected["gladiadores"]["plays"] == 2
     assert sum(p["wins"] for p in expected["gladiadores"]["players"].values()) >= 2
+
+
+def test_wins_per_player_by_hand_and_the_store_counts_them_as_the_statistics_do(tmp_path):
+    # Ana: a and b won (b shared), c and g lost; Luis: c and b won, a lost; Eva: g won, c lost.
+    assert player_totals(HISTORY) == {"Ana": {"games": 4, "wins": 2}, "Luis": {"games": 3, "wins": 2},
+                                      "Eva": {"games": 2, "wins": 1}}
+    store = Store(tmp_path / "w.db")
+    for game, players, seed in (("gladiadores", ["Ana", "Luis"], 1), ("gladiadores", ["Luis", "Eva"], 2),
+                                ("el_mapa", ["Ana", "Eva"], 3)):
+        play_to_end(store.new_game(game, players, seed=seed), seed)
+    store.new_game("el_mapa", ["Ana", "Pablo"], seed=4)  # unfinished: counts nowhere
+    summed: dict[str, dict[str, int]] = {}
+    for entry in compute_stats(store.history()).values():
+        for name, row in entry["players"].items():
+            total = summed.setdefault(name, {"games": 0, "wins": 0})
+            total["games"] += row["plays"]
+            total["wins"] += row["wins"]
+    assert store.player_stats() == summed
+    assert sorted(summed) == ["Ana", "Eva", "Luis"] and sum(t["games"] for t in summed.values()) == 6

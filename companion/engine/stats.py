@@ -61,6 +61,18 @@ def compute_stats(history: Iterable[dict]) -> dict[str, dict]:
     return out
 
 
+def player_totals(history: Iterable[dict]) -> dict[str, dict[str, int]]:
+    """Per player name, over every game: ``{"games", "wins"}`` of the finished games, added up from
+    :func:`compute_stats` so that the two never count a win differently."""
+    out: dict[str, dict[str, int]] = {}
+    for entry in compute_stats(history).values():
+        for name, row in entry["players"].items():
+            total = out.setdefault(name, {"games": 0, "wins": 0})
+            total["games"] += row["plays"]
+            total["wins"] += row["wins"]
+    return out
+
+
 def _tidy(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
 

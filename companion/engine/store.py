@@ -684,14 +684,7 @@ class Store:
         return [g for g in self.history() if g["status"] != "finished"]
 
     def player_stats(self) -> dict[str, dict[str, int]]:
-        """Per player name: finished games played and won."""
-        stats: dict[str, dict[str, int]] = {}
-        for g in self.history():
-            if g["status"] != "finished" or not g["final"]:
-                continue
-            winners = set(g["final"].get("winners", []))
-            for name in g["players"]:
-                s = stats.setdefault(name, {"games": 0, "wins": 0})
-                s["games"] += 1
-                s["wins"] += name in winners
-        return stats
+        """Per player name: finished games played and won (counted by ``stats.player_totals``)."""
+        from .stats import player_totals
+
+        return player_totals(self.history())
