@@ -133,3 +133,36 @@ def test_refusal_of_all_is_none_when_one_is_open_else_the_most_common_reason(sto
     assert refusal_of_all(C.MOVES, s.state, CITY, mixed) == taken
     assert refusal_of_all(C.MOVES, s.state, CITY, []) == {"es": "no hay ninguna opción ahora",
                                                           "en": "there is nothing to choose from now"}
+
+
+GAME_PLAYERS = {"ciudadelas": ["Ana", "Luis", "Eva", "Pablo"], "el_mapa": ["Ana", "Luis"],
+                "gladiadores": ["Ana", "Luis"]}
+
+
+@pytest.mark.parametrize("game", sorted(GAME_PLAYERS))
+def test_a_closed_move_is_refused_alike_by_apply_its_button_and_legal_actions(store, game):
+    """The game-over and wrong-phase checks are one: a move applied, a screen's disabled button
+    (move_refusal) and legal_actions agree on it at the start (moves of other phases) and at the end."""
+    from ludoteca.companion.engine import GameOver, IllegalAction, WrongPhase
+    from ludoteca.companion.engine.common import legal_moves
+    from test_engine_helpers import play_to_end
+
+    s = store.new_game(game, GAME_PLAYERS[game], seed=2)
+    moves = s.module.MOVES
+    other_phase = [n for n, m in moves.items() if m.phases and s.state["phase"] not in m.phases]
+    assert other_phase or game == "el_mapa"  # El Mapa's moves are not bound to phases
+    offered = {a["action"] for a in legal_moves(moves, s.state, s.data)}
+    for name in other_phase:
+        with pytest.raises(WrongPhase) as refused:
+            s.module.apply(dict(s.state), {"action": name}, None, s.data)
+        assert move_refusal(moves, s.state, s.data, name) == refused.value.text
+        assert name not in offered
+    play_to_end(s, 2)
+    assert legal_moves(moves, s.state, s.data) == []
+    assert [a["action"] for a in s.legal_actions()] == ["undo"]
+    for name in moves:
+        with pytest.raises(GameOver) as refused:
+            s.module.apply(dict(s.state), {"action": name}, None, s.data)
+        assert move_refusal(moves, s.state, s.data, name) == refused.value.text
+        with pytest.raises(IllegalAction):
+            s.apply({"action": name})

@@ -281,14 +281,26 @@ class Move:
             values[key] = spec.read(action, key, data)
         return values
 
-    def check(self, state: dict, action: dict, data: Any) -> dict:
-        """Raise why the move is refused now; return its arguments read by type when it is not."""
-        if state.get("finished"):
-            raise GameOver(text("la partida ha terminado", "the game is over"))
+    def check_open(self, state: dict) -> None:
+        """Raise why no form of the move can be taken now whatever its arguments: the game is over
+        (:class:`GameOver`) or this is not one of its phases (:class:`WrongPhase`)."""
+        check_not_over(state)
         if self.phases and state.get("phase") not in self.phases:
             raise WrongPhase(self.wrong_phase or text(
                 f"'{self.name}' no se hace ahora (fase: {state.get('phase')})",
                 f"'{self.name}' does not belong to this phase ({state.get('phase')})"))
+
+    def closed(self, state: dict) -> IllegalAction | None:
+        """What :meth:`check_open` would raise, or None when the move is open."""
+        try:
+            self.check_open(state)
+        except IllegalAction as exc:
+            return exc
+        return None
+
+    def check(self, state: dict, action: dict, data: Any) -> dict:
+        """Raise why the move is refused now; return its arguments read by type when it is not."""
+        self.check_open(state)
         values = self.read(action, data)
         if self.active:
             require_active(state, values)
@@ -348,11 +360,9 @@ def apply_move(moves: dict[str, Move], state: dict, action: dict, rng: Any, data
 def legal_moves(moves: dict[str, Move], state: dict, data: Any) -> list[dict]:
     """A game module's ``legal_actions``: every candidate of every move that :meth:`Move.refusal`
     lets through (no rule of its own)."""
-    if state.get("finished"):
-        return []
     out: list[dict] = []
     for move in moves.values():
-        if move.candidates is None or (move.phases and state.get("phase") not in move.phases):
+        if move.candidates is None or move.closed(state) is not None:
             continue
         for args in move.candidates(state, data):
             action = {"action": move.name, **args}
@@ -368,9 +378,9 @@ def move_refusal(moves: dict[str, Move], state: dict, data: Any, name: str) -> T
     if move.candidates is None:
         reason = move.refusal(state, {"action": name}, data)
         return None if reason is None or isinstance(reason, BadArgument) else reason.text
-    if state.get("finished") or (move.phases and state.get("phase") not in move.phases):
-        reason = move.refusal(state, {"action": name}, data)
-        return reason.text if reason is not None else None
+    closed = move.closed(state)
+    if closed is not None:
+        return closed.text
     return refusal_of_all(moves, state, data, ({"action": name, **args} for args in move.candidates(state, data)))
 
 
@@ -404,10 +414,20 @@ def refusals(moves: dict[str, Move], state: dict, data: Any, actions: Iterable[d
     return out
 
 
+def is_over(state: dict) -> bool:
+    """Whether the game has ended: the one reading of ``state["finished"]`` the rules go by."""
+    return bool(state.get("finished"))
+
+
+def check_not_over(state: dict) -> None:
+    """Raise :class:`GameOver` when the game has ended: no move is taken after the end."""
+    if is_over(state):
+        raise GameOver(text("la partida ha terminado", "the game is over"))
+
+
 def require_active(state: dict, action: dict) -> int:
     """The seat of the active player; if the action names a player, it must be them."""
-    if state.get("finished"):
-        raise GameOver(text("la partida ha terminado", "the game is over"))
+    check_not_over(state)
     active = state.get("active")
     if active is None:
         raise NotYourTurn(text("ahora no es el turno de nadie", "it is nobody's turn now"))

@@ -21,7 +21,7 @@ import json
 import random
 from typing import TYPE_CHECKING, Any
 
-from .common import check_args, copy_state, text
+from .common import check_args, copy_state, is_over, text
 from .errors import BadArgument, NothingToUndo, UnknownAction
 
 if TYPE_CHECKING:
@@ -188,7 +188,7 @@ class Session:
 
     def legal_actions(self) -> list[dict]:
         """What may be done now (the active player's moves, plus undo/redo when possible)."""
-        moves = [] if self.state.get("finished") else list(self.module.legal_actions(self.state,
+        moves = [] if is_over(self.state) else list(self.module.legal_actions(self.state,
                                                                                      self.data))
         if self.can_undo:
             moves.append({"action": "undo"})
