@@ -33,3 +33,22 @@ def test_a_broken_entry_is_one_clear_error_naming_it(tmp_path, text, message):
     with pytest.raises(GeneratorError) as err:
         words("g", "labels", source)
     assert str(err.value).startswith(message) and "\n" not in str(err.value)
+
+
+def test_ciudadelas_score_pad_rows_are_the_scoring_lines_in_the_same_words():
+    """The printed score pad and the final score once named the same line in two ways ("Los cinco
+    colores" / "Cinco colores"): its rows are now the lines a played game's final score has."""
+    from ludoteca.cards import load
+    from ludoteca.companion.engine import Store
+    from test_engine_helpers import play_to_end
+
+    game = load()["ciudadelas"]
+    (face,) = ciudadelas._score_pad(game, {}).fronts
+    pad = {row["key"]: row["label"] for row in face.context["rows"]}
+    store = Store(":memory:")
+    session = store.new_game("ciudadelas", ["Ana", "Luis", "Eva", "Pablo"], seed=1)
+    play_to_end(session, 1)
+    final = session.state["final"]
+    lines = [key for key in final["players"][0]["breakdown"]]
+    assert lines == [key for key in pad if key != "dark_city"]
+    assert {key: pad[key] for key in lines} == {key: final["labels"][key] for key in lines}

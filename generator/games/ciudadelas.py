@@ -13,6 +13,7 @@ import re
 
 from ludoteca.cards import DataError
 from ludoteca.cards.problems import Problem
+from ludoteca.companion.engine.scoring.ciudadelas import LABELS as SCORE_LINES
 from ludoteca.generator.games import card_size, plain
 from ludoteca.generator.model import Component, Face, Options
 from ludoteca.generator.words import words
@@ -23,6 +24,8 @@ GAME = "ciudadelas"
 LABELS: dict[str, dict[str, str]] = words(GAME, "labels")
 
 TITLES = words(GAME, "titles")
+#: The score pad's icon for each scoring line (the lines and their words are scoring's).
+SCORE_ICONS = {"districts": "coin", "all_colours": "colours", "first_complete": "crown", "complete": "city"}
 
 
 def _mix(hex_colour: str, other: str, amount: float) -> str:
@@ -177,14 +180,8 @@ def _reference(game, colours: dict) -> Component:
 def _score_pad(game, colours: dict) -> Component:
     meta = game.meta
     bonuses = meta["bonuses"]
-    rows = [{"key": "district_points", "label": LABELS["district_points"], "bonus": None,
-             "icon": "coin"},
-            {"key": "all_colours", "label": LABELS["all_colours"], "bonus": bonuses["all_colours"],
-             "icon": "colours"},
-            {"key": "first_complete", "label": LABELS["first_complete"],
-             "bonus": bonuses["first_complete"], "icon": "crown"},
-            {"key": "complete", "label": LABELS["complete"], "bonus": bonuses["complete"],
-             "icon": "city"}]
+    rows = [{"key": key, "label": label, "bonus": bonuses.get(key), "icon": SCORE_ICONS[key]}
+            for key, label in SCORE_LINES.items()]
     if meta["dark_city"]["enabled"]:
         rows.append({"key": "dark_city", "label": LABELS["dark_city"], "bonus": None,
                      "icon": "star"})

@@ -31,11 +31,13 @@ PER_POINT: dict[str, Callable[["CityEnd", int, list[dict]], int]] = {
         1 for j, d in enumerate(city) if j != i and d["colour"] == city[i]["colour"]),
 }
 
+#: The scoring lines, in order, and their words: the final screen's, ``ludoteca score``'s and the
+#: printed score pad's rows (``generator/games/ciudadelas.py`` reads them from here).
 LABELS: dict[str, Text] = {
     "districts": {"es": "Distritos", "en": "Districts"},
     "all_colours": {"es": "Cinco colores", "en": "All five colours"},
     "first_complete": {"es": "Primera ciudad completa", "en": "First complete city"},
-    "complete": {"es": "Ciudad completa", "en": "Complete city"},
+    "complete": {"es": "Otra ciudad completa", "en": "Other complete city"},
 }
 
 TIE_RULES: dict[str, tuple[Text, Callable[["CityEnd", Game], int]]] = {
