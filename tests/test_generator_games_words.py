@@ -27,7 +27,7 @@ def test_no_game_module_writes_its_own_spanish_english_pairs(game):
 
 def test_gladiadores_words_come_from_the_file():
     assert words("gladiadores", "stat")["favor"] == {"es": "Favor del público", "en": "Crowd favour"}
-    assert list(words("gladiadores", "score_rows")) == ["fights_won", "buildings", "total"]
+    assert words("gladiadores", "score")["total"] == {"es": "Total", "en": "Total"}
 
 
 def test_plain_drops_notes_and_line_memory():

@@ -52,3 +52,24 @@ def test_ciudadelas_score_pad_rows_are_the_scoring_lines_in_the_same_words():
     lines = [key for key in final["players"][0]["breakdown"]]
     assert lines == [key for key in pad if key != "dark_city"]
     assert {key: pad[key] for key in lines} == {key: final["labels"][key] for key in lines}
+
+
+@pytest.mark.parametrize("game, players", [("el_mapa", ["Ana", "Luis"]), ("gladiadores", ["Ana", "Luis"])])
+def test_score_pad_rows_are_the_scoring_lines_in_the_same_words(game, players):
+    """El Mapa's pad said "Fichas reveladas" and "Puntos de batalla" where the final score says
+    "Losetas reveladas" and "Batallas"; Gladiadores' "Fights won" where it says "Combats won"."""
+    from ludoteca.cards import load
+    from ludoteca.companion.engine import Store
+    from ludoteca.generator.games import gladiadores
+    from test_engine_helpers import play_to_end
+
+    data = load()[game]
+    if game == "el_mapa":
+        rows = el_mapa._score_pad(data).fronts[0].context["rows"]
+    else:
+        rows = gladiadores.score_pad(data).fronts[0].context["labels"]["rows"][:-1]
+    store = Store(":memory:")
+    session = store.new_game(game, players, seed=1)
+    play_to_end(session, 1)
+    final = session.state["final"]
+    assert rows == [final["labels"][key] for key in final["players"][0]["breakdown"]]

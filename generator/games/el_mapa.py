@@ -12,6 +12,7 @@ from collections import defaultdict
 from typing import Any
 
 from ludoteca.cards import Game
+from ludoteca.companion.engine.scoring.el_mapa import LABELS as SCORE_LINES
 from ludoteca.generator.games import card_size
 from ludoteca.generator.model import Component, Face, GeneratorError, Options
 from ludoteca.generator.sheets import Board
@@ -62,9 +63,10 @@ MARKER_ICON = {"marcador_pueblo": "village", "marcador_mina": "mine", "marcador_
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
 
-#: The score sheet's rows, one per way of scoring that game.yaml's `scoring` lists.
-SCORE_ROWS = (("building", "row_buildings"), ("per_revealed_tile", "row_tiles"),
-              ("per_defeated_unit", "row_battles"), ("wonder_bonus", "row_wonder"))
+#: The score sheet's rows: each rule game.yaml's `scoring` lists and the scoring line it makes, in
+#: scoring's order (the words are scoring's LABELS).
+SCORE_ROWS = (("building", "buildings"), ("wonder_bonus", "wonders"),
+              ("per_defeated_unit", "battles"), ("per_revealed_tile", "tiles"))
 
 #: Interface words (not facts of the game), Spanish first.
 LABELS: dict[str, dict[str, str]] = words(GAME, "labels")
@@ -429,7 +431,7 @@ def _player_aid(game: Game, levels: dict) -> Component:
 
 def _score_pad(game: Game) -> Component:
     meta = game.meta
-    rows = [LABELS[label] for key, label in SCORE_ROWS if key in meta["scoring"]]
+    rows = [SCORE_LINES[line] for rule, line in SCORE_ROWS if rule in meta["scoring"]]
     context = {"title": meta["name"], "players": meta["players"]["max"], "rows": rows,
                "scoring": meta["scoring"]["text"],
                "colours": [{"hex": c["hex"], "symbol": c["symbol"]} for c in game.entries("player_colour")],

@@ -11,6 +11,7 @@ import re
 from typing import Any, Iterable
 
 from ludoteca.cards import Game
+from ludoteca.companion.engine.scoring.gladiadores import LABELS as SCORE_LINES
 from ludoteca.generator.games import card_size, plain
 from ludoteca.generator.model import Component, Face, GeneratorError, Options
 from ludoteca.generator.words import words
@@ -38,7 +39,9 @@ AID: dict[str, Any] = {**words(GAME, "aid"), **{part: words(GAME, f"aid_{part}")
 LEGEND_MARKS = words(GAME, "legend")
 
 #: the score pad's words; its rows in the order they are printed
-SCORE: dict[str, Any] = {**words(GAME, "score"), "rows": list(words(GAME, "score_rows").values())}
+#: The score sheet's words; its rows are scoring's lines in scoring's words, then the total.
+SCORE: dict[str, Any] = {**words(GAME, "score")}
+SCORE["rows"] = [*SCORE_LINES.values(), SCORE["total"]]
 
 
 def _fill(text: dict, **values: Any) -> dict:
