@@ -11,6 +11,7 @@ not rewritten.
 from __future__ import annotations
 
 import collections
+import contextlib
 import hashlib
 import json
 import os
@@ -312,6 +313,17 @@ def _jobs(todo: dict[str, Page], cache: "Cache", workers: int) -> list[list[tupl
     return sorted(jobs, key=cost, reverse=True)
 
 
+@contextlib.contextmanager
+def _all_alive() -> Iterator[None]:
+    """A worker that died while the pool worked (the memory limit, a signal) as one line."""
+    from concurrent.futures.process import BrokenProcessPool
+    try:
+        yield
+    except BrokenProcessPool:
+        raise GeneratorError("a rendering process stopped before it finished (out of memory?); "
+                             "nothing was written") from None
+
+
 class Workers:
     """A pool of renderers (fork), started early on a cold build so cairo loads meanwhile.
 
@@ -333,22 +345,14 @@ class Workers:
     def unordered(self, fn: Callable, items: Sequence) -> Iterator:
         """``fn(item)`` for each item in the workers, each result as soon as it is there."""
         from concurrent.futures import as_completed
-        from concurrent.futures.process import BrokenProcessPool
-        try:
+        with _all_alive():
             for future in as_completed([self.pool.submit(fn, item) for item in items]):
                 yield future.result()
-        except BrokenProcessPool:
-            raise GeneratorError("a rendering process stopped before it finished (out of memory?); "
-                                 "nothing was written") from None
 
     def map(self, fn: Callable, items: Sequence) -> list:
         """``[fn(item) for item in items]``, computed in the workers, in order."""
-        from concurrent.futures.process import BrokenProcessPool
-        try:
+        with _all_alive():
             return list(self.pool.map(fn, items))
-        except BrokenProcessPool:
-            raise GeneratorError("a rendering process stopped before it finished (out of memory?); "
-                                 "nothing was written") from None
 
     def close(self, failed: bool = False) -> None:
         """Let the workers finish and exit; end them at once only after a failure."""
