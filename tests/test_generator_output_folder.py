@@ -207,6 +207,24 @@ def _fingerprints(pdf: Path) -> list[str]:
     return [pm.fingerprint(page) for page in PdfReader(str(pdf)).pages]
 
 
+def _wait_until_gone(group: int, seconds: float = 10) -> None:
+    """Until no live process of ``group`` is left: the killed build's render workers share its lock
+    on the staging folder and die a moment after it (a zombie holds no file, so it does not count)."""
+    import time
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        alive = False
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                state, _ppid, pgrp = stat.read_text().rsplit(")", 1)[1].split()[:3]
+            except (OSError, IndexError, ValueError):
+                continue
+            alive = alive or (int(pgrp) == group and state != "Z")
+        if not alive:
+            return
+        time.sleep(0.01)
+
+
 def test_a_rebuild_killed_halfway_leaves_the_old_kit(tmp_path):
     """SIGKILL once the new bleed's first images are written: every file is the old one."""
     import signal
@@ -227,6 +245,7 @@ def test_a_rebuild_killed_halfway_leaves_the_old_kit(tmp_path):
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+        _wait_until_gone(proc.pid)
     after = _files(out)
     assert {k: v for k, v in after.items() if not k.startswith(".ludoteca-staging.")} == before
     run_deck(tmp_path, 12, "--bleed", "2", "--png", "50", back=True)
