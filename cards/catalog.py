@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from .limits import what_is
+from ludoteca.atomic import kind_of
+
 from .names import shown
 from .problems import DataError, Problem
 from .schema import Checker, check_spec, describe, normalise_spec, repeated_id
@@ -230,7 +231,7 @@ def _read_schema(folder: Path, game_id: str, problems: list[Problem]) -> dict | 
     schema_path = folder / "schema.yaml"
     if not schema_path.is_file():
         problems.append(Problem(str(schema_path), 0, "game", game_id, "schema.yaml", "a schema file for the game",
-                                what_is(schema_path.stat().st_mode) if schema_path.exists() else "no such file"))
+                                kind_of(schema_path.stat().st_mode) if schema_path.exists() else "no such file"))
         return None
     try:
         schema = read(schema_path)
@@ -378,7 +379,7 @@ def _check_entry(checker: Checker, spec: dict, entry: LDict, path: Path, kind: s
 def _read_data(path: Path, game_id: str, problems: list[Problem]) -> Any:
     if not path.is_file():
         problems.append(Problem(str(path), 0, "file", path.name, "file", "a data file named in schema.yaml",
-                                what_is(path.stat().st_mode) if path.exists() else "no such file"))
+                                kind_of(path.stat().st_mode) if path.exists() else "no such file"))
         return None
     try:
         data = read(path)

@@ -26,6 +26,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from ludoteca.atomic import kind_of
+
 #: Bytes of one YAML or JSON file (card data, score record, settings). 60 times the largest data file.
 MAX_FILE_BYTES = 1024 * 1024
 #: Bytes of one ``ludoteca play`` line (one action). An action is under 1 KB.
@@ -61,19 +63,9 @@ class NotAFile(OSError):
     it could wait forever or never end. ``strerror`` says what it is."""
 
 
-def what_is(mode: int) -> str:
-    """What a non-regular file is, in words: ``a folder``, ``a FIFO (named pipe)``..."""
-    for test, words in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                        (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return words
-    return "not a regular file"
-
-
 def _regular(mode: int, path: Path | str) -> None:
     if not stat.S_ISREG(mode):
-        raise NotAFile(errno.EINVAL, f"{what_is(mode)}, not a regular file", str(path))
+        raise NotAFile(errno.EINVAL, f"{kind_of(mode)}, not a regular file", str(path))
 
 
 def read_bytes(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:

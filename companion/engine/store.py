@@ -30,7 +30,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from ludoteca.cards.limits import what_is
+from ludoteca.atomic import kind_of
 
 from .common import text
 from .errors import BadArgument, StoreError
@@ -277,7 +277,7 @@ class Store:
         except OSError:
             mode = None
         if mode is not None and not stat.S_ISREG(mode):  # a folder, or a FIFO that would wait forever
-            raise StoreError(f"{path}: is {what_is(mode)}, not a database file")
+            raise StoreError(f"{path}: is {kind_of(mode)}, not a database file")
         if readonly and not path.exists():
             raise NoDatabase(f"{path}: no database here (nothing was created)")
         damaged = self._identify(path) if path.exists() else None
