@@ -123,7 +123,8 @@ def setup(players: list[str], options: dict, rng: random.Random, data) -> dict:
     meta = data.meta
     options = setup_options(data, players, options)
     target = options["target"] or meta["target_points"]["quick_start" if options["quick"] else "standard"]
-    row = next(r for r in meta["player_counts"] if r["players"] == len(players))
+    from ..scoring.gladiadores import player_count_row  # the row scoring's box check reads too
+    row = player_count_row(data, len(players))
     pool = [b for b in data.entries("building") if b["symbol"] in row["symbols"] for _ in range(b.get("copies", 1))]
     first_id = meta["setup"]["first_player_building"]
     starting = [b["id"] for b in pool if b["starting"] and b["id"] != first_id]

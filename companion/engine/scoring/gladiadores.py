@@ -108,11 +108,16 @@ def from_record(record: dict, game: Game, reader: Reader) -> tuple[list[LudusEnd
     return out, target
 
 
+def player_count_row(game: Game, count: int) -> dict | None:
+    """The row of ``player_counts`` in ``game.yaml`` for ``count`` players (the symbols of the
+    buildings in play, the starting buildings), or None when the data has none for that count."""
+    return next((r for r in game.meta["player_counts"] if r["players"] == count), None)
+
+
 def pool_symbols(game: Game, count: int) -> tuple[str, ...] | None:
-    """The player-count symbols of the buildings a game of ``count`` players uses (``player_counts``
-    in ``game.yaml``: 3 players add the III buildings to those without a symbol), or None when the
-    data has no row for that count."""
-    row = next((r for r in game.meta["player_counts"] if r["players"] == count), None)
+    """The player-count symbols of the buildings a game of ``count`` players uses (3 players add the
+    III buildings to those without a symbol), or None when the data has no row for that count."""
+    row = player_count_row(game, count)
     return None if row is None else tuple(row["symbols"])
 
 
