@@ -1,0 +1,58 @@
+"""Every distinct card has a picture of its own (issue 20): no two differently named cards share one.
+
+A card's picture is the element its template marks ``class="art"``. The check renders the fronts of
+each component listed in ``ART`` (Spanish, full colour), takes that element's SVG text with the
+document's generated ids folded away, and fails when one picture belongs to two names.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+
+import pytest
+
+from ludoteca.cards import catalog
+from ludoteca.generator.games import ciudadelas, el_mapa, gladiadores
+from ludoteca.generator.model import Options, in_lang
+from ludoteca.generator.templating import render
+
+GAMES = {"ciudadelas": ciudadelas, "el_mapa": el_mapa, "gladiadores": gladiadores}
+
+#: (game, component id): the components whose every front carries a picture of its own
+ART: list[tuple[str, str]] = [
+]
+
+#: generated ids and references to them, and colours: a picture that differs only by colour or by
+#: the ids the page gives it is the same picture
+_NOISE = re.compile(r'\b(id|xlink:href|href)="[^"]*"|url\(#[^)]*\)|#[0-9a-fA-F]{3,8}\b|'
+                    r'\{http://www.w3.org/2000/svg\}|xmlns(:\w+)?="[^"]*"')
+_CATALOG: list = []
+
+
+def _catalog():
+    if not _CATALOG:
+        _CATALOG.append(catalog.load())
+    return _CATALOG[0]
+
+
+def _pictures(game, component: str) -> dict[str, set[str]]:
+    """For one component: the picture's SVG text -> the Spanish names of the cards showing it."""
+    opts = Options()
+    comp = next(c for c in GAMES[game].components(_catalog()[game], opts) if c.id == component)
+    seen: dict[str, set[str]] = defaultdict(set)
+    for face in comp.fronts:
+        svg = render(face, comp.size_mm, 3.0, opts)
+        root = ET.fromstring(svg)
+        arts = [e for e in root.iter() if "art" in (e.get("class") or "").split()]
+        assert len(arts) == 1, f"{game}/{component} {face.name}: {len(arts)} elements of class art"
+        text = _NOISE.sub("", ET.tostring(arts[0], encoding="unicode"))
+        seen[text].add(in_lang(face.context.get("name"), "es"))
+    return seen
+
+
+@pytest.mark.parametrize("game,component", ART)
+def test_no_two_names_share_a_picture(game: str, component: str) -> None:
+    shared = {tuple(sorted(names)) for names in _pictures(game, component).values() if len(names) > 1}
+    assert not shared, f"{game}/{component}: one picture for {sorted(shared)}"
