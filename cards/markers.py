@@ -35,13 +35,16 @@ CODES = (
 QUIET_CELLS = 1.0
 #: where each kind of face carries its marker, the one place the templates and the scanner read:
 #: (x, y, side) in mm from the top-left of the trim (a negative x counts from the right edge), or
-#: ("centre", fraction): a square of that fraction of the face's width in its middle
+#: ("token", fraction, cx, cy): a square of ``fraction`` of the face's width centred at
+#: (cx, cy) fractions of the face.  On tokens the icon and the value come first: the marker takes
+#: a fifth of the face's width (TOKEN_SHARE), beside the value, below the icon.
+TOKEN_SHARE = 0.2
 PLACES: dict[str, tuple] = {
     "ciudadelas/district": (5.0, 5.0, 9.0),
     "gladiadores/building": (5.0, 5.0, 9.0),
     "el_mapa/building": (-9.0, 9.4, 6.6),
-    "el_mapa/counter": ("centre", 0.42),
-    "gladiadores/token": ("centre", 0.45),
+    "el_mapa/counter": ("token", TOKEN_SHARE, 0.655, 0.69),
+    "gladiadores/token": ("token", TOKEN_SHARE, 0.5, 0.74),
 }
 
 
@@ -95,12 +98,13 @@ def place(face: str, w: float, h: float) -> tuple[float, float, float]:
     """(x, y, side) in mm of the marker's black square on a face of kind ``face``, ``w`` x ``h`` mm.
 
     >>> place("el_mapa/counter", 20, 20)
-    (5.8, 5.8, 8.4)
+    (11.1, 11.8, 4.0)
     """
     spec = PLACES[face]
-    if spec[0] == "centre":
-        side = round(w * spec[1], 4)
-        return round((w - side) / 2, 4), round((h - side) / 2, 4), side
+    if spec[0] == "token":
+        _, share, cx, cy = spec
+        side = round(w * share, 4)
+        return round(w * cx - side / 2, 4), round(h * cy - side / 2, 4), side
     x, y, side = spec
     return (w + x if x < 0 else x), y, side
 
