@@ -16,6 +16,7 @@ from ludoteca.atomic import Unwritable, folder_target
 from .compose import Page
 from .layout import Laid, bleed_of, face_size, lay_out
 from .model import Component, Face, GeneratorError, Options, in_lang
+from .pack import punch_sizes
 from .progress import Progress
 from .render import Cache, Workers, assemble_all, render_pages
 from .staging import Stage
@@ -72,6 +73,15 @@ def render_faces(comp: Component, faces: list[Face], opts: Options,
 
 def plan(comp: Component, opts: Options, roots: tuple[str, ...],
          notes: list[str] | None = None) -> Laid:
+    if comp.layout == "pack":                    # each part's faces at the part's own size
+        for part in comp.parts:
+            if part.backs is not None and len(part.backs) != len(part.fronts):
+                raise GeneratorError(f"{comp.game}/{part.id}: {len(part.backs)} backs for "
+                                     f"{len(part.fronts)} fronts")
+        fronts = [svg for part in comp.parts for svg in render_faces(part, part.fronts, opts, roots, notes)]
+        backs = [svg for part in comp.parts if part.backs is not None
+                 for svg in render_faces(part, part.backs, opts, roots, notes)]
+        return lay_out(comp, fronts, backs, opts)
     if comp.backs is not None and len(comp.backs) != len(comp.fronts):
         raise GeneratorError(f"{comp.game}/{comp.id}: {len(comp.backs)} backs for "
                              f"{len(comp.fronts)} fronts")
@@ -189,6 +199,9 @@ def component_key(comp: Component, opts: Options, templates: str) -> str:
     from .words import words
     faces = [(f.template, f.context, f.name) for f in comp.fronts]
     backs = [(f.template, f.context, f.name) for f in comp.backs] if comp.backs is not None else None
+    if comp.parts:
+        backs = [[p.id, list(p.size_mm), p.round, [(f.template, f.context, f.name) for f in p.backs]
+                  if p.backs is not None else None, len(p.fronts)] for p in comp.parts]
     chosen = {k: v for k, v in dataclasses.asdict(opts).items() if k not in ("quiet", "png_dpi", "shop", "tts_url")}
     blob = json.dumps([ENGINE_VERSION, templates, data(), chosen, comp.game, comp.id,
                        list(comp.size_mm), comp.layout, comp.grid, comp.bleed, faces, backs,
@@ -345,6 +358,10 @@ def _meta(comp: Component, laid: Laid, opts: Options, game_name: str):
     w, h = laid.item
     subject = kit["subject"][lang].format(items=len(comp.fronts), w=f"{w:g}", h=f"{h:g}",
                                           paper=paper_name(opts.paper, lang))
+    if comp.parts:
+        sizes = sorted({f"{v:g}" for part in comp.parts for v in part.size_mm}, key=float)
+        subject = kit["subject_pack"][lang].format(items=len(comp.fronts), sizes=", ".join(sizes),
+                                                   paper=paper_name(opts.paper, lang))
     return Meta(title=comp.title_in(lang, game_name), subject=subject,
                 lang=lang, outline=outline)
 
@@ -385,7 +402,7 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
         planned.append(Planned(comp, laid or plan(comp, opts, roots, notes), rel))
         said[rel] = notes[before:]
     extra: list[tuple[str, list[Page], dict]] = []
-    if any(p.comp.backs is not None and not p.laid.folded for p in planned):
+    if any(two_sided(p.comp) and not p.laid.folded for p in planned):
         from .calibration import calibration_pages
         rel = "calibracion-doble-cara.pdf" if opts.lang == "es" else "duplex-calibration.pdf"
         pages = calibration_pages(opts)
@@ -461,10 +478,20 @@ def _entry(p: Planned, opts: Options) -> dict:
             "layout": p.comp.layout,
             "page_size_mm": list(laid.pages[0].size) if laid.pages else [],
             "item_size_mm": [round(v, 3) for v in laid.item], "items": len(p.comp.fronts),
-            "duplex": p.comp.backs is not None and not laid.folded, "fold": laid.folded,
+            "duplex": two_sided(p.comp) and not laid.folded, "fold": laid.folded,
             "gutter_mm": ([round(v, 3) for v in laid.gutter]
                           if laid.gutter is not None and p.comp.bleed and p.comp.layout == "grid"
-                          else None)}
+                          else None),
+            **({"parts": [{"component": part.id, "title": dict(part.title), "items": len(part.fronts),
+                           "item_size_mm": [float(v) for v in part.size_mm], "round": part.round,
+                           "two_sided": part.backs is not None} for part in p.comp.parts]}
+               if p.comp.parts else {}),
+            **({"punch_mm": punch_sizes(p.comp)} if p.comp.parts else {})}
+
+
+def two_sided(comp: Component) -> bool:
+    """Whether a component prints backs (a packed one when any of its parts does)."""
+    return comp.backs is not None or any(part.backs is not None for part in comp.parts)
 
 
 def guide_name(opts: Options) -> str:
@@ -503,6 +530,7 @@ def guide_from(entries: list[dict], opts: Options) -> str:
             gx, gy = e["gutter_mm"]
             line += (" · separación " if es else " · gap ") + f"{round(gx, 2):g}×{round(gy, 2):g} mm"
         lines.append(line)
+        lines += _pack_lines(e, opts.lang)
         tts = e.get("tts")
         if tts:
             lines.append("    " + (f"Tabletop Simulator: {tts['json']} (cuadrícula "
@@ -529,6 +557,30 @@ def guide_from(entries: list[dict], opts: Options) -> str:
                    "Cut along the crop marks: backgrounds run past the cut line (bleed), so a "
                    "slightly-off cut leaves no white edge.")]
     return "\n".join(lines) + "\n"
+
+
+def _pack_lines(entry: dict, lang: str) -> list[str]:
+    """Under a sheet of packed tokens: what it holds and how to cut it."""
+    parts = entry.get("parts")
+    if not parts:
+        return []
+    es = lang == "es"
+    held = ", ".join(f"{in_lang(p['title'], lang)} ×{p['items']}" for p in parts)
+    out = ["    " + held + "."]
+    cut = ("Corta por la línea de cada pieza: las redondas por su círculo (tijeras o cúter)"
+           if es else "Cut along each piece's line: round ones along their circle (scissors or a craft knife)")
+    if entry.get("punch_mm"):
+        sizes = ", ".join(f"{v:g}" for v in entry["punch_mm"])
+        cut += (f"; las de {sizes} mm, con un sacabocados de 1 pulgada (25,4 mm)" if es else
+                f"; the {sizes} mm ones with a 1-inch (25.4 mm) punch")
+    if any(p.get("two_sided") for p in parts):
+        cut += ("; las de dos caras van primero, con su dorso detrás (las demás hojas llevan el dorso "
+                "en blanco)" if es and not entry.get("fold")
+                else "; las de dos caras: dobla la tira por la línea discontinua y pega antes de cortar" if es
+                else "; the two-sided ones come first, their backs behind them (the other sheets have "
+                "blank backs)" if not entry.get("fold")
+                else "; two-sided ones: fold the strip on the dashed line and glue before cutting")
+    return out + ["    " + cut + "."]
 
 
 def game_components(game_id: str, catalog, opts: Options, notes: list[str]) -> list[Component]:

@@ -25,10 +25,11 @@ class Page:
     bleedbox: Rect
     label: str = ""
     key: str = field(default="", compare=False)
-    faces: list[tuple[str, Rect, Rect]] = field(default_factory=list, repr=False)
+    faces: list[tuple[str, Rect, tuple]] = field(default_factory=list, repr=False)
     overlay: str = field(default="", repr=False)
     group: str = ""     # the component it belongs to: pages of a group render in one worker
-    """What the renderer draws: (face SVG, its full rect with bleed, clip) then the overlay SVG."""
+    """What the renderer draws: (face SVG, its full rect with bleed, clip) then the overlay SVG;
+    a clip of five values (x, y, w, h, True) is the ellipse inscribed in that rectangle."""
 
 
 def nest(face_svg: str, x: float, y: float, w: float, h: float, prefix: str) -> str:
@@ -56,17 +57,28 @@ class PageBuilder:
         self.parts: list[str] = []          # the overlay: marks, labels, drawn over the faces
         self.faces: list[tuple[str, Rect, Rect]] = []
 
-    def face(self, svg: str, place: Rect, clip: Rect, bleed: float) -> None:
-        """Put a face whose trim is ``place`` on the page, showing only ``clip`` of it."""
+    def face(self, svg: str, place: Rect, clip: Rect, bleed: float, oval: bool = False) -> None:
+        """Put a face whose trim is ``place`` on the page, showing only ``clip`` of it (with
+        ``oval``, only the ellipse inscribed in ``clip``: a round piece and its ring of bleed)."""
         x, y, w, h = place
         n = len(self.clips)
         cx, cy, cw, ch = clip
-        self.clips.append(f'<clipPath id="c{n}"><rect x="{num(cx)}" y="{num(cy)}" width="{num(cw)}" '
-                          f'height="{num(ch)}"/></clipPath>')
+        shape = (f'<ellipse cx="{num(cx + cw / 2)}" cy="{num(cy + ch / 2)}" rx="{num(cw / 2)}" '
+                 f'ry="{num(ch / 2)}"/>' if oval else
+                 f'<rect x="{num(cx)}" y="{num(cy)}" width="{num(cw)}" height="{num(ch)}"/>')
+        self.clips.append(f'<clipPath id="c{n}">{shape}</clipPath>')
         full = (x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed)
         nested = nest(svg, *full, f"f{n}-")
         self.face_parts.append(f'<g clip-path="url(#c{n})">{nested}</g>')
-        self.faces.append((svg, full, clip))
+        self.faces.append((svg, full, (*clip, True) if oval else clip))
+
+    def outline(self, rect: Rect, oval: bool, width: float, colour: str, dash: str = "") -> None:
+        """A cut line drawn around ``rect``: the inscribed ellipse (a circle) or the rectangle."""
+        x, y, w, h = rect
+        extra = f' stroke-dasharray="{dash}"' if dash else ""
+        shape = (f'<ellipse cx="{num(x + w / 2)}" cy="{num(y + h / 2)}" rx="{num(w / 2)}" ry="{num(h / 2)}"'
+                 if oval else f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}"')
+        self.parts.append(f'{shape} fill="none" stroke="{colour}" stroke-width="{num(width)}"{extra}/>')
 
     def lines(self, lines: list[Line], width: float | None = None, colour: str | None = None,
               dash: str = "") -> None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .compose import Page, PageBuilder
 from .model import Component, GeneratorError, Options
-from .sheets import Board, Fold, Grid, PageArea, Rect, crop_marks, data
+from .sheets import Board, Fold, Grid, PageArea, Rect, crop_marks, data, paper_size
 from .words import words
 
 
@@ -25,7 +25,7 @@ class Laid:
 
 
 def face_size(comp: Component, opts: Options) -> tuple[float, float]:
-    """The trim size a component's templates are rendered at."""
+    """The trim size a component's templates are rendered at (a packed one's: see its parts)."""
     if comp.layout == "page":
         return PageArea.make(opts.paper).item
     return float(comp.size_mm[0]), float(comp.size_mm[1])
@@ -45,7 +45,7 @@ def lay_out(comp: Component, fronts: list[str], backs: list[str] | None, opts: O
 
     ``first_sheet`` numbers the sheets of a slice of a grid component (a streamed deck).
     """
-    make = {"grid": _grid, "page": _page, "board": _board}.get(comp.layout)
+    make = {"grid": _grid, "page": _page, "board": _board, "pack": _pack}.get(comp.layout)
     if make is not None:
         laid = make(comp, fronts, backs, opts, first_sheet) if comp.layout == "grid" else \
             make(comp, fronts, backs, opts)
@@ -54,7 +54,7 @@ def lay_out(comp: Component, fronts: list[str], backs: list[str] | None, opts: O
             page.group = f"{comp.game}/{comp.id}"
         return laid
     raise GeneratorError(f"{comp.game}/{comp.id}: unknown layout '{comp.layout}' "
-                         "(grid, page or board)")
+                         "(grid, page, board or pack)")
 
 
 def grid_of(comp: Component, opts: Options) -> Grid:
@@ -199,3 +199,88 @@ def _alignment(pb: PageBuilder, board: Board, piece, window: Rect) -> None:
         for y in (ay + wh - ov, ay + wh):
             ticks += [(ax - 1, y, ax - 4, y), (ax + ww + 1, y, ax + ww + 4, y)]
     pb.lines(ticks, colour="#666666", dash="0.8 0.5")
+
+
+def _pack(comp: Component, fronts: list[str], backs: list[str] | None, opts: Options) -> Laid:
+    """Every part's pieces on shared sheets (see :mod:`.pack`): ``fronts`` are the parts' fronts
+    in the parts' order, ``backs`` the backs of the two-sided parts, in the same order."""
+    from .pack import Item, order, pack, settings
+    paper = paper_size(opts.paper)
+    bleed = bleed_of(comp, opts)
+    gap, margin = settings(bleed)
+    shown = min(bleed, gap / 2)                      # the bleed each piece shows
+    fold = opts.layout == "fold"
+    cfg = data()["pack"]
+    front_of, back_of, start, bstart = [], [], 0, 0
+    for part in comp.parts:                          # each part's slice of fronts and backs
+        n = len(part.fronts)
+        front_of.append(fronts[start:start + n])
+        start += n
+        if part.backs is not None:
+            back_of.append((backs or [])[bstart:bstart + n])
+            bstart += n
+        else:
+            back_of.append(None)
+    pieces: list[tuple[int, int]] = []               # (part, face) in packing order
+    items: list[Item] = []
+    for i in order(comp):
+        part = comp.parts[i]
+        w, h = part.size_mm
+        for k in range(len(part.fronts)):
+            pieces.append((i, k))
+            items.append(Item(float(w), float(h), part.round, fold and part.backs is not None))
+    spots = pack(items, paper, gap, margin, f"{comp.game}/{comp.id}")
+    sheets = 1 + max((s.page for s in spots), default=0)
+    duplex = not fold and any(p.backs is not None for p in comp.parts)
+    dx, dy = opts.back_offset_mm
+    pages: list[Page] = []
+    for sheet in range(sheets):
+        on = [(pc, it, sp) for pc, it, sp in zip(pieces, items, spots) if sp.page == sheet]
+        label = f"{comp.game}/{comp.id} sheet {sheet + 1}"
+        pb = PageBuilder(paper)
+        trims, seen = [], []
+        for (i, k), item, spot in on:
+            x, y, w, h = spot.rect
+            fw = item.w
+            pb.face(front_of[i][k], (x, y, fw, h), _grow((x, y, fw, h), shown), bleed, item.round)
+            trims.append(spot.rect)
+            seen.append(_grow(spot.rect, shown))
+            if item.strip:
+                pb.face(back_of[i][k], (x + fw, y, fw, h), _grow((x + fw, y, fw, h), shown), bleed)
+        for (i, k), item, spot in on:
+            pb.outline(spot.rect, item.round, cfg["cut"]["width"], cfg["cut"]["colour"])
+            if item.strip:
+                x, y, w, h = spot.rect
+                f = cfg["fold"]
+                pb.lines([(x + w / 2, y, x + w / 2, y + h)], width=f["width"], colour=f["colour"],
+                         dash=f["dash"])
+        pages.append(pb.page(_box(trims), _box(seen), label + (" front" if duplex else "")))
+        if duplex:
+            pb = PageBuilder(paper)
+            mirrored = []
+            for (i, k), item, spot in on:
+                if back_of[i] is None:
+                    continue
+                x, y, w, h = spot.rect
+                rect = (paper[0] - x - w + dx, y + dy, w, h)
+                pb.face(back_of[i][k], rect, _grow(rect, shown), bleed, item.round)
+                mirrored.append(rect)
+            box = _box(mirrored) if mirrored else _shift(_box(trims), dx, dy)
+            pages.append(pb.page(box, _box([_grow(r, shown) for r in mirrored]) if mirrored else box,
+                                 label + " back"))
+    return Laid(pages, sheets, tuple(comp.size_mm), (gap, gap), folded=fold and any(
+        p.backs is not None for p in comp.parts))
+
+
+def _grow(rect: Rect, by: float) -> Rect:
+    x, y, w, h = rect
+    return x - by, y - by, w + 2 * by, h + 2 * by
+
+
+def _box(rects: list[Rect]) -> Rect:
+    """The bounding box of ``rects``."""
+    x0 = min(r[0] for r in rects)
+    y0 = min(r[1] for r in rects)
+    x1 = max(r[0] + r[2] for r in rects)
+    y1 = max(r[1] + r[3] for r in rects)
+    return x0, y0, x1 - x0, y1 - y0

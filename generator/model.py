@@ -41,10 +41,12 @@ class Component:
     size_mm: tuple[float, float]
     fronts: list[Face]
     backs: list[Face] | None = None
-    layout: str = "grid"                  # "grid" | "page" | "board"
+    layout: str = "grid"                  # "grid" | "page" | "board" | "pack"
     grid: tuple[int, int] | None = None   # force cols x rows; None = as many as fit
     bleed: bool = True
     deck: bool = False
+    parts: list["Component"] = field(default_factory=list)   # layout "pack": the pieces, one size each
+    round: bool = False                   # the pieces are discs (pack: a circle cut line)
 
     def title_in(self, lang: str, game_name: str = "") -> str:
         """The component's title in ``lang`` (its id when it has none), with the game's name after

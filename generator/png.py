@@ -136,7 +136,8 @@ def plan_png(comp: Component, laid: Laid, opts: Options, out_dir: Path,
     seen: set[str] = set()
     names: set[str] = set()
     faces = list(zip(comp.fronts, laid.fronts or []))
-    faces += list(zip(comp.backs or [], laid.backs or []))
+    backs = comp.backs if comp.backs is not None else [f for p in comp.parts for f in p.backs or []]
+    faces += list(zip(backs, laid.backs or []))
     for face, svg in faces:
         digest = _digest(opts.png_dpi, svg)
         if digest in seen:

@@ -14,6 +14,7 @@ import collections
 import contextlib
 import hashlib
 import json
+import math
 import os
 import re
 from pathlib import Path
@@ -192,10 +193,17 @@ def _page_to_pdf(page: Page) -> bytes:
     w, h = page.size
     surface = cairocffi.PDFSurface(out, mm_to_pt(w), mm_to_pt(h))
     ctx = cairocffi.Context(surface)
-    for svg, (x, y, fw, fh), (cx, cy, cw, ch) in page.faces:
+    for svg, (x, y, fw, fh), (cx, cy, cw, ch, *oval) in page.faces:
         rec, rw, rh = _recording(svg)
         ctx.save()
-        ctx.rectangle(mm_to_pt(cx), mm_to_pt(cy), mm_to_pt(cw), mm_to_pt(ch))
+        if oval and oval[0]:                  # a round piece: the ellipse inscribed in the clip
+            ctx.save()
+            ctx.translate(mm_to_pt(cx + cw / 2), mm_to_pt(cy + ch / 2))
+            ctx.scale(mm_to_pt(cw / 2), mm_to_pt(ch / 2))
+            ctx.arc(0, 0, 1, 0, 2 * math.pi)
+            ctx.restore()
+        else:
+            ctx.rectangle(mm_to_pt(cx), mm_to_pt(cy), mm_to_pt(cw), mm_to_pt(ch))
         ctx.clip()
         ctx.translate(mm_to_pt(x), mm_to_pt(y))
         ctx.scale(mm_to_pt(fw) / rw, mm_to_pt(fh) / rh)

@@ -197,19 +197,26 @@ def test_a_setup_map_for_every_player_count(kit):
 
 
 def test_counters_and_markers_match_the_data(kit):
+    """Every counter and marker is on the one packed tokens file, in parts by size, the
+    two-sided ones with their backs."""
     _, files, _ = kit
+    assert not [cid for cid in files if cid.startswith(("counters_", "markers_"))]
+    parts = {p["component"]: p for p in files["tokens"]["parts"]}
     by_size: Counter = Counter()
     for c in GAME.entries("counter"):
         by_size[c["size_mm"]] += c["copies"]
     for size, n in by_size.items():
-        entry = files[f"counters_{size}mm"]
-        assert entry["items"] == n and entry["item_size_mm"] == [size, size]
+        part = parts[f"counters_{size}mm"]
+        assert part["items"] == n and part["item_size_mm"] == [size, size]
     colours = len(GAME.entries("player_colour"))
-    marker_items = sum(f["items"] for cid, f in files.items() if cid.startswith("markers_"))
+    marker_items = sum(p["items"] for cid, p in parts.items() if cid.startswith("markers_"))
     assert marker_items == colours * sum(m["copies"] for m in GAME.entries("player_marker"))
-    two_sided = [f for cid, f in files.items() if cid.startswith("markers_") and f["duplex"]]
-    assert sum(f["items"] for f in two_sided) == colours * sum(
+    two_sided = [p for p in parts.values() if p["two_sided"]]
+    assert sum(p["items"] for p in two_sided) == colours * sum(
         m["copies"] for m in GAME.entries("player_marker") if m.get("two_sided"))
+    assert files["tokens"]["items"] == sum(p["items"] for p in parts.values())
+    assert files["tokens"]["duplex"] is True
+    assert files["tokens"]["pages"] == 2 * files["tokens"]["sheets"]
 
 
 def test_buildings_one_set_per_castle_board_and_one_of_each_wonder(kit):

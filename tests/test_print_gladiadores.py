@@ -79,11 +79,12 @@ def test_manifest_counts_match_the_data(kit, game):
         assert kit.files[component]["items"] == copies(game, kind), component
     assert copies(game, "gladiator") == 38 and copies(game, "building") == 32
     assert copies(game, "combat_card") == 30
-    tokens = {c: e for c, e in kit.files.items() if c.startswith("tokens_")}
-    assert sum(e["items"] for e in tokens.values()) == copies(game, "token")
+    tokens = {p["component"]: p for p in kit.files["tokens"]["parts"]}
+    assert sum(e["items"] for e in tokens.values()) == copies(game, "token") == kit.files["tokens"]["items"]
     for token in game.entries("token"):
         entry = next(e for c, e in tokens.items() if token["id"] in c)
         assert entry["item_size_mm"] == [token["size_mm"], token["size_mm"]]
+    assert kit.files["tokens"]["sheets"] == 1
     for entry in kit.files.values():
         assert (kit.out / entry["path"]).is_file()
         assert len(PdfReader(kit.out / entry["path"]).pages) == entry["pages"]
@@ -234,7 +235,7 @@ def kit_en(tmp_path_factory) -> Kit:
 def _no_text_leaves_its_face(kit: Kit) -> None:
     """In every PDF no word straddles a cut line read from the marks and every word lies
     inside the TrimBox (pdfmeasure.text_overflow)."""
-    wordy = set(DECKS) | {"player_aid", "score_pad", "tokens_points_3"}
+    wordy = set(DECKS) | {"player_aid", "score_pad", "tokens"}
     assert wordy <= set(kit.files)
     for component, entry in kit.files.items():
         path = kit.out / entry["path"]

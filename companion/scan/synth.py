@@ -126,7 +126,7 @@ def faces(game: Game) -> tuple[list[Face], list[Face]]:
     marked: dict[int, Face] = {}
     plain: list[Face] = []
     key_codes = (markers.DICTIONARY, markers.BITS, hash(markers.CODES))
-    for comp in comps:
+    for comp in [part for c in comps for part in (c.parts if c.layout == "pack" else [c])]:
         if comp.layout != "grid" or comp.size_mm[0] <= 0:
             continue
         for k, face in enumerate(comp.fronts):

@@ -15,6 +15,7 @@ from ludoteca.cards import Game
 from ludoteca.companion.engine.scoring.el_mapa import LABELS as SCORE_LINES
 from ludoteca.generator.games import card_size
 from ludoteca.generator.model import Component, Face, GeneratorError, Options
+from ludoteca.generator.pack import packed
 from ludoteca.generator.sheets import Board
 from ludoteca.generator.words import words
 
@@ -83,8 +84,7 @@ def components(game: Game, opts: Options) -> list[Component]:
         _buildings(game, levels),
         *_castle_boards(game, levels, opts),
         _battle_board(game),
-        *_counters(game),
-        *_player_markers(game),
+        _tokens(game),
         _setup_maps(game, levels),
         _player_aid(game, levels),
         _score_pad(game),
@@ -327,9 +327,14 @@ def _battle_board(game: Game) -> Component:
 
 # ---------------------------------------------------------------- counters and markers
 
+def _tokens(game: Game) -> Component:
+    """Every counter and player marker, packed on shared sheets (generator/pack.py)."""
+    return packed(GAME, "tokens", TITLES["tokens"], [*_counters(game), *_player_markers(game)])
+
+
 def _counters(game: Game) -> list[Component]:
-    """Counters grouped by printed size (one sheet kind per size)."""
-    by_size: dict[int, list[Face]] = defaultdict(list)
+    """Counters grouped by printed size and shape (one part of the token sheets each)."""
+    by_size: dict[tuple[int, str], list[Face]] = defaultdict(list)
     for c in game.entries("counter"):
         what = c["what"]
         if what == "resource":
@@ -341,19 +346,20 @@ def _counters(game: Game) -> list[Component]:
             icon, colour = COUNTER_ICON[what], COUNTER_COLOUR[what]
         face = Face(f"{TEMPLATES}/counter.svg.j2", {
             "id": c["id"], "name": c["name"], "icon": icon, "colour": colour,
-            "value": c.get("value", 1), "shape": c["shape"], "marker": c.get("marker")}, c["id"])
-        by_size[c["size_mm"]] += _copies(face, c["copies"])
+            "value": None if what == "obstacle" else c["value"], "shape": c["shape"],
+            "marker": c.get("marker")}, c["id"])
+        by_size[c["size_mm"], c["shape"]] += _copies(face, c["copies"])
     return [Component(GAME, f"counters_{size}mm", _title("counters_mm", size=size),
-                      (float(size), float(size)), faces)
-            for size, faces in sorted(by_size.items())]
+                      (float(size), float(size)), faces, round=shape == "round")
+            for (size, shape), faces in sorted(by_size.items())]
 
 
 def _player_markers(game: Game) -> list[Component]:
-    """Markers in every player colour; two-sided ones (army: ready / tired) on their own sheets."""
-    groups: dict[tuple[int, bool], tuple[list[Face], list[Face]]] = {}
+    """Markers in every player colour; two-sided ones (army: ready / tired) with their backs."""
+    groups: dict[tuple[int, str, bool], tuple[list[Face], list[Face]]] = {}
     for m in game.entries("player_marker"):
         two = bool(m.get("two_sided"))
-        fronts, backs = groups.setdefault((m["size_mm"], two), ([], []))
+        fronts, backs = groups.setdefault((m["size_mm"], m["shape"], two), ([], []))
         for colour in game.entries("player_colour"):
             ctx = {"id": m["id"], "name": m["name"], "icon": MARKER_ICON.get(m["id"], "flag"),
                    "shape": m["shape"], "colour": {"hex": colour["hex"], "symbol": colour["symbol"],
@@ -364,10 +370,11 @@ def _player_markers(game: Game) -> list[Component]:
                 backs += _copies(Face(f"{TEMPLATES}/marker.svg.j2", dict(ctx, back=True),
                                       f"{m['id']}_{colour['id']}_back"), m["copies"])
     out = []
-    for (size, two), (fronts, backs) in sorted(groups.items()):
+    for (size, shape, two), (fronts, backs) in sorted(groups.items()):
         cid = f"markers_{size}mm" + ("_two_sided" if two else "")
         out.append(Component(GAME, cid, _title("markers_mm", size=size),
-                             (float(size), float(size)), fronts, backs if two else None))
+                             (float(size), float(size)), fronts, backs if two else None,
+                             round=shape == "round"))
     return out
 
 

@@ -14,6 +14,7 @@ from ludoteca.cards import Game
 from ludoteca.companion.engine.scoring.gladiadores import LABELS as SCORE_LINES
 from ludoteca.generator.games import card_size, plain
 from ludoteca.generator.model import Component, Face, GeneratorError, Options
+from ludoteca.generator.pack import packed
 from ludoteca.generator.words import words
 
 GAME = "gladiadores"
@@ -171,16 +172,14 @@ def combat_cards(g: Game) -> Component:
 
 
 # ---------------------------------------------------------------- tokens
-def tokens(g: Game) -> list[Component]:
-    """The tokens at the data's sizes, one sheet per size (discs round, cube labels square).
-
-    Tokens of the same size share a sheet, in the data's order; the component is named after them.
-    """
-    by_size: dict[float, list[dict]] = {}
+def tokens(g: Game) -> Component:
+    """The tokens at the data's sizes (discs round, cube labels square), packed on shared sheets
+    (generator/pack.py): one part per size and shape, named after the tokens it holds."""
+    by_size: dict[tuple[float, str], list[dict]] = {}
     for entry in g.entries("token"):
-        by_size.setdefault(float(entry["size_mm"]), []).append(entry)
-    comps = []
-    for size, entries in by_size.items():
+        by_size.setdefault((float(entry["size_mm"]), entry["shape"]), []).append(entry)
+    parts = []
+    for (size, shape), entries in by_size.items():
         fronts = []
         for entry in entries:
             ctx = plain({"id": entry["id"], "shape": entry["shape"], "colour": entry["colour"],
@@ -189,8 +188,9 @@ def tokens(g: Game) -> list[Component]:
             fronts += [Face("gladiadores/token.svg.j2", ctx, entry["id"])] * int(entry["copies"])
         ids = "_".join(e["id"] for e in entries)
         title = _join_with([e["name"] for e in entries], " + ")
-        comps.append(Component(GAME, f"tokens_{ids}", title, (size, size), fronts))
-    return comps
+        parts.append(Component(GAME, f"tokens_{ids}", title, (size, size), fronts,
+                               round=shape == "disc"))
+    return packed(GAME, "tokens", TITLES["tokens"], parts)
 
 
 # ---------------------------------------------------------------- player aid
@@ -305,5 +305,5 @@ def score_pad(g: Game) -> Component:
 
 def components(game: Game, opts: Options) -> list[Component]:
     """Every printable component of Gladiadores, in print order."""
-    return [gladiators(game), buildings(game), combat_cards(game), *tokens(game),
+    return [gladiators(game), buildings(game), combat_cards(game), tokens(game),
             player_aid(game), score_pad(game)]
