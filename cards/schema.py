@@ -7,7 +7,7 @@ options.  Types:
 ``str``     a non-empty string
 ``text``    displayed text: ``{es: ..., en: ...}``, both required; a field called ``name`` or
             ``*_name`` holds a name (:func:`cards.names.name_problem`: at most 60 characters,
-            no control characters)
+            or ``max_len`` when the printed piece holds fewer; no control characters)
 ``int``     an integer from ``min`` to ``max`` (both required: every number has a plausible range)
 ``number``  an integer or a decimal from ``min`` to ``max`` (both required)
 ``bool``    true or false
@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .names import name_problem, shown
+from .names import MAX_NAME, name_problem, shown
 
 ID_RE = re.compile(r"^[a-z0-9_]+$")
 TYPES = {"id", "str", "text", "int", "number", "bool", "enum", "ref", "list", "map", "object"}
@@ -116,7 +116,8 @@ class Checker:
                 self.fail(path, "a non-empty string", value, line)
         elif kind == "text":
             leaf = path.rsplit(".", 1)[-1]
-            self._check_text(value, path, line, is_name=leaf == "name" or leaf.endswith("_name"))
+            self._check_text(value, path, line, is_name=leaf == "name" or leaf.endswith("_name"),
+                             limit=spec.get("max_len", MAX_NAME))
         elif kind in ("int", "number"):
             ok = isinstance(value, int) if kind == "int" else isinstance(value, (int, float))
             if isinstance(value, bool) or not ok:
@@ -149,7 +150,8 @@ class Checker:
             else:
                 self.check_fields(spec["fields"], value, path, getattr(value, "line", line))
 
-    def _check_text(self, value: Any, path: str, line: int | None, is_name: bool = False) -> None:
+    def _check_text(self, value: Any, path: str, line: int | None, is_name: bool = False,
+                    limit: int = MAX_NAME) -> None:
         if not isinstance(value, dict):
             self.fail(path, "a text in Spanish and English ({es: ..., en: ...})", value, line)
             return
@@ -166,7 +168,7 @@ class Checker:
             if not isinstance(text, str) or not text.strip():
                 got = "nothing (missing translation)" if text is None else describe(text)
                 self.findings.append(Finding(_join(path, lang), label, got, where))
-            elif is_name and (problem := name_problem(text.strip())) is not None:
+            elif is_name and (problem := name_problem(text.strip(), limit)) is not None:
                 self.findings.append(Finding(_join(path, lang), problem.expected["en"], problem.got, where))
 
     def _check_list(self, spec: dict, value: Any, path: str, line: int | None) -> None:
@@ -265,6 +267,10 @@ def check_spec(spec: Any, where: str, kinds: Any = None) -> list[tuple[str, str,
         to = spec.get("to")
         if not isinstance(to, str) or kinds is not None and to not in kinds:
             out.append((where, "a ref with 'to' naming a kind of this game", describe(to)))
+    if kind == "text" and "max_len" in spec:
+        value = spec["max_len"]
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_NAME:
+            out.append((where, f"a name's 'max_len' from 1 to {MAX_NAME} characters", describe(value)))
     if kind == "list":
         for bound in ("min_len", "max_len"):
             value = spec.get(bound, 0)

@@ -285,3 +285,17 @@ def test_a_set_value_of_5000_digits_is_one_line(capsys, white_png):
     code, out, err = scan(capsys, "--game", "ciudadelas", "--score", f"--player=Ana={white_png}",
                           f"--player=Luis={white_png}", "--set", "Luis.gold=" + "9" * 5000)
     assert code == 2 and err == "ludoteca scan: --set Luis.gold: yaml: numbers of at most 100 digits, got one of 5000\n"
+
+
+def test_a_building_name_longer_than_its_tile_holds_is_refused_in_one_line(capsys, tmp_path):
+    """El Mapa's building names have the schema's max_len (what the 30 mm tile's name band holds)."""
+    path = card_copy(tmp_path) / "el_mapa" / "buildings.yaml"
+    text = path.read_text(encoding="utf-8")
+    old = "name: {es: Templo de Midas, en: Temple of Midas}"
+    line = text[:text.index(old)].count("\n") + 1
+    path.write_text(text.replace(old, "name: {es: Templo de Midas el Dorado, en: Temple of Midas}"),
+                    encoding="utf-8")
+    assert main(["validate", "--cards", str(tmp_path / "cards")]) == 2
+    err = capsys.readouterr().err
+    assert f"buildings.yaml:{line}: building 'templo_midas': name.es: a name of at most 22 characters, got 25" in err
+    assert "Traceback" not in err and err.count("\n") == 1
