@@ -37,7 +37,10 @@ QUIET_CELLS = 1.0
 #: (x, y, side) in mm from the top-left of the trim (a negative x counts from the right edge), or
 #: ("token", fraction, cx, cy): a square of ``fraction`` of the face's width centred at
 #: (cx, cy) fractions of the face.  On tokens the icon and the value come first: the marker takes
-#: a fifth of the face's width (TOKEN_SHARE), beside the value, below the icon.
+#: a fifth of the face's width (TOKEN_SHARE), beside the value, below the icon.  A fifth of a 15 to
+#: 25 mm token is a 3 to 5 mm marker: the scanner needs some 8 px per mm to read it (a photo of a
+#: player's pieces from close, about 25 cm across at the 2048 px it works on), where the 8 to 11 mm
+#: markers of cards and building tiles read from a photo of the whole table.
 TOKEN_SHARE = 0.2
 PLACES: dict[str, tuple] = {
     "ciudadelas/district": (5.0, 5.0, 9.0),
