@@ -1,4 +1,4 @@
-"""Gladiadores: every printable component, drawn from cards/gladiadores/ (see GENERATOR_API.md).
+"""Gladiadores: every printable component, drawn from cards/gladiadores/ (see generator/API.md).
 
 Numbers, names and rule texts come from the data; this module only holds the words of the print
 layout itself (labels such as "Coste" or "Fase principal"), in Spanish and English, and the sentences
