@@ -100,7 +100,7 @@ def art_ids(g: Game, kind: str, entry: dict, family: str) -> dict[str, list[str]
             if name not in known:
                 path, line = g.location(kind, entry["id"])
                 where = art.line_of(part) if hasattr(art, "line_of") else line
-                close = difflib.get_close_matches(str(name), sorted(known), 1)
+                close = difflib.get_close_matches(str(name), sorted(known), 1, 0.7)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 field = f"art.{part}" + (f"[{i}]" if isinstance(value, list) else "")
                 raise GeneratorError(str(Problem(
