@@ -146,7 +146,7 @@ def capacity(g: Game, entry: dict) -> int:
                       if e["kind"] == "housing")
 
 
-#: The drawing beside a building's facade, by the kind of its first effect (stat bonuses show
+#: The medallion beside a building's picture, by the kind of its first effect (stat bonuses show
 #: their stat's icon; a building with no effect shows a laurel: it is there for its points).
 EMBLEMS = {"first_player": "first", "coins": "coins", "recruit_tiro": "recruit",
            "housing": "housing", "construction_bonus": "quarry", "chain": "chain",
