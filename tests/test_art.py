@@ -24,6 +24,10 @@ GAMES = {"ciudadelas": ciudadelas, "el_mapa": el_mapa, "gladiadores": gladiadore
 ART: list[tuple[str, str]] = [
     ("gladiadores", "buildings"),
     ("gladiadores", "gladiators"),
+
+
+    ("el_mapa", "buildings"),
+    ("el_mapa", "tech_cards"),
 ]
 
 #: generated ids and references to them, and colours: a picture that differs only by colour or by
