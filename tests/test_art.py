@@ -48,7 +48,7 @@ def _pictures(game, component: str) -> dict[str, set[str]]:
     opts = Options()
     comp = next(c for c in GAMES[game].components(_catalog()[game], opts) if c.id == component)
     seen: dict[str, set[str]] = defaultdict(set)
-    for face in comp.fronts:
+    for face in {id(f): f for f in comp.fronts}.values():   # each face once, not once per copy
         svg = render(face, comp.size_mm, 3.0, opts)
         root = ET.fromstring(svg)
         arts = [e for e in root.iter() if "art" in (e.get("class") or "").split()]

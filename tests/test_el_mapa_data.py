@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ludoteca.cards import DataError, load
+from ludoteca.cards import DataError, default_dir, load
 
 SEED = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "001_1b1189934490b265.txt"
 
@@ -378,8 +378,8 @@ def test_every_art_part_has_its_drawing_and_every_drawing_is_listed(game):
     assert used <= listed and len(used) > 20
 
 
-def test_an_unknown_art_part_is_one_line_naming_file_entry_and_field(tmp_path):
-    src = Path(load(games=("el_mapa",)).root) / "el_mapa"
+def test_an_unknown_art_part_is_one_line_naming_file_entry_and_field(game, tmp_path):
+    src = default_dir() / "el_mapa"
     dst = tmp_path / "el_mapa"
     shutil.copytree(src, dst)
     path = dst / "tech.yaml"
@@ -390,5 +390,5 @@ def test_an_unknown_art_part_is_one_line_naming_file_entry_and_field(tmp_path):
     with pytest.raises(DataError) as err:
         load(tmp_path, games=("el_mapa",))
     assert str(err.value) == (f"{path}:{line}: tech_card 'pies_ligeros': art[2]: one of the "
-                              f"{len(_art_parts_in_schema(load(games=('el_mapa',))['el_mapa']))} values "
+                              f"{len(_art_parts_in_schema(game))} values "
                               "its schema lists (did you mean 'winged_boot'?), got 'winged_bot'")
