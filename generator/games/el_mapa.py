@@ -406,7 +406,7 @@ def _player_aid(game: Game, levels: dict) -> Component:
                "battle_move": t["battle_move"], "every": t["recruit_every"], "points": t["points"]}
               for t in game.entries("troop")]
     buildings = [{"name": b["name"], "level": b["level"], "style": levels[b["level"]],
-                  "cost": _cost(game, b["cost"]), "effect": b["effect"], "art": b["art"], "wonder": bool(b.get("wonder")),
+                  "cost": _cost(game, b["cost"]), "effect": b["effect"], "wonder": bool(b.get("wonder")),
                   "variant": bool(b.get("variant"))}
                  for b in sorted(game.entries("building"), key=lambda e: e["level"])]
     context = {
