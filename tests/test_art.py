@@ -24,8 +24,6 @@ GAMES = {"ciudadelas": ciudadelas, "el_mapa": el_mapa, "gladiadores": gladiadore
 ART: list[tuple[str, str]] = [
     ("gladiadores", "buildings"),
     ("gladiadores", "gladiators"),
-
-
     ("el_mapa", "buildings"),
     ("el_mapa", "tech_cards"),
 ]
