@@ -745,6 +745,26 @@ def schema_words() -> Iterator[Case]:
                    must=(words, "a unique id (first used on line"))
 
 
+def art_parts() -> Iterator[Case]:
+    """El Mapa pictures made of parts the art library does not draw (issue 20): one line each, naming
+    the file, the entry and the field, before anything is drawn."""
+    text = (Path(__file__).resolve().parents[2] / "cards" / "el_mapa" / "buildings.yaml").read_text(encoding="utf-8")
+    old = "art: [grass, barracks, spears, banner]"
+    line = text[:text.index(old)].count("\n") + 1
+    edits = {"unknown": ("[grass, barraks]", "art[1]: one of the", "(did you mean 'barracks'?)"),
+             "long": ("[" + "x" * 100_000 + "]", "art[0]: one of the", "got 'xxx"),
+             "accent": ("[césped]", "art[0]: one of the", "got 'césped'")}
+    for key, (new, *words) in edits.items():
+        edited = text.replace(old, "art: " + new, 1).encode()
+        yield Case("art_parts", key, ["validate", "--cards", "cards"], {"cards/el_mapa/buildings.yaml": edited},
+                   cards=True, must=(f"cards/el_mapa/buildings.yaml:{line}: building 'cuartel': ", *words),
+                   check=one_line_naming("cards/el_mapa/buildings.yaml"))
+    yield Case("art_parts", "build_unknown", ["build", "el_mapa", "--cards", "cards", "--out", "o", "-q"],
+               {"cards/el_mapa/buildings.yaml": text.replace(old, "art: [grass, barraks]", 1).encode()}, cards=True,
+               must=("building 'cuartel': art[1]",),
+               check=lambda folder, out, err: "wrote the output folder" if (folder / "o").exists() else None)
+
+
 def _settings_default(folder: Path) -> int:
     """The app's start reading its settings from ``folder``: 0 when it gets the defaults."""
     from ludoteca.companion.app.settings import Settings
@@ -1080,12 +1100,45 @@ def deck_templates() -> Iterator[Case]:
         yield deck_case(name, body, ("t.svg.j2: ", needle, "cards.csv:2"))
 
 
+def gladiadores_art() -> Iterator[Case]:
+    """Gladiadores' art: fields naming a drawing the kit does not have, or not as an ASCII id: one
+    line naming the file, the entry and the field, and no kit folder begun."""
+    root = Path(__file__).resolve().parents[2] / "cards" / "gladiadores"
+    buildings = (root / "buildings.yaml").read_text(encoding="utf-8")
+    gladiators = (root / "gladiators.yaml").read_text(encoding="utf-8")
+    domus = "art: {main: domus, left: tree, right: fountain}"
+    crixo = "art: {extra: [torque, scar]}"
+    edits = {
+        "unknown_scene": ("buildings.yaml", buildings, domus, domus.replace("main: domus", "main: villa"),
+                          ("building 'domus': art.main: a drawing of templates/gladiadores/_art.svg.j2", "'villa'")),
+        "unknown_scene_close": ("buildings.yaml", buildings, domus, domus.replace("tree", "tre"),
+                                ("building 'domus': art.left:", "did you mean 'tree'?")),
+        "scene_not_ascii": ("buildings.yaml", buildings, domus, domus.replace("main: domus", 'main: "dómus"'),
+                            ("building 'domus': art.main: an ASCII id",)),
+        "unknown_gear": ("gladiators.yaml", gladiators, crixo, crixo.replace("scar", "eyepatch"),
+                         ("gladiator 'crixo': art.extra[1]: a drawing of", "'eyepatch'")),
+        "gear_of_a_building": ("gladiators.yaml", gladiators, "{weapon: gladius,", "{weapon: temple,",
+                               ("origin 'romano': art.weapon: a drawing of",)),
+    }
+
+    def nothing_written(folder: Path, out: str, err: str) -> str | None:
+        if len(err.strip().splitlines()) != 1:
+            return f"expected one line, got {err.strip()[:300]!r}"
+        return "a kit folder was begun" if (folder / "kit").exists() else None
+
+    for key, (name, text, old, new, must) in edits.items():
+        assert old in text, (key, old)
+        yield Case("gladiadores_art", key, ["build", "gladiadores", "--cards", "cards", "--out", "kit"],
+                   {f"cards/gladiadores/{name}": text.replace(old, new, 1).encode()}, cards=True,
+                   must=must, check=nothing_written)
+
+
 GENERATORS: list[Callable[[], Iterator[Case]]] = [issue_cases, yaml_bombs, deep_nesting, oversize, big_numbers, schema_ranges,
                                                   impossible_games, encodings, play_lines, databases, csv_injection,
                                                   store_troubles,
                                                   surrogate_lines, names, player_count_buildings, schema_words,
                                                   special_files, scan_photos, app_files, names_in_lines,
-                                                  output_targets, deck_templates]
+                                                  output_targets, deck_templates, gladiadores_art, art_parts]
 #: Cases other parts add: callables returning an iterable of :class:`Case`.
 EXTRA: list[Callable[[], Iterator[Case]]] = []
 
