@@ -87,10 +87,11 @@ def layout(svg: str) -> tuple[list[tuple[int, Box, str]], list[tuple[int, Box]],
     top = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
     order = 0
 
-    def walk(node, m, rotated):
+    def walk(node, m, rotated, art=False):
         nonlocal order
         m = _mul(m, _matrix(node.get("transform")))
         rotated = rotated or "rotate" in (node.get("transform") or "")
+        art = art or node.get("class") == "art"      # a picture: its lettering is the art's own
         tag = node.tag.replace(SVG, "")
         order += 1
         if tag in ("defs", "clipPath", "mask") or node.get("class") == "scan-marker":
@@ -102,10 +103,10 @@ def layout(svg: str) -> tuple[list[tuple[int, Box, str]], list[tuple[int, Box]],
             if w > 0 and h > 0 and node.get("fill", "black") != "none":
                 panels.append((order, box))
             stroke = float(node.get("stroke-width", 1)) * abs(m[0])
-            if node.get("stroke", "none") != "none" and stroke > 0 and m == top:
+            if node.get("stroke", "none") != "none" and stroke > 0 and m == top and not art:
                 frames.append((box[0] - stroke / 2, box[1] - stroke / 2, box[2] + stroke / 2,
                                box[3] + stroke / 2))
-        if tag == "text" and not rotated:
+        if tag == "text" and not rotated and not art:
             words = "".join(node.itertext()).strip()
             if words:
                 size = float(node.get("font-size"))
@@ -118,7 +119,7 @@ def layout(svg: str) -> tuple[list[tuple[int, Box, str]], list[tuple[int, Box]],
                 texts.append((order, _mapped(m, (x0, y - ASCENT * size, x0 + width, y + below)), words))
             return
         for child in node:
-            walk(child, m, rotated)
+            walk(child, m, rotated, art)
 
     for child in root:
         walk(child, top, False)
