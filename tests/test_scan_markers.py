@@ -77,7 +77,7 @@ def _district_face(district_id: str) -> tuple[Face, dict]:
     game = load(games=("ciudadelas",))["ciudadelas"]
     colours = {c["id"]: ciudadelas.colour_style(c) for c in game.entries("colour")}
     entry = game.get("district", district_id)
-    return ciudadelas._district_face(entry, colours, 0), entry
+    return ciudadelas._district_face(entry, colours), entry
 
 
 def test_marker_is_vector_in_its_corner_and_no_markers_leaves_it_out():

@@ -153,7 +153,7 @@ def faces(game: Game) -> tuple[list[Face], list[Face]]:
         if number not in marked and target.kind == "dark_district":
             from ludoteca.generator.games import ciudadelas
             colours = {c["id"]: ciudadelas.colour_style(c) for c in game.entries("colour")}
-            face = ciudadelas._district_face(target.entry, colours, 1, True)
+            face = ciudadelas._district_face(target.entry, colours, True)
             cache = (game.id, number, key_codes)
             if cache not in _FACES:
                 _FACES[cache] = _render(face, target.size_mm, False)

@@ -61,10 +61,9 @@ def art_elements() -> list[str]:
                   if not name.startswith("_") and callable(value))
 
 
-def _art(game, kind: str, d: dict, elements: list[str]) -> list[dict]:
-    """A district's picture as the template draws it; an unknown element is a DataError on its line."""
-    parts = plain(d["art"])
-    for i, part in enumerate(parts):
+def _check_art(game, kind: str, d: dict, elements: list[str]) -> None:
+    """A DataError on its own line when a district's ``art:`` names an element that is not drawn."""
+    for i, part in enumerate(d["art"]):
         if part["el"] not in elements:
             path, _line = game.location(kind, d["id"])
             near = difflib.get_close_matches(part["el"], elements, 3, 0.5)
@@ -72,12 +71,11 @@ def _art(game, kind: str, d: dict, elements: list[str]) -> list[dict]:
             raise DataError([Problem(str(path), d["art"].line_of(i), kind, d["id"], f"art[{i}].el",
                                      f"a drawn element of templates/{ART_TEMPLATE}{hint}",
                                      part["el"])])
-    return parts
 
 
-def _district_face(d: dict, colours: dict[str, dict], art: list[dict], dark_city: bool = False) -> Face:
+def _district_face(d: dict, colours: dict[str, dict], dark_city: bool = False) -> Face:
     points = d.get("points")
-    ctx = {"id": d["id"], "name": plain(d["name"]), "cost": d["cost"], "art": art,
+    ctx = {"id": d["id"], "name": plain(d["name"]), "cost": d["cost"], "art": plain(d["art"]),
            "points": points if points is not None and points != d["cost"] else None,
            "effect": plain(d.get("effect")), "colour": colours[d["colour"]],
            "dark_city": dark_city, "labels": {k: LABELS[k] for k in ("points", "optional")},
@@ -93,7 +91,8 @@ def _deck(game, kind: str, comp_id: str, colours: dict, dark_city: bool) -> Comp
     fronts: list[Face] = []
     elements = art_elements()
     for d in game.entries(kind):
-        fronts += [_district_face(d, colours, _art(game, kind, d, elements), dark_city)] * int(d["copies"])
+        _check_art(game, kind, d, elements)
+        fronts += [_district_face(d, colours, dark_city)] * int(d["copies"])
     back = _district_back()
     return Component(GAME, comp_id, TITLES[comp_id], card_size(game), fronts,
                      [back] * len(fronts), deck=True)
