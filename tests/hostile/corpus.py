@@ -1080,12 +1080,38 @@ def deck_templates() -> Iterator[Case]:
         yield deck_case(name, body, ("t.svg.j2: ", needle, "cards.csv:2"))
 
 
+def district_art() -> Iterator[Case]:
+    """A Ciudadelas district's ``art:`` naming what is not drawn (a typo, a private helper macro of
+    the art template) or a thousand elements long: each refused in one line naming the file, the
+    line, the district and the field, before anything is written."""
+    root = Path(__file__).resolve().parents[2] / "cards"
+    text = (root / "ciudadelas" / "districts.yaml").read_text(encoding="utf-8")
+    spot = "      - {el: pier, x: 34, s: 0.9}\n"
+    at = text.index(spot)
+    line = text.count("\n", 0, at) + 1
+    rel = "cards/ciudadelas/districts.yaml"
+
+    def no_output(folder: Path, out: str, err: str) -> str | None:
+        return "something was written" if (folder / "out").exists() else None
+
+    bad = {
+        "typo": ("      - {el: peir, x: 34}\n", "art[2].el: a drawn element of templates/ciudadelas/_art.svg.j2 (closest: pier"),
+        "private_macro": ("      - {el: _win}\n", "art[2].el: a drawn element of templates/ciudadelas/_art.svg.j2, got _win"),
+        "thousand": ("      - {el: boat}\n" * 1000, "art: a list of "),
+    }
+    for name, (lines, needle) in bad.items():
+        edited = text[:at] + lines + text[at + len(spot):]
+        yield Case("district_art", name, ["build", "ciudadelas", "--cards", "cards", "--out", "out", "-q"],
+                   {rel: edited.encode()}, cards=True, check=no_output,
+                   must=(f"{rel}:{line if name != 'thousand' else line - 3}: district 'harbor': ", needle))
+
+
 GENERATORS: list[Callable[[], Iterator[Case]]] = [issue_cases, yaml_bombs, deep_nesting, oversize, big_numbers, schema_ranges,
                                                   impossible_games, encodings, play_lines, databases, csv_injection,
                                                   store_troubles,
                                                   surrogate_lines, names, player_count_buildings, schema_words,
                                                   special_files, scan_photos, app_files, names_in_lines,
-                                                  output_targets, deck_templates]
+                                                  output_targets, deck_templates, district_art]
 #: Cases other parts add: callables returning an iterable of :class:`Case`.
 EXTRA: list[Callable[[], Iterator[Case]]] = []
 
