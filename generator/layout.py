@@ -1,4 +1,4 @@
-"""Components -> pages: the three layouts of GENERATOR_API.md (grid, page, board)."""
+"""Components -> pages: the three layouts of generator/API.md (grid, page, board)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The contract between the engine and the game modules (see notes/GENERATOR_API.md)."""
+"""The contract between the engine and the game modules (see generator/API.md)."""
 
 from __future__ import annotations
 

@@ -48,6 +48,7 @@ class Text:
     size_pt: float
     raw: str
     seq: int = 0           # when it is drawn, in the page's drawing order (see PageDrawing.fill_seq)
+    form: str = ""         # the name of the page's form XObject it is drawn in ("" on the page)
 
 
 @dataclass
@@ -151,7 +152,8 @@ class _Interpreter:
         """Device (pt, bottom-left) -> mm, top-left."""
         return x * PT, (self.h_pt - y) * PT
 
-    def run(self, contents, resources, ctm: list[float], clip: Rect | None, depth: int = 0) -> None:
+    def run(self, contents, resources, ctm: list[float], clip: Rect | None, depth: int = 0,
+            form_name: str = "") -> None:
         from pypdf.generic import ContentStream
         out, dev = self.out, self.dev
         resources = resources.get_object() if resources is not None else {}
@@ -196,7 +198,8 @@ class _Interpreter:
                     corners = [dev(*_apply(m, x, y)) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
                     bbox = (min(c[0] for c in corners), min(c[1] for c in corners),
                             max(c[0] for c in corners), max(c[1] for c in corners))
-                    self.run(form, form.get("/Resources"), m, _intersect(clip, bbox), depth + 1)
+                    self.run(form, form.get("/Resources"), m, _intersect(clip, bbox), depth + 1,
+                             form_name or str(operands[0]))
             elif op == "m":
                 subpaths.append([dev(*_apply(ctm, float(operands[0]), float(operands[1])))])
             elif op == "l":
@@ -257,7 +260,7 @@ class _Interpreter:
                 text = "".join(str(p) for p in raw if not isinstance(p, (int, float))) \
                     if isinstance(raw, list) else str(raw)
                 if clip is None or (clip[0] - 1 <= x <= clip[2] + 1 and clip[1] - 1 <= y <= clip[3] + 1):
-                    out.texts.append(Text(x, y, size, text, len(out.fills) + len(out.texts) + 1))
+                    out.texts.append(Text(x, y, size, text, len(out.fills) + len(out.texts) + 1, form_name))
 
 
 def _walk_resources(resources, seen: set, depth: int = 0):

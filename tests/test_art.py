@@ -23,6 +23,8 @@ GAMES = {"ciudadelas": ciudadelas, "el_mapa": el_mapa, "gladiadores": gladiadore
 #: (game, component id): the components whose every front carries a picture of its own
 ART: list[tuple[str, str]] = [
     ("ciudadelas", "districts"),
+    ("gladiadores", "buildings"),
+    ("gladiadores", "gladiators"),
 ]
 
 #: generated ids and references to them, and colours: a picture that differs only by colour or by

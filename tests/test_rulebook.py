@@ -319,23 +319,47 @@ def test_no_page_shows_code_ids_file_names_or_options(books, game, lang):
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_designer_notes_close_the_book(books, catalog, game, lang):
-    """The data's notes reach players as a short appendix of designer notes, last in the book,
-    each led by what it is about; no "Aclaraciones" of provenance notes."""
+    """The data's notes reach players as a short appendix of designer notes, last in the book
+    before the turn summary, each led by what it is about; no "Aclaraciones" of provenance notes."""
     from ludoteca.generator.rulebook.source import texts
     path = books[game, lang, "a4", "plain"]
     heading = "Notas de diseño" if lang == "es" else "Designer notes"
-    assert pypdf.PdfReader(path).outline[-1].title == heading
+    assert [o.title for o in pypdf.PdfReader(path).outline[-2:]] == [heading, SUMMARY[lang]]
     pages = text_of(path).split("\f")[:-1]                  # pdftotext ends every page with \f
     start = next(n for n, page in enumerate(pages) if heading in page)
-    appendix = flat(" ".join(pages[start:]))
+    appendix = flat(" ".join(pages[start:-1]))
     written = texts(game)["designer_notes"]
     by_path = {n.path: n for n in notes(catalog[game])}
     for note in written:
         leads = note.get("topic", {}).get(lang) or ", ".join(
             dict.fromkeys(by_path[p].topic[lang] for p in note["about"]))
         assert f"{leads}." in appendix
-    assert len(pages) - start <= 2, "a short appendix"
+    assert len(pages) - 1 - start <= 2, "a short appendix"
     assert "Aclaraciones" not in flat(" ".join(pages)) and "Clarifications" not in flat(" ".join(pages))
+
+
+SUMMARY = {"es": "Resumen del turno", "en": "Turn summary"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_turn_summary_is_the_last_page_and_says_what_the_player_aid_says(books, catalog, game, lang):
+    """One page at the end: every line of it is a line the kit's reference card or player aid
+    prints (the same function makes both), so the two cannot drift apart."""
+    from ludoteca.generator.games import ciudadelas, el_mapa, gladiadores
+    path = books[game, lang, "a4", "plain"]
+    pages = text_of(path).split("\f")[:-1]
+    assert SUMMARY[lang] in pages[-1] and SUMMARY[lang] not in flat(" ".join(pages[:-1]))
+    if game == "ciudadelas":
+        lines = ciudadelas.turn_steps(catalog[game])
+    elif game == "el_mapa":
+        lines = el_mapa.turn_steps(catalog[game])
+    else:
+        lines = [ln for sec in gladiadores.aid_sections(catalog[game]) if sec["id"] != "setup"
+                 for ln in sec.get("lines", [])]
+    last = flat(pages[-1])
+    for line in lines:
+        assert flat(line[lang]) in last, line[lang][:60]
 
 
 def test_a_designer_note_about_no_data_note_is_one_line(catalog, tmp_path, monkeypatch):
@@ -392,10 +416,13 @@ def test_fonts_are_embedded(books, kind):
 
 @pytest.mark.parametrize("kind", ["plain"])
 def test_no_text_under_6_pt(books, kind):
+    """The book's text; the pictures (the cover, the setup's real cards drawn small) are pictures."""
     for game in GAMES:
         for lang in ("es", "en"):
-            sizes = [t.size_pt for page in read(books[game, lang, "a4", kind]) for t in page.texts]
+            texts = [t for page in read(books[game, lang, "a4", kind]) for t in page.texts]
+            sizes = [t.size_pt for t in texts if not t.form.startswith("/LudotecaPicture")]
             assert sizes and min(sizes) >= 6.0
+            assert len(sizes) < len(texts), "the setup picture's words are drawn"
 
 
 @pytest.mark.parametrize("game", GAMES)

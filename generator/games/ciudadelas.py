@@ -181,11 +181,16 @@ def _filled_steps(game, ref: dict) -> list[dict]:
     return out
 
 
+def turn_steps(game) -> list[dict]:
+    """The turn in a few lines ({es, en}), as the reference card and the rulebook's summary say it."""
+    return _filled_steps(game, _component(game, "reference_card"))
+
+
 def _reference(game, colours: dict) -> Component:
     ref = _component(game, "reference_card")
     front = Face("ciudadelas/reference_front.svg.j2",
                  {"title": LABELS["your_turn"], "game_name": plain(game.meta["name"]),
-                  "steps": _filled_steps(game, ref)}, "reference")
+                  "steps": turn_steps(game)}, "reference")
     rows = []
     for cid in ref.get("characters") or []:
         c = game.get("character", cid)

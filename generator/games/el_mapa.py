@@ -403,6 +403,13 @@ def _setup_maps(game: Game, levels: dict) -> Component:
                      (0.0, 0.0), fronts, layout="page")
 
 
+def turn_steps(game: Game) -> list[dict]:
+    """The turn in a few paragraphs ({es, en}), as the player aid and the rulebook's summary say it."""
+    meta = game.meta
+    return [meta[key]["text"] for key in ("production", "building_rules", "trade", "army_limit",
+                                          "movement", "battle", "spells")]
+
+
 def _player_aid(game: Game, levels: dict) -> Component:
     meta = game.meta
     troops = [{"icon": t["id"], "name": t["name"], "cost": _cost(game, t["cost"]), "hp": t["hp"],
@@ -413,11 +420,8 @@ def _player_aid(game: Game, levels: dict) -> Component:
                   "cost": _cost(game, b["cost"]), "effect": b["effect"], "wonder": bool(b.get("wonder")),
                   "variant": bool(b.get("variant"))}
                  for b in sorted(game.entries("building"), key=lambda e: e["level"])]
-    steps = [meta["production"]["text"], meta["building_rules"]["text"], meta["trade"]["text"],
-             meta["army_limit"]["text"], meta["movement"]["text"], meta["battle"]["text"],
-             meta["spells"]["text"]]
     context = {
-        "title": meta["name"], "steps": steps, "troops": troops, "buildings": buildings,
+        "title": meta["name"], "steps": turn_steps(game), "troops": troops, "buildings": buildings,
         "trades": [{"give": _cost(game, tr["give"]), "receive": _cost(game, tr["get"])}
                    for tr in meta["bank_trades"]],
         "end": [e["text"] for e in meta["end_conditions"]], "scoring": meta["scoring"]["text"],

@@ -1,4 +1,4 @@
-"""Gladiadores: every printable component, drawn from cards/gladiadores/ (see GENERATOR_API.md).
+"""Gladiadores: every printable component, drawn from cards/gladiadores/ (see generator/API.md).
 
 Numbers, names and rule texts come from the data; this module only holds the words of the print
 layout itself (labels such as "Coste" or "Fase principal"), in Spanish and English, and the sentences
@@ -7,10 +7,13 @@ of the player aid into which the data's numbers are filled.
 
 from __future__ import annotations
 
+import difflib
+import functools
 import re
 from typing import Any, Iterable
 
 from ludoteca.cards import Game
+from ludoteca.cards.problems import Problem
 from ludoteca.companion.engine.scoring.gladiadores import LABELS as SCORE_LINES
 from ludoteca.generator.games import card_size, plain
 from ludoteca.generator.model import Component, Face, GeneratorError, Options
@@ -67,12 +70,55 @@ def _join(names: list[dict]) -> dict:
     return {lang: ", ".join(n[lang] for n in names) for lang in ("es", "en")}
 
 
+# ---------------------------------------------------------------- art
+ART_TEMPLATE = "gladiadores/_art.svg.j2"
+#: the drawings an ``art:`` field may name: macros of _art.svg.j2 called scene_<id> (a building's
+#: scene) or gear_<id> (what a gladiator wears and holds)
+ART_FAMILIES = ("scene", "gear")
+
+
+@functools.lru_cache(maxsize=1)
+def art_library() -> dict[str, frozenset[str]]:
+    """The drawings of templates/gladiadores/_art.svg.j2 by family: {"scene": {"hut", ...}, ...}."""
+    from ludoteca.generator.templating import environment
+    module = environment().get_template(ART_TEMPLATE).module
+    names = [n for n in dir(module) if not n.startswith("_")]
+    return {fam: frozenset(n[len(fam) + 1:] for n in names if n.startswith(fam + "_"))
+            for fam in ART_FAMILIES}
+
+
+def art_ids(g: Game, kind: str, entry: dict, family: str) -> dict[str, list[str]]:
+    """An entry's ``art:`` as {part: [drawing ids]}, every id checked against the library.
+
+    An unknown id is one line naming the file, the entry, the field and what was expected."""
+    known = art_library()[family]
+    art = entry.get("art") or {}
+    out: dict[str, list[str]] = {}
+    for part, value in art.items():
+        ids = list(value) if isinstance(value, list) else [value]
+        for i, name in enumerate(ids):
+            if name not in known:
+                path, line = g.location(kind, entry["id"])
+                where = art.line_of(part) if hasattr(art, "line_of") else line
+                close = difflib.get_close_matches(str(name), sorted(known), 1, 0.7)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                field = f"art.{part}" + (f"[{i}]" if isinstance(value, list) else "")
+                raise GeneratorError(str(Problem(
+                    str(path), where or line, kind, entry["id"], field,
+                    f"a drawing of templates/{ART_TEMPLATE}{hint}", f"'{name}'")))
+        out[part] = ids
+    return out
+
+
 # ---------------------------------------------------------------- gladiators
 def gladiator_context(g: Game, entry: dict) -> dict:
     """What a gladiator card shows."""
     origin = g.get("origin", entry["origin"])
+    gear = art_ids(g, "origin", origin, "gear")
+    for part, ids in art_ids(g, "gladiator", entry, "gear").items():
+        gear[part] = ids
     return {"name": entry["name"], "kind": entry["kind"], "origin": entry["origin"],
-            "origin_name": origin["name"],
+            "origin_name": origin["name"], "gear": gear,
             "stats": [{"id": s, "value": entry[s]} for s in STATS],
             "fight_cost": entry["fight_cost"], "min_bid": entry.get("min_bid"),
             "ability": entry.get("ability"),
@@ -100,14 +146,7 @@ def capacity(g: Game, entry: dict) -> int:
                       if e["kind"] == "housing")
 
 
-def facade(entry: dict) -> str:
-    """Which outline the art shows: a temple gives points, a house starts, an arch is built."""
-    if entry.get("points", 0):
-        return "temple"
-    return "house" if entry["starting"] else "arch"
-
-
-#: The drawing beside a building's facade, by the kind of its first effect (stat bonuses show
+#: The medallion beside a building's picture, by the kind of its first effect (stat bonuses show
 #: their stat's icon; a building with no effect shows a laurel: it is there for its points).
 EMBLEMS = {"first_player": "first", "coins": "coins", "recruit_tiro": "recruit",
            "housing": "housing", "construction_bonus": "quarry", "chain": "chain",
@@ -134,7 +173,8 @@ def building_context(g: Game, entry: dict) -> dict:
             "ability": entry["ability"], "capacity": capacity(g, entry),
             "start_of_turn": any(e.get("timing") == "start_of_turn"
                                  for e in entry.get("effects", [])),
-            "facade": facade(entry), "emblem": building_emblem(entry), "marker": entry.get("marker"),
+            "scene": art_ids(g, "building", entry, "scene"),
+            "emblem": building_emblem(entry), "marker": entry.get("marker"),
             "labels": {k: LABELS[k] for k in ("starting", "centre", "cost", "points", "houses",
                                               "demolishable", "not_demolishable",
                                               "start_of_turn", "game")}}

@@ -101,14 +101,19 @@ def book_pages(catalog: Any, game_id: str, opts: Options, examples: Path | None 
 
 
 def _key(catalog: Any, game_id: str, opts: Options) -> str:
-    """A hash of everything a game's rulebook depends on: the data, the texts, the example, the options."""
+    """A hash of everything a game's rulebook depends on: the data, the texts, the example, the
+    options, the templates of its pictures and the code that makes its parts."""
     from importlib import resources
+
+    from ..templating import TEMPLATES, fingerprint
     digest = hashlib.sha256(f"{VERSION}\0{game_id}\0{opts.lang}\0{opts.paper}".encode())
     game = catalog[game_id]
     digest.update(json.dumps([game.singles, game.kinds], sort_keys=True, default=str).encode("utf-8"))
     folder = Path(__file__).parent
-    for path in sorted(list(TEXTS.glob("*.yaml")) + list(folder.glob("*.py"))):
+    for path in sorted(list(TEXTS.glob("*.yaml")) + list(folder.glob("*.py"))
+                       + list((folder.parent / "games").glob("*.py"))):
         digest.update(path.read_bytes())
+    digest.update(fingerprint((str(TEMPLATES),)).encode())
     example = Path(str(resources.files("ludoteca.examples"))) / f"{game_id}.yaml"
     if example.is_file():
         digest.update(example.read_bytes())

@@ -33,6 +33,7 @@ class Para:
 class Items:
     items: list[str]
     numbered: bool = False
+    small: bool = False        # set in the small size (a summary that must fit one page)
 
 
 @dataclass
@@ -70,16 +71,28 @@ class MapGrid:
 
 
 @dataclass
+class Picture:
+    """A drawing of the kit's own (an SVG of its templates) set at its size, or smaller when the
+    page is narrower; the caption under it."""
+
+    svg: str
+    width_mm: float
+    height_mm: float
+    caption: str = ""
+
+
+@dataclass
 class Title:
-    """The cover: the game's name, what the book is, and lines under it."""
+    """The cover: the game's name, what the book is, lines under it, and its picture."""
 
     name: str
     subtitle: str
     lines: list[str]
     colour: str
+    picture: Picture | None = None
 
 
-Block = Heading | Para | Items | Table | MapGrid | Title
+Block = Heading | Para | Items | Table | MapGrid | Picture | Title
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 

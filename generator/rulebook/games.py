@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ..games import plain
 from .blocks import Block, Heading, Items, MapGrid, Para, Table, icon, markup
 from .content import Context, auto
 from .source import RulebookError, texts
@@ -57,6 +58,18 @@ def describe_player(ctx: Context, record: dict, player: dict) -> str:
     return f"<b>{markup(player['name'])}</b>: " + markup("; ".join(parts)) + "."
 
 
+def turn_summary(ctx: Context, sections: list[tuple[str, list]]) -> list[Block]:
+    """The last page: the turn in short, the very lines the kit's reference card or player aid
+    prints (``sections``: a title, or none, and its {es, en} lines)."""
+    out: list[Block] = [Heading(1, markup(ctx.w("turn_summary")), new_page=True),
+                        Para(markup(ctx.w("turn_summary_intro")), "small")]
+    for title, lines in sections:
+        if title:
+            out.append(Heading(3, markup(title)))
+        out.append(Items([ctx.m(line) for line in lines], numbered=len(sections) == 1, small=True))
+    return out
+
+
 # ---------------------------------------------------------------- Ciudadelas
 
 def _colours(ctx: Context) -> dict[str, dict]:
@@ -65,6 +78,52 @@ def _colours(ctx: Context) -> dict[str, dict]:
 
 def _dot(ctx: Context, colour_id: str) -> str:
     return icon("dot", _colours(ctx)[colour_id]["hex"])
+
+
+#: the cover pictures' size: the width of a book's text column, a little wider than high
+COVER_MM = (124.0, 86.0)
+
+
+@auto("ciudadelas", "cover")
+def ciudadelas_cover(ctx: Context) -> list[Block]:
+    characters = [c["id"] for c in sorted(ctx.game.entries("character"), key=lambda e: e["number"])]
+    return [ctx.picture("ciudadelas/cover.svg.j2",
+                        {"characters": characters, "colours": [c["hex"] for c in ctx.game.entries("colour")]},
+                        COVER_MM)]
+
+
+#: a setup picture's size: the text column's width
+SETUP_MM = (124.0, 84.0)
+
+
+@auto("ciudadelas", "setup_picture")
+def ciudadelas_setup(ctx: Context) -> list[Block]:
+    meta, counts = ctx.game.meta, ctx.game.counts()
+    w, card = SETUP_MM[0], 15.0
+    cards = [("districts", True, 0, 8 + k * 0.7, 9 - k * 0.7, card, 0) for k in range(3)]
+    cards += [("characters", True, 0, 62 + k * 0.7, 9 - k * 0.7, card, 0) for k in range(3)]
+    cards += [("crown", False, 0, 94, 8, card, 0)]
+    hand = int(meta["starting_cards"])
+    cards += [("districts", True, 0, 10 + k * 7, 54, card, (k - (hand - 1) / 2) * 8) for k in range(hand)]
+    cards += [("reference", False, 0, 96, 52, card * 1.2, 0)]
+    labels = [
+        {"text": label(ctx, "setup_deck", n=counts["districts"]), "x": 16, "y": 38},
+        {"text": label(ctx, "setup_bank"), "x": 42, "y": 38},
+        {"text": label(ctx, "setup_characters", n=counts["characters"]), "x": 70, "y": 38},
+        {"text": label(ctx, "setup_crown"), "x": 102, "y": 38},
+        {"text": label(ctx, "setup_hand", n=hand), "x": 22, "y": 80},
+        {"text": label(ctx, "setup_gold", n=meta["starting_gold"]), "x": 60, "y": 80},
+        {"text": label(ctx, "setup_reference"), "x": 105, "y": 80},
+    ]
+    context = {"middle": label(ctx, "setup_middle"), "each": label(ctx, "setup_each"), "labels": labels,
+               "bank": {"x": 35, "y": 26, "n": 14}, "purse": {"x": 57, "y": 66, "n": int(meta["starting_gold"])}}
+    return [ctx.scene("ciudadelas/setup_table.svg.j2", context, SETUP_MM, cards)]
+
+
+@auto("ciudadelas", "turn_summary")
+def ciudadelas_turn_summary(ctx: Context) -> list[Block]:
+    from ..games.ciudadelas import turn_steps
+    return turn_summary(ctx, [("", turn_steps(ctx.game))])
 
 
 @auto("ciudadelas", "box")
@@ -153,6 +212,63 @@ def ciudadelas_dark_city(ctx: Context) -> list[Block]:
 def _level_styles() -> dict[int, dict]:
     from ..games.el_mapa import LEVEL_STYLE
     return LEVEL_STYLE
+
+
+@auto("el_mapa", "turn_summary")
+def el_mapa_turn_summary(ctx: Context) -> list[Block]:
+    from ..games.el_mapa import turn_steps
+    meta = ctx.game.meta
+    return turn_summary(ctx, [(ctx.w("your_turn"), turn_steps(ctx.game)),
+                              (ctx.w("game_end"), [e["text"] for e in meta["end_conditions"]]
+                               + [meta["scoring"]["text"]])])
+
+
+@auto("el_mapa", "setup_picture")
+def el_mapa_setup(ctx: Context) -> list[Block]:
+    tile, divider = 9.0, 44.0
+    # a corner of the map: the level I ring, level II inside; one player's start face up
+    grid = [[1, 1, 1, 1, 1], [1, 2, 2, 2, 1], [1, 2, 3, 2, 1]]
+    starts = {(2, 0): "pueblo", (1, 0): "mina_madera", (2, 1): "mina_piedra_leva"}
+    backs = {n: ctx.component("tiles").backs.index(next(b for b in ctx.component("tiles").backs
+                                                       if b.context["level"] == n)) for n in (1, 2, 3)}
+    cards: list[tuple] = []
+    for r, row in enumerate(grid):
+        for k, level in enumerate(row):
+            x, y = 6 + k * (tile + 0.6), 10 + r * (tile + 0.6)
+            if (r, k) in starts:
+                comp, index = ctx.face_where(id=starts[r, k])
+                cards.append((comp, False, index, x, y, tile, 0))
+            else:
+                cards.append(("tiles", True, backs[level], x, y, tile, 0))
+    tech = ctx.component("tech_cards")
+    for n, level in enumerate((1, 2, 3)):
+        index = next(i for i, b in enumerate(tech.backs) if b.context["level"] == level)
+        cards += [("tech_cards", True, index, 62 + n * 14 + k * 0.6, 10 - k * 0.6, 11.0, 0) for k in range(3)]
+    for n, counter in enumerate(("madera_1", "piedra_1", "oro_1")):
+        comp, index = ctx.face_where(id=counter)
+        cards.append((comp, False, index, 106 + (n % 2) * 8, 10 + n * 8, 7.5, 0))
+    board, index = "castle_boards", 0
+    cards.append((board, False, index, 6, divider + 8, 20.0, 0))
+    marker, index = ctx.face_where(id="marcador_pueblo")
+    cards += [(marker, False, index, 36 + k * 9, divider + 16, 7.5, 0) for k in range(3)]
+    labels = [
+        {"text": label(ctx, "setup_map"), "x": 6, "y": 42, "anchor": "start"},
+        {"text": label(ctx, "setup_tech"), "x": 82, "y": 33, "anchor": "middle"},
+        {"text": label(ctx, "setup_supply"), "x": 114, "y": 42, "anchor": "middle"},
+        {"text": label(ctx, "setup_castle"), "x": 30, "y": divider + 12, "anchor": "start"},
+        {"text": label(ctx, "setup_markers"), "x": 36, "y": divider + 29, "anchor": "start"},
+    ]
+    context = {"middle": label(ctx, "setup_middle"), "each": label(ctx, "setup_each"),
+               "divider": divider, "labels": labels}
+    return [ctx.scene("el_mapa/setup_table.svg.j2", context, SETUP_MM, cards)]
+
+
+@auto("el_mapa", "cover")
+def el_mapa_cover(ctx: Context) -> list[Block]:
+    styles = _level_styles()
+    levels = [{"fill": styles[n]["fill"], "light": styles[n]["light"]} for n in sorted(styles)]
+    colours = [c["hex"] for c in ctx.game.entries("player_colour")]
+    return [ctx.picture("el_mapa/cover.svg.j2", {"levels": levels, "colours": colours}, COVER_MM)]
 
 
 def _level(ctx: Context, level: int) -> str:
@@ -344,6 +460,51 @@ def el_mapa_damage_example(ctx: Context) -> list[Block]:
 
 
 # ---------------------------------------------------------------- Gladiadores
+
+@auto("gladiadores", "setup_picture")
+def gladiadores_setup(ctx: Context) -> list[Block]:
+    setup = ctx.game.meta["setup"]
+    card = 12.0
+    starting = [b for b in ctx.game.entries("building") if b.get("starting")]
+    centre = [b for b in ctx.game.entries("building") if not b.get("starting") and b.get("symbol") == "none"]
+    tiro = ctx.front_where("gladiators", kind="tiro")
+    cards = [("buildings", False, ctx.front_where("buildings", name=plain(b["name"])), 4 + k * 13.5, 10, card, 0)
+             for k, b in enumerate(centre[:4])]
+    cards += [("gladiators", False, tiro, 62 + k * 0.7, 10 - k * 0.7, card, 0) for k in range(3)]
+    veteran = ctx.front_where("gladiators", kind="veteran")
+    cards += [("gladiators", True, veteran, 79 + k * 0.7, 10 - k * 0.7, card, 0) for k in range(3)]
+    cards += [("combat", True, 0, 96 + k * 0.7, 10 - k * 0.7, card, 0) for k in range(3)]
+    n_buildings, n_tiros = int(setup["buildings_per_player"]), int(setup["starting_tiros"])
+    cards += [("buildings", False, ctx.front_where("buildings", name=plain(b["name"])), 6 + k * 13.5, 53, card, 0)
+              for k, b in enumerate(starting[:n_buildings])]
+    cards += [("gladiators", False, tiro, 52 + k * 13.5, 53, card, 0) for k in range(n_tiros)]
+    labels = [
+        {"text": label(ctx, "setup_centre_buildings"), "x": 30, "y": 33},
+        {"text": label(ctx, "setup_tiros"), "x": 69, "y": 33},
+        {"text": label(ctx, "setup_veterans"), "x": 86, "y": 33},
+        {"text": label(ctx, "setup_combat"), "x": 103, "y": 33},
+        {"text": label(ctx, "setup_bank"), "x": 117, "y": 33},
+        {"text": label(ctx, "setup_buildings", n=n_buildings), "x": 26, "y": 79},
+        {"text": label(ctx, "setup_tiros_each", n=n_tiros), "x": 65, "y": 79},
+        {"text": label(ctx, "setup_coins", n=setup["starting_coins"]), "x": 103, "y": 79},
+    ]
+    context = {"middle": label(ctx, "setup_middle"), "each": label(ctx, "setup_each"), "labels": labels,
+               "bank": {"x": 115, "y": 26, "n": 8},
+               "purse": {"x": 97, "y": 62, "n": int(setup["starting_coins"])}}
+    return [ctx.scene("gladiadores/setup_table.svg.j2", context, SETUP_MM, cards)]
+
+
+@auto("gladiadores", "turn_summary")
+def gladiadores_turn_summary(ctx: Context) -> list[Block]:
+    from ..games.gladiadores import aid_sections
+    return turn_summary(ctx, [(ctx.t(sec["title"]), sec["lines"]) for sec in aid_sections(ctx.game)
+                              if sec.get("lines") and sec.get("id") != "setup"])
+
+
+@auto("gladiadores", "cover")
+def gladiadores_cover(ctx: Context) -> list[Block]:
+    return [ctx.picture("gladiadores/cover.svg.j2", {}, COVER_MM)]
+
 
 def _symbol(ctx: Context, symbol: str) -> str:
     return label(ctx, f"symbol_{symbol}")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..fonts import font_dir
 from ..units import mm_to_pt
-from .blocks import Block, Heading, Items, MapGrid, Para, Table, Title
+from .blocks import Block, Heading, Items, MapGrid, Para, Picture, Table, Title
 
 BODY_PT = 9.0
 SMALL_PT = 8.0
@@ -169,7 +169,84 @@ def _map_flowable(block: MapGrid, styles: dict):
     return MapFlowable()
 
 
-def _flowables(blocks: list[Block], book: Book, styles: dict, frame_w: float) -> list:
+#: a picture placed on a page: (page number from 1, x, y, width, height in points, its SVG)
+Placed = tuple[int, float, float, float, float, str]
+
+
+def _picture_flowable(block: Picture, placed: list[Placed], max_h: float | None = None):
+    """Room for a picture; where it lands is noted in ``placed`` and :func:`_draw_pictures`
+    draws it there once the pages are set."""
+    from reportlab.platypus import Flowable
+
+    class PictureFlowable(Flowable):
+        def wrap(self, avail_w, avail_h):
+            w, h = mm_to_pt(block.width_mm), mm_to_pt(block.height_mm)
+            scale = min(1.0, avail_w / w, (max_h or h) / h)
+            self.width, self.height = w * scale, h * scale
+            return self.width, self.height
+
+        def draw(self):
+            x, y = self.canv.absolutePosition(0, 0)
+            placed.append((self.canv.getPageNumber(), x, y, self.width, self.height, block.svg))
+
+    flowable = PictureFlowable()
+    flowable.hAlign = "CENTER"
+    return flowable
+
+
+_DRAWN: dict[str, bytes] = {}
+
+
+def _drawn(svg: str) -> bytes:
+    """A picture's SVG as a one-page vector PDF (cairosvg), remembered: a book set twice (see
+    :func:`fit_booklet`) or in both papers draws each picture once."""
+    import hashlib
+    key = hashlib.sha256(svg.encode("utf-8")).hexdigest()
+    if key not in _DRAWN:
+        import cairosvg
+        if len(_DRAWN) > 32:
+            _DRAWN.clear()
+        _DRAWN[key] = cairosvg.svg2pdf(bytestring=svg.encode("utf-8"))
+    return _DRAWN[key]
+
+
+def _draw_pictures(pdf: bytes, placed: list[Placed]) -> bytes:
+    """The pictures drawn where their room was kept: each picture's PDF page becomes a form
+    XObject, painted on its page scaled to its room (its drawing is copied, never re-parsed)."""
+    if not placed:
+        return pdf
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    for k, (page_no, x, y, w, h, svg) in enumerate(placed):
+        drawn = PdfReader(io.BytesIO(_drawn(svg))).pages[0]
+        box = [float(v) for v in drawn.mediabox]
+        contents = drawn.get_contents()
+        form = DecodedStreamObject()
+        form.set_data(contents.get_data() if contents is not None else b"")
+        form.update({NameObject("/Type"): NameObject("/XObject"), NameObject("/Subtype"): NameObject("/Form"),
+                     NameObject("/BBox"): ArrayObject(drawn.mediabox),
+                     NameObject("/Resources"): drawn["/Resources"].clone(writer)})
+        name = f"/LudotecaPicture{k}"
+        page = writer.pages[page_no - 1]
+        resources = page["/Resources"].get_object()
+        if "/XObject" not in resources:
+            resources[NameObject("/XObject")] = DictionaryObject()
+        resources["/XObject"].get_object()[NameObject(name)] = writer._add_object(form)
+        sx, sy = w / (box[2] - box[0]), h / (box[3] - box[1])
+        paint = DecodedStreamObject()
+        paint.set_data(f"q {sx:.6f} 0 0 {sy:.6f} {x - box[0] * sx:.3f} {y - box[1] * sy:.3f} cm {name} Do Q\n"
+                       .encode("ascii"))
+        old = page["/Contents"]
+        parts = list(old.get_object()) if isinstance(old.get_object(), ArrayObject) else [old]
+        page[NameObject("/Contents")] = ArrayObject(parts + [writer._add_object(paint)])
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def _flowables(blocks: list[Block], book: Book, styles: dict, frame_w: float,
+               placed: list[Placed]) -> list:
     from reportlab.lib.colors import HexColor
     from reportlab.platypus import (CondPageBreak, KeepTogether, ListFlowable, ListItem,
                                     NextPageTemplate, PageBreak, Paragraph, Spacer)
@@ -178,15 +255,25 @@ def _flowables(blocks: list[Block], book: Book, styles: dict, frame_w: float) ->
     out: list = []
     for block in blocks:
         if isinstance(block, Title):
-            out.append(Spacer(1, mm_to_pt(book.page_mm[1]) * 0.22))
+            page_h = mm_to_pt(book.page_mm[1])
+            out.append(Spacer(1, page_h * (0.06 if block.picture else 0.22)))
             out.append(Paragraph(block.name, styles["cover"]))
             out.append(Paragraph(block.subtitle, styles["cover2"]))
+            if block.picture:
+                out += [Spacer(1, BODY_PT), _picture_flowable(block.picture, placed, page_h * 0.5),
+                        Spacer(1, BODY_PT)]
             out += [Paragraph(line, styles["cover3"]) for line in block.lines]
             out += [NextPageTemplate("body"), PageBreak()]
+        elif isinstance(block, Picture):
+            parts = [_picture_flowable(block, placed)]
+            if block.caption:
+                parts.append(Paragraph(block.caption, styles["small"]))
+            out += [KeepTogether(parts), Spacer(1, BODY_PT * 0.6)]
         elif isinstance(block, Heading):
             # room for the heading and a few lines under it, else a new page (no keep-with-next:
             # a long table after a heading must be free to split where the page ends)
-            out.append(CondPageBreak(mm_to_pt({1: 45, 2: 28, 3: 20}.get(block.level, 20))))
+            out.append(PageBreak() if block.new_page
+                       else CondPageBreak(mm_to_pt({1: 45, 2: 28, 3: 20}.get(block.level, 20))))
             para = Paragraph(block.text, styles[block.level])
             if block.level == 1:                   # the outline: one bookmark per chapter
                 para._bookmark = (block.level, _plain(block.text))
@@ -194,7 +281,8 @@ def _flowables(blocks: list[Block], book: Book, styles: dict, frame_w: float) ->
         elif isinstance(block, Para):
             out.append(Paragraph(block.text, styles[block.style]))
         elif isinstance(block, Items):
-            items = [ListItem(Paragraph(t, styles["item"]), leftIndent=12) for t in block.items]
+            items = [ListItem(Paragraph(t, styles["small" if block.small else "item"]), leftIndent=12)
+                     for t in block.items]
             kind = dict(bulletType="1", bulletFormat="%s.", bulletFontName="VeraBd") if block.numbered \
                 else dict(bulletType="bullet", start="\u2022", bulletFontName="Vera")
             out.append(ListFlowable(items, leftIndent=12, bulletFontSize=BODY_PT,
@@ -217,7 +305,8 @@ def _flowables(blocks: list[Block], book: Book, styles: dict, frame_w: float) ->
             if block.bold_last:
                 style.append(("LINEABOVE", (0, -1), (-1, -1), 0.8, HexColor(INK)))
             table.setStyle(TableStyle(style))
-            out += [table, Spacer(1, BODY_PT * 0.8)]
+            # a short table (the worked example's) is never split: a total alone on the next page
+            out += [KeepTogether([table]) if len(block.rows) <= 8 else table, Spacer(1, BODY_PT * 0.8)]
         elif isinstance(block, MapGrid):
             parts = [Paragraph(block.title, styles[3]), _map_flowable(block, styles)]
             if block.counts:
@@ -305,5 +394,6 @@ def typeset(blocks: list[Block], book: Book, tight: bool = False) -> bytes:
               topMargin=margin, bottomMargin=bottom, initialFontName="Vera", initialFontSize=BODY_PT)
     doc.addPageTemplates([PageTemplate("cover", [cover], onPage=on_cover),
                           PageTemplate("body", frames, onPage=on_page)])
-    doc.build(_flowables(blocks, book, styles, col_w))
-    return out.getvalue()
+    placed: list[Placed] = []
+    doc.build(_flowables(blocks, book, styles, col_w, placed))
+    return _draw_pictures(out.getvalue(), placed)

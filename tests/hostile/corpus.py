@@ -1092,6 +1092,8 @@ def district_art() -> Iterator[Case]:
     rel = "cards/ciudadelas/districts.yaml"
 
     def no_output(folder: Path, out: str, err: str) -> str | None:
+        if len(err.strip().splitlines()) != 1:
+            return f"expected one line, got {err.strip()[:300]!r}"
         return "something was written" if (folder / "out").exists() else None
 
     bad = {
@@ -1106,12 +1108,45 @@ def district_art() -> Iterator[Case]:
                    must=(f"{rel}:{line if name != 'thousand' else line - 3}: district 'harbor': ", needle))
 
 
+def gladiadores_art() -> Iterator[Case]:
+    """Gladiadores' art: fields naming a drawing the kit does not have, or not as an ASCII id: one
+    line naming the file, the entry and the field, and no kit folder begun."""
+    root = Path(__file__).resolve().parents[2] / "cards" / "gladiadores"
+    buildings = (root / "buildings.yaml").read_text(encoding="utf-8")
+    gladiators = (root / "gladiators.yaml").read_text(encoding="utf-8")
+    domus = "art: {main: domus, left: tree, right: fountain}"
+    crixo = "art: {extra: [torque, scar]}"
+    edits = {
+        "unknown_scene": ("buildings.yaml", buildings, domus, domus.replace("main: domus", "main: villa"),
+                          ("building 'domus': art.main: a drawing of templates/gladiadores/_art.svg.j2", "'villa'")),
+        "unknown_scene_close": ("buildings.yaml", buildings, domus, domus.replace("tree", "tre"),
+                                ("building 'domus': art.left:", "did you mean 'tree'?")),
+        "scene_not_ascii": ("buildings.yaml", buildings, domus, domus.replace("main: domus", 'main: "dómus"'),
+                            ("building 'domus': art.main: an ASCII id",)),
+        "unknown_gear": ("gladiators.yaml", gladiators, crixo, crixo.replace("scar", "eyepatch"),
+                         ("gladiator 'crixo': art.extra[1]: a drawing of", "'eyepatch'")),
+        "gear_of_a_building": ("gladiators.yaml", gladiators, "{weapon: gladius,", "{weapon: temple,",
+                               ("origin 'romano': art.weapon: a drawing of",)),
+    }
+
+    def nothing_written(folder: Path, out: str, err: str) -> str | None:
+        if len(err.strip().splitlines()) != 1:
+            return f"expected one line, got {err.strip()[:300]!r}"
+        return "a kit folder was begun" if (folder / "kit").exists() else None
+
+    for key, (name, text, old, new, must) in edits.items():
+        assert old in text, (key, old)
+        yield Case("gladiadores_art", key, ["build", "gladiadores", "--cards", "cards", "--out", "kit"],
+                   {f"cards/gladiadores/{name}": text.replace(old, new, 1).encode()}, cards=True,
+                   must=must, check=nothing_written)
+
+
 GENERATORS: list[Callable[[], Iterator[Case]]] = [issue_cases, yaml_bombs, deep_nesting, oversize, big_numbers, schema_ranges,
                                                   impossible_games, encodings, play_lines, databases, csv_injection,
                                                   store_troubles,
                                                   surrogate_lines, names, player_count_buildings, schema_words,
                                                   special_files, scan_photos, app_files, names_in_lines,
-                                                  output_targets, deck_templates, district_art]
+                                                  output_targets, deck_templates, district_art, gladiadores_art]
 #: Cases other parts add: callables returning an iterable of :class:`Case`.
 EXTRA: list[Callable[[], Iterator[Case]]] = []
 
