@@ -31,6 +31,8 @@ from typing import Any, Callable
 from .names import name_problem, shown
 
 ID_RE = re.compile(r"^[a-z0-9_]+$")
+#: an enum of more values than this is named by its size in an error, with the closest value as a hint
+ENUM_LISTED = 24
 TYPES = {"id", "str", "text", "int", "number", "bool", "enum", "ref", "list", "map", "object"}
 SPEC_KEYS = {"type", "optional", "default", "min", "max", "values", "to", "of", "min_len",
              "max_len", "unique", "keys", "fields", "doc"}
@@ -130,7 +132,7 @@ class Checker:
                 self.fail(path, "true or false", value, line)
         elif kind == "enum":
             if value not in spec["values"]:
-                self.fail(path, "one of " + ", ".join(map(str, spec["values"])), value, line)
+                self.fail(path, _enum_phrase(spec["values"], value), value, line)
         elif kind == "ref":
             ids = self.known_ids(spec["to"])
             if not isinstance(value, str):
@@ -223,8 +225,17 @@ def _type_phrase(spec: dict) -> str:
     return {"text": "a text in Spanish and English", "ref": f"a reference to a {spec.get('to')}",
             "int": "an integer", "str": "a string", "id": "an ASCII id", "list": "a list",
             "map": "a mapping", "object": "a mapping", "bool": "true or false",
-            "enum": "one of " + ", ".join(map(str, spec.get("values", []))),
+            "enum": _enum_phrase(spec.get("values", [])),
             "number": "a number"}.get(kind, kind)
+
+
+def _enum_phrase(values: list, value: Any = None) -> str:
+    """'one of a, b, c'; a long list (an art library's parts) by its size and the closest value."""
+    if len(values) <= ENUM_LISTED:
+        return "one of " + ", ".join(map(str, values))
+    near = _closest(value, values) if isinstance(value, str) else None
+    hint = f" (did you mean '{near}'?)" if near else ""
+    return f"one of the {len(values)} values its schema lists{hint}"
 
 
 def _range_phrase(what: str, lo: Any, hi: Any) -> str:

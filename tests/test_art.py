@@ -25,6 +25,8 @@ ART: list[tuple[str, str]] = [
     ("ciudadelas", "districts"),
     ("gladiadores", "buildings"),
     ("gladiadores", "gladiators"),
+    ("el_mapa", "buildings"),
+    ("el_mapa", "tech_cards"),
 ]
 
 #: generated ids and references to them, and colours: a picture that differs only by colour or by
@@ -45,7 +47,7 @@ def _pictures(game, component: str) -> dict[str, set[str]]:
     opts = Options()
     comp = next(c for c in GAMES[game].components(_catalog()[game], opts) if c.id == component)
     seen: dict[str, set[str]] = defaultdict(set)
-    for face in comp.fronts:
+    for face in {id(f): f for f in comp.fronts}.values():   # each face once, not once per copy
         svg = render(face, comp.size_mm, 3.0, opts)
         root = ET.fromstring(svg)
         arts = [e for e in root.iter() if "art" in (e.get("class") or "").split()]

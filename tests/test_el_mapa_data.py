@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ludoteca.cards import DataError, load
+from ludoteca.cards import DataError, default_dir, load
 
 SEED = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "001_1b1189934490b265.txt"
 
@@ -356,3 +356,39 @@ def test_every_layout_can_be_dealt_from_the_tiles(game):
             assert sum(left.values()) == 0    # the 6-player map uses every tile
         shortfall.append(need["3"] > supply[3])
     assert all(shortfall)     # every layout has more level-3 cells than the 18 level-3 tiles
+
+
+# --- pictures: each entry's art is drawn from the parts of templates/el_mapa/_art.svg.j2 -------
+
+def _art_parts_in_schema(game) -> set[str]:
+    return set(game.schema["kinds"]["building"]["fields"]["art"]["of"]["values"])
+
+
+def test_every_art_part_has_its_drawing_and_every_drawing_is_listed(game):
+    """The schema's list of parts and the library's macros are the same set, and each entry uses
+    only listed parts (the loader checks that; here, that the check has something to check)."""
+    from ludoteca.generator.templating import environment
+    library = environment().get_template("el_mapa/_art.svg.j2").module
+    drawn = {name for name in dir(library) if not name.startswith("_") and callable(getattr(library, name))}
+    listed = _art_parts_in_schema(game)
+    assert drawn - {"scene"} == listed
+    assert game.schema["kinds"]["tech_card"]["fields"]["art"]["of"]["values"] == \
+        game.schema["kinds"]["building"]["fields"]["art"]["of"]["values"]
+    used = {p for kind in ("building", "tech_card") for e in game.entries(kind) for p in e["art"]}
+    assert used <= listed and len(used) > 20
+
+
+def test_an_unknown_art_part_is_one_line_naming_file_entry_and_field(game, tmp_path):
+    src = default_dir() / "el_mapa"
+    dst = tmp_path / "el_mapa"
+    shutil.copytree(src, dst)
+    path = dst / "tech.yaml"
+    text = path.read_text(encoding="utf-8")
+    old = "art: [grass, motion_lines, winged_boot, path_step]"
+    path.write_text(text.replace(old, "art: [grass, motion_lines, winged_bot, path_step]", 1), encoding="utf-8")
+    line = text[:text.index(old)].count("\n") + 1
+    with pytest.raises(DataError) as err:
+        load(tmp_path, games=("el_mapa",))
+    assert str(err.value) == (f"{path}:{line}: tech_card 'pies_ligeros': art[2]: one of the "
+                              f"{len(_art_parts_in_schema(game))} values "
+                              "its schema lists (did you mean 'winged_boot'?), got 'winged_bot'")

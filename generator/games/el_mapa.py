@@ -47,14 +47,6 @@ TERRAIN_ART: dict[str, tuple[str, str]] = {
     "cementerio": ("graveyard", "#dcdfd3"),
 }
 
-#: The icon of each tech card, from the kind of its effect (effect_data.what).
-EFFECT_ICON: dict[str, str] = {
-    "map_move": "boot", "ranged_damage_multiplier": "target", "battle_move": "wing",
-    "build_discount": "", "melee_damage_multiplier": "sword", "reveal_tiles": "eye",
-    "treasure_bonus": "clover", "teleport": "portal", "platoon_hp": "shield",
-    "production_bonus": "hammer",
-}
-
 #: Counter colours by what they count (resources use their own data colour).
 COUNTER_COLOUR = {"troop": "#7a6a58", "battle_points": "#a8322a", "obstacle": "#6b6b5b"}
 COUNTER_ICON = {"battle_points": "banner", "obstacle": "rocks"}
@@ -195,12 +187,9 @@ def _tech_cards(game: Game, levels: dict) -> Component:
                      "labels": {"level": LABELS["level"]}}, f"back_{n}")
             for n in levels}
     for card in sorted(game.entries("tech_card"), key=lambda e: e["level"]):
-        data = card["effect_data"]
-        icon = EFFECT_ICON.get(data["what"]) or (_resource_icon(game, data["resource"])
-                                                 if data.get("resource") else "spell")
         face = Face(f"{TEMPLATES}/tech_card.svg.j2", {
             "id": card["id"], "name": card["name"], "level": card["level"],
-            "roman": ROMAN[card["level"]], "style": levels[card["level"]], "icon": icon,
+            "roman": ROMAN[card["level"]], "style": levels[card["level"]], "art": card["art"],
             "effect": card["effect"], "boost": card.get("boost"),
             "labels": {"kind": LABELS["tech"]},
         }, card["id"])
@@ -224,7 +213,7 @@ def _buildings(game: Game, levels: dict) -> Component:
     for b in sorted(game.entries("building"), key=lambda e: (e["level"], bool(e.get("variant")))):
         face = Face(f"{TEMPLATES}/building.svg.j2", {
             "id": b["id"], "name": b["name"], "level": b["level"], "style": levels[b["level"]],
-            "cost": _cost(game, b["cost"]), "effect": b["effect"],
+            "cost": _cost(game, b["cost"]), "effect": b["effect"], "art": b["art"],
             "extra_points": b.get("extra_points", 0), "wonder": bool(b.get("wonder")),
             "variant": LABELS["variant"] if b.get("variant") else None, "marker": b.get("marker"),
         }, b["id"])

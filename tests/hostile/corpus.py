@@ -745,6 +745,26 @@ def schema_words() -> Iterator[Case]:
                    must=(words, "a unique id (first used on line"))
 
 
+def art_parts() -> Iterator[Case]:
+    """El Mapa pictures made of parts the art library does not draw (issue 20): one line each, naming
+    the file, the entry and the field, before anything is drawn."""
+    text = (Path(__file__).resolve().parents[2] / "cards" / "el_mapa" / "buildings.yaml").read_text(encoding="utf-8")
+    old = "art: [grass, barracks, spears, banner]"
+    line = text[:text.index(old)].count("\n") + 1
+    edits = {"unknown": ("[grass, barraks]", "art[1]: one of the", "(did you mean 'barracks'?)"),
+             "long": ("[" + "x" * 100_000 + "]", "art[0]: one of the", "got 'xxx"),
+             "accent": ("[césped]", "art[0]: one of the", "got 'césped'")}
+    for key, (new, *words) in edits.items():
+        edited = text.replace(old, "art: " + new, 1).encode()
+        yield Case("art_parts", key, ["validate", "--cards", "cards"], {"cards/el_mapa/buildings.yaml": edited},
+                   cards=True, must=(f"cards/el_mapa/buildings.yaml:{line}: building 'cuartel': ", *words),
+                   check=one_line_naming("cards/el_mapa/buildings.yaml"))
+    yield Case("art_parts", "build_unknown", ["build", "el_mapa", "--cards", "cards", "--out", "o", "-q"],
+               {"cards/el_mapa/buildings.yaml": text.replace(old, "art: [grass, barraks]", 1).encode()}, cards=True,
+               must=("building 'cuartel': art[1]",),
+               check=lambda folder, out, err: "wrote the output folder" if (folder / "o").exists() else None)
+
+
 def _settings_default(folder: Path) -> int:
     """The app's start reading its settings from ``folder``: 0 when it gets the defaults."""
     from ludoteca.companion.app.settings import Settings
@@ -1146,7 +1166,7 @@ GENERATORS: list[Callable[[], Iterator[Case]]] = [issue_cases, yaml_bombs, deep_
                                                   store_troubles,
                                                   surrogate_lines, names, player_count_buildings, schema_words,
                                                   special_files, scan_photos, app_files, names_in_lines,
-                                                  output_targets, deck_templates, district_art, gladiadores_art]
+                                                  output_targets, deck_templates, district_art, gladiadores_art, art_parts]
 #: Cases other parts add: callables returning an iterable of :class:`Case`.
 EXTRA: list[Callable[[], Iterator[Case]]] = []
 
