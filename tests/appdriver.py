@@ -118,11 +118,11 @@ class AppDriver:
         from kivy.core.window import Window
 
         from ludoteca.companion.app.main import LudotecaApp
-        from ludoteca.companion.app.services import DesktopServices
+        from ludoteca.companion.app.platform import DesktopPlatform
 
         Window.size = self.size
         self.app = LudotecaApp(db_path=str(self.db), settings_dir=self.settings,
-                               services=DesktopServices(self.shared))
+                               platform=DesktopPlatform(self.shared))
         self.app._run_prepare()
         self.step(4)
         return self

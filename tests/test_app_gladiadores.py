@@ -75,9 +75,9 @@ def test_short_game_to_final_scoring(drv):
     assert drv.cut_texts() == []
     drv.shot("final")
     drv.press("export_bgstats")
-    name, text = drv.app.services.shared[-1]
+    name, text = drv.app.platform.shared[-1]
     assert name.endswith(".bgsplay") and '"plays"' in text
-    assert (drv.shared / name).read_text("utf-8") == text
+    assert (drv.shared / "shared" / name).read_text("utf-8") == text
     # The history shows the winner, and the winner's statistics count the game and the win.
     winner = drv.state["final"]["winners"][0]
     drv.press("home")

@@ -89,7 +89,7 @@ class FinalScreen(Screen):
     def share(self) -> None:
         """Share the final scoring as text and say where it went."""
         app = App.get_running_app()
-        where = app.services.share_text(app.t("final_scoring"), result_text(app, app.state or {}))
+        where = app.platform.share_text(app.t("final_scoring"), result_text(app, app.state or {}))
         self.notice = app.t("shared") + (f" ({where})" if where != "android" else "")
 
     def scan(self) -> None:
@@ -101,14 +101,16 @@ class FinalScreen(Screen):
         app.go("scan")
 
     def export(self, fmt: str) -> None:
-        """Write the game in an export format (the engine's exporter) and share the file's text."""
+        """Write the game in an export format (the engine's exporter) and offer the file itself
+        (on a phone, through the share sheet)."""
         app = App.get_running_app()
+        from ludoteca.atomic import write_text
         from ludoteca.companion.engine.export import SUFFIXES, export_data
 
         text = export_data(app.store, app.session.id, fmt)
-        suffix = SUFFIXES[fmt]
-        where = app.services.share_file(f"ludoteca-{app.session.id}.{suffix}", text)
-        self.notice = app.t("exported", path=where)
-
+        path = app.platform.share_folder() / f"ludoteca-{app.session.id}.{SUFFIXES[fmt]}"
+        write_text(path, text)
+        where = app.platform.share_file(path, app.t("export") + f" {fmt.upper()}")
+        self.notice = app.t("exported", path=where) if where != "android" else app.t("shared")
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))

@@ -133,11 +133,12 @@ class GameScreen(Screen):
         """Add the game's own widgets for ``state`` to ``body`` (each game screen writes its own)."""
         raise NotImplementedError
 
-    def send(self, action: dict) -> None:
-        """Send an action; any action but a correction (``adjust``) closes the open panel."""
+    def send(self, action: dict) -> bool:
+        """Send an action (whether the engine took it); any action but a correction (``adjust``)
+        closes the open panel."""
         if action["action"] != "adjust":
             self.close_panel()
-        App.get_running_app().act(action)
+        return App.get_running_app().act(action)
 
     def close_panel(self) -> None:
         """Forget the open panel (a screen with more choices in progress forgets those too)."""

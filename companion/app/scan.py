@@ -90,8 +90,7 @@ class ScanScreen(Screen):
             button.bg = theme.SCAN_PLAYER if name == self.player else theme.SCAN_PLAYER_OFF
             button.bind(on_release=lambda _b, n=name: self.pick_player(n))
             row.add_widget(button)
-        from kivy.utils import platform
-        self.ids.camera.disabled = platform != "android"
+        self.ids.camera.disabled = not app.platform.has_camera
         self._redraw()
 
     def pick_player(self, name: str) -> None:
@@ -127,14 +126,14 @@ class ScanScreen(Screen):
         popup.open()
 
     def take_photo(self) -> None:
-        """Android: the camera app writes a photo, then it is read."""
+        """The phone's camera app writes the photo (to a content URI of the app's FileProvider),
+        then it is read for the selected player."""
+        from kivy.clock import Clock
+
         app = App.get_running_app()
-        folder = Path(app.user_data_dir)
-        target = folder / f"scan-{self.player or 'foto'}.jpg"
-        try:
-            from plyer import camera
-            camera.take_picture(filename=str(target), on_complete=lambda path: self.load_photo(path) or True)
-        except Exception:
+        safe = "".join(c if c.isalnum() else "-" for c in self.player) or "foto"
+        target = app.platform.photo_folder() / f"scan-{safe}.jpg"
+        if not app.platform.take_photo(target, lambda path: Clock.schedule_once(lambda _dt: self.load_photo(path), 0)):
             self.notice = tr("scan_no_camera", app.lang)
 
     def load_photo(self, path: str) -> None:

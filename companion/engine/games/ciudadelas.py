@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..caller import next_call
 from ..common import (Arg, Move, Text, actions_table, adjust_move, apply_move, declare, find_entry, legal_moves, log,
                       name_of, need, next_seat, player_index, text)
 from ..errors import BadArgument, Duplicate, LimitReached, NotAllowed, NotEnough, NotYourTurn, WrongPhase
@@ -358,13 +359,11 @@ def _nothing(state: dict, a: dict, data) -> None:
 
 
 def _call(state: dict, a: dict, rng: random.Random, data) -> None:
-    number = state["called"] + 1
-    char = next(c for c in _characters(data) if c["number"] == number)
-    cid = char["id"]
+    call = next_call(state, data)
+    number, cid, owner, murdered = call["number"], call["character"], call["owner"], call["murdered"]
+    char = data.get("character", cid)
     state["called"] = number
-    owner = _owner(state, cid)
-    murdered = state["murdered"] == cid
-    state["calling"] = {"number": number, "character": cid, "answered": owner is not None and not murdered}
+    state["calling"] = {"number": number, "character": cid, "answered": call["answered"]}
     state["last_call"] = state["calling"]
     if owner is None or murdered:
         if murdered and owner is not None and "protect_city" in (char.get("powers") or []) \
