@@ -118,6 +118,16 @@ def test_a_file_is_shared_as_a_file_through_the_share_sheet(tmp_path):
     assert len(bridge.named("activity", "startActivity")) == 1
 
 
+def test_a_link_opens_in_the_app_that_handles_it(tmp_path):
+    bridge = Bridge(tmp_path)
+    link = "https://app.bgstatsapp.com/createPlay.html?data=%7B%7D"
+    plat.AndroidPlatform(bridge).open_link(link)
+    assert bridge.named("android.content.Intent", "new") == [(plat.ACTION_VIEW,)]
+    (uri,), = bridge.named("android.content.Intent", "setData")
+    assert uri._args == (link,) and len(bridge.named("activity", "startActivity")) == 1
+    assert bridge.named("android.content.Intent", "createChooser") == []
+
+
 def test_the_camera_writes_to_a_content_uri_and_the_photo_comes_back(tmp_path):
     bridge = Bridge(tmp_path)
     phone = plat.AndroidPlatform(bridge)

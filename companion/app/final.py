@@ -108,9 +108,13 @@ class FinalScreen(Screen):
         from ludoteca.companion.engine.export import SUFFIXES, export_data
 
         text = export_data(app.store, app.session.id, fmt)
+        if fmt == "bgstats-link":  # BG Stats' own import dialog, through its push-plays link
+            where = app.platform.open_link(text.strip())
+            self.notice = app.t("exported", path=where) if where != "android" else ""
+            return
         path = app.platform.share_folder() / f"ludoteca-{app.session.id}.{SUFFIXES[fmt]}"
         write_text(path, text)
-        where = app.platform.share_file(path, app.t("export") + f" {fmt.upper()}")
-        self.notice = app.t("exported", path=where) if where != "android" else app.t("shared")
+        where = app.platform.share_file(path, f"Ludoteca · {path.name}")
+        self.notice = app.t("exported", path=where) if where != "android" else app.t("file_shared")
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))

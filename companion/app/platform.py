@@ -37,6 +37,7 @@ PROVIDER_FOLDERS = {"shared": "shared", "photos": "photos"}
 
 ACTION_SEND = "android.intent.action.SEND"
 ACTION_IMAGE_CAPTURE = "android.media.action.IMAGE_CAPTURE"
+ACTION_VIEW = "android.intent.action.VIEW"
 EXTRA_STREAM = "android.intent.extra.STREAM"
 EXTRA_SUBJECT = "android.intent.extra.SUBJECT"
 EXTRA_TEXT = "android.intent.extra.TEXT"
@@ -70,6 +71,7 @@ class Intent:
     extras: dict[str, str] = field(default_factory=dict)
     flags: int = 0
     clip: str = ""      # a content URI also set as the intent's ClipData (so the grant reaches it)
+    data: str = ""      # the intent's data URI (a link to open)
     chooser: str = ""   # the share sheet's title ("" = start the intent itself)
 
 
@@ -108,6 +110,11 @@ def camera_intent(uri: str) -> Intent:
     """The camera app, asked to write its photo to ``uri``."""
     return Intent(ACTION_IMAGE_CAPTURE, "", {EXTRA_OUTPUT: uri},
                   FLAG_GRANT_READ_URI_PERMISSION | FLAG_GRANT_WRITE_URI_PERMISSION, clip=uri)
+
+
+def link_intent(url: str) -> Intent:
+    """The app that handles ``url`` (BG Stats for its push-plays link), else the browser."""
+    return Intent(ACTION_VIEW, data=url)
 
 
 # -- speech -----------------------------------------------------------------------------------------
@@ -275,6 +282,10 @@ class Platform:
         """Where the camera writes the photos it takes for the app."""
         raise NotImplementedError
 
+    def open_link(self, url: str) -> str:
+        """Open a link in the app that handles it; say where it went."""
+        raise NotImplementedError
+
     def take_photo(self, path: Path, done: Callable[[str], None]) -> bool:
         """Ask the camera for a photo written to ``path``; ``done(path)`` once it is there.
         False when there is no camera."""
@@ -328,6 +339,13 @@ class DesktopPlatform(Platform):
         safe = "".join(c if c.isalnum() else "-" for c in title.lower()).strip("-") or "ludoteca"
         path = self.share_folder() / f"{safe}-{time.strftime('%Y%m%d-%H%M%S')}.txt"
         write_text(path, text)
+        return str(path)
+
+    def open_link(self, url: str) -> str:
+        """Record the intent a phone would get and keep the link in a file of the shared folder."""
+        self.sent.append(link_intent(url))
+        path = self.share_folder() / "ludoteca-link.txt"
+        write_text(path, url + "\n")
         return str(path)
 
     def take_photo(self, path: Path, done: Callable[[str], None]) -> bool:
@@ -425,6 +443,8 @@ class AndroidPlatform(Platform):
         j = self.java
         jintent = j.autoclass("android.content.Intent")(intent.action)
         uri_cls = j.autoclass("android.net.Uri")
+        if intent.data:
+            jintent.setData(uri_cls.parse(intent.data))
         if intent.mime:
             jintent.setType(intent.mime)
         for key, value in intent.extras.items():
@@ -454,6 +474,11 @@ class AndroidPlatform(Platform):
     def share_text(self, title: str, text: str) -> str:
         """Open the share sheet with a text."""
         self.start(Intent(ACTION_SEND, "text/plain", {EXTRA_SUBJECT: title, EXTRA_TEXT: text}, chooser=title))
+        return "android"
+
+    def open_link(self, url: str) -> str:
+        """Hand a link to the app that opens it (BG Stats' import dialog for its push-plays link)."""
+        self.start(link_intent(url))
         return "android"
 
     def take_photo(self, path: Path, done: Callable[[str], None]) -> bool:

@@ -598,9 +598,10 @@ def csv_injection() -> Iterator[Case]:
             from ludoteca.companion.engine.export import export_data
             store = Store(folder / "g.db", readonly=True)
             [game] = store.history()
-            rows = list(csv.reader(io.StringIO(export_data(store, game["id"], "csv"), newline="")))
+            rows = [row for fmt in ("csv", "log")
+                    for row in list(csv.reader(io.StringIO(export_data(store, game["id"], fmt), newline="")))[1:]]
             store.close()
-            cells = [c for row in rows[1:] for c in row]
+            cells = [c for row in rows for c in row]
             bad = [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")]
             return f"formula cells: {bad}" if bad else None
         line = json.dumps({"action": "adjust", "player": name, "resource": "gold", "delta": 1})
