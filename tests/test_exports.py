@@ -91,3 +91,37 @@ def test_the_bgstats_link_pushes_the_play_with_its_players_inline(played):
         assert p["startPlayer"] == (seat == session.state["first_player"]) and p["seatOrder"] == seat + 1
     assert sum(p["startPlayer"] for p in play["players"]) == 1
     assert len(play["playDate"]) == 19 and isinstance(play["durationMin"], int)
+
+
+def test_a_reviewed_record_becomes_the_saved_final_score(played):
+    """Issue 22 #8: once the game is over, the record the table reviewed (the scan screen's photos)
+    replaces the final score, is saved like any move, and undo brings the game's own back."""
+    import copy
+
+    from ludoteca.companion.engine import BadArgument, WrongPhase
+    from ludoteca.companion.engine.scoring import score_record
+
+    store, session, _ = played
+    before = copy.deepcopy(session.state["final"])
+    record = copy.deepcopy(before["record"])
+    record["players"][0]["city"] = record["players"][0]["city"] + ["temple"]
+    expected = score_record(record, {"ciudadelas": session.data}, lenient=True)
+    session.apply({"action": "final_record", "record": record})
+    try:
+        final = store.open(session.id).state["final"]          # saved: a reopened game has it
+        assert final["reviewed"] and final["record"] == record
+        assert [(p["name"], p["total"]) for p in final["players"]] == [(p.name, p.total) for p in expected.players]
+        assert final["players"][0]["total"] == before["players"][0]["total"] + 1  # the Temple's 1 point
+        for wrong, words in (({**record, "game": "el_mapa"}, "otro juego"),
+                             ({**record, "players": record["players"][::-1]}, "en su orden"),
+                             ("Ana 30", "un registro del final")):
+            with pytest.raises(BadArgument) as refused:
+                session.apply({"action": "final_record", "record": wrong})
+            assert words in refused.value.text["es"]
+    finally:
+        session.apply({"action": "undo"})
+    assert session.state["final"] == before
+    fresh = store.new_game("ciudadelas", NAMES, seed=1)
+    with pytest.raises(WrongPhase) as refused:
+        fresh.apply({"action": "final_record", "record": record})
+    assert refused.value.text["es"] == "solo cuando la partida ha terminado"

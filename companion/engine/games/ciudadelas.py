@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 from ..caller import next_call
-from ..common import (Arg, Move, Text, actions_table, adjust_move, apply_move, declare, find_entry, legal_moves, log,
+from ..common import (Arg, Move, Text, actions_table, adjust_move, apply_move, declare, final_record_move, find_entry, legal_moves, log,
                       name_of, need, next_seat, player_index, text)
 from ..errors import BadArgument, Duplicate, LimitReached, NotAllowed, NotEnough, NotYourTurn, WrongPhase
 from ..final import finish
@@ -741,6 +741,7 @@ TURN = ("turn",)
 
 MOVES: dict[str, Move] = declare(
     adjust_move(lambda data: RESOURCES, "gold|hand"),
+    final_record_move(),
     Move("choose", text("Elige en secreto un personaje.", "Pick a character in secret."),
          {"character": CHARACTER,
           "discard": Arg("name", "character (optional: needed by the picks that also discard, 2 players)", optional=True)},
