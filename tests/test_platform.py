@@ -222,3 +222,17 @@ def test_the_package_declares_the_provider_the_code_uses(tmp_path):
     assert provider.get("authorities") == plat.AUTHORITY and provider.get("exported") == "false"
     assert provider.get("grantUriPermissions") == "true"
     assert provider.find("meta-data").get("resource") == "@xml/" + Path(app["android.res_xml"]).stem
+
+
+def test_the_picture_picker_starts_in_the_pictures_folder(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    home.mkdir()
+    desk = plat.DesktopPlatform(tmp_path / "shared")
+    assert desk.picture_folder() == home                      # nothing better: home
+    (home / "Pictures").mkdir()
+    assert desk.picture_folder() == home / "Pictures"
+    (home / "Imágenes").mkdir()
+    (home / ".config").mkdir()
+    (home / ".config" / "user-dirs.dirs").write_text('XDG_PICTURES_DIR="$HOME/Imágenes"\n', "utf-8")
+    assert desk.picture_folder() == home / "Imágenes"          # the desktop's own, in its language

@@ -74,6 +74,8 @@ class FinalScreen(Screen):
             box.add_widget(GrowLabel(text=note_text(note, app.lang), font_size=sp(15), color=theme.NOTE_TEXT))
         winners = ", ".join(final.get("winners", [])) or app.t("nobody")
         self.ids.winner.text = app.t("winner", name=winners)
+        if final.get("reviewed"):
+            self.notice = app.t("reviewed")
 
     @staticmethod
     def _paint(colour):

@@ -286,6 +286,10 @@ class Platform:
         """Open a link in the app that handles it; say where it went."""
         raise NotImplementedError
 
+    def picture_folder(self) -> Path:
+        """Where a file picker for photos starts: the pictures folder, else home."""
+        return Path.home()
+
     def take_photo(self, path: Path, done: Callable[[str], None]) -> bool:
         """Ask the camera for a photo written to ``path``; ``done(path)`` once it is there.
         False when there is no camera."""
@@ -347,6 +351,22 @@ class DesktopPlatform(Platform):
         path = self.share_folder() / "ludoteca-link.txt"
         write_text(path, url + "\n")
         return str(path)
+
+    def picture_folder(self) -> Path:
+        """The desktop's pictures folder (XDG's, in the user's language), else ~/Pictures, else home."""
+        home = Path.home()
+        dirs = home / ".config" / "user-dirs.dirs"
+        found = None
+        try:
+            for line in dirs.read_text("utf-8").splitlines():
+                if line.startswith("XDG_PICTURES_DIR="):
+                    found = Path(line.split("=", 1)[1].strip().strip('"').replace("$HOME", str(home)))
+        except (OSError, UnicodeError):
+            pass
+        for folder in (found, home / "Pictures", home / "Imágenes", home / "Images"):
+            if folder is not None and folder.is_dir() and folder != home:
+                return folder
+        return home
 
     def take_photo(self, path: Path, done: Callable[[str], None]) -> bool:
         """No camera on a desktop: record the intent a phone would get and say no."""
@@ -475,6 +495,16 @@ class AndroidPlatform(Platform):
         """Open the share sheet with a text."""
         self.start(Intent(ACTION_SEND, "text/plain", {EXTRA_SUBJECT: title, EXTRA_TEXT: text}, chooser=title))
         return "android"
+
+    def picture_folder(self) -> Path:
+        """The phone's camera folder (DCIM) when it can be read, else the app's own photos."""
+        dcim = Path(str(self.java.autoclass("android.os.Environment").getExternalStoragePublicDirectory(
+            "DCIM").getAbsolutePath()))
+        try:
+            readable = dcim.is_dir() and any(dcim.iterdir())
+        except OSError:  # no permission to read shared storage
+            readable = False
+        return dcim if readable else self.photo_folder()
 
     def open_link(self, url: str) -> str:
         """Hand a link to the app that opens it (BG Stats' import dialog for its push-plays link)."""
