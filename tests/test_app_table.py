@@ -121,6 +121,9 @@ def test_the_caller_calls_one_character_per_tap_marks_it_and_the_murdered_stays_
     assert drv.text("call").endswith(f"{number[victim] + 1} / 8")
     assert drv.cut_texts() == []
     drv.shot("murdered_called")
+    drv.resize((480, 800))
+    assert drv.cut_texts() == []
+    drv.shot("murdered_called_480x800")
     # in English the next call is said in English; the button stops the voice
     drv.app.set_lang("en")
     drv.step(2)

@@ -96,11 +96,7 @@ class FinalScreen(Screen):
 
     def scan(self) -> None:
         """Open the scan screen (score from photos of each player's pieces)."""
-        app = App.get_running_app()
-        if not app.root.has_screen("scan"):
-            from .scan import ScanScreen
-            app.root.add_widget(ScanScreen(name="scan"))
-        app.go("scan")
+        App.get_running_app().go("scan")
 
     def export(self, fmt: str) -> None:
         """Write the game in an export format (the engine's exporter) and offer the file itself

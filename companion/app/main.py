@@ -89,11 +89,8 @@ class LudotecaApp(App):
 
     # -- life cycle -------------------------------------------------------------------------
     def build(self) -> ScreenManager:
-        """The screen manager with every screen."""
-        from .final import FinalScreen
-        from .history import HistoryScreen
+        """The screen manager with the home screen; the others are built when first shown."""
         from .home import HomeScreen
-        from .players import PlayersScreen
 
         from kivy.core.window import Window
 
@@ -109,10 +106,29 @@ class LudotecaApp(App):
         self.open_store()
         manager = ScreenManager(transition=NoTransition())
         manager.add_widget(HomeScreen(name="home"))
-        manager.add_widget(PlayersScreen(name="players"))
-        manager.add_widget(HistoryScreen(name="history"))
-        manager.add_widget(FinalScreen(name="final"))
         return manager
+
+    def screen(self, name: str):
+        """A screen by name, built (its module imported, its .kv read) the first time it is needed,
+        which keeps the start to the home screen short."""
+        manager = self.root
+        if name in GAME_SCREENS:
+            return self.game_screen(name)
+        if not manager.has_screen(name):
+            if name == "players":
+                from .players import PlayersScreen as cls
+            elif name == "history":
+                from .history import HistoryScreen as cls
+            elif name == "final":
+                from .final import FinalScreen as cls
+            elif name == "stats":
+                from .stats import StatsScreen as cls
+            elif name == "scan":
+                from .scan import ScanScreen as cls
+            else:
+                raise KeyError(name)
+            manager.add_widget(cls(name=name))
+        return manager.get_screen(name)
 
     def game_screen(self, game: str):
         """The screen of a game, built the first time it is needed (keeps start-up fast)."""
@@ -202,7 +218,7 @@ class LudotecaApp(App):
     def go(self, screen: str) -> None:
         """Refresh a screen and show it."""
         manager = self.root
-        target = manager.get_screen(screen)
+        target = self.screen(screen)
         refresh = getattr(target, "refresh", None)
         if refresh is not None:
             refresh()
@@ -305,7 +321,7 @@ class LudotecaApp(App):
         self.can_undo = bool(getattr(self.session, "can_undo", False))
         self.can_redo = bool(getattr(self.session, "can_redo", False))
         target = "final" if self.state.get("finished") else self.session.game
-        screen = self.root.get_screen("final") if target == "final" else self.game_screen(target)
+        screen = self.screen(target)
         screen.refresh()
         self.root.current = target
 
