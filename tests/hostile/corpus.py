@@ -354,7 +354,13 @@ def play_lines() -> Iterator[Case]:
                '{"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1, "id": "' + "x" * 101 + '"}',
                '{"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1, "id": 1.5}',
                "{'action': 'adjust'}", '{"action": "adjust",}', "\x00\x00", "\t", "\u2028",
-               '{"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1}' * 2]
+               '{"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1}' * 2,
+               # issue 22 #8's final_record: before the end, not a record, a record of strangers or too deep
+               '{"action": "final_record"}', '{"action": "final_record", "record": "Ana 30"}',
+               '{"action": "final_record", "record": {"game": "ciudadelas", "players": [{"name": "Eva"}]}}',
+               '{"action": "final_record", "record": {"game": "ciudadelas", "players": [{"name": "Ana"}, '
+               '{"name": "Luis"}]}}',
+               '{"action": "final_record", "record": ' + '{"a": ' * 60 + "1" + "}" * 61]
     for k, line in enumerate(garbage):
         if not line.strip():
             continue  # blank lines are skipped without an answer
