@@ -9,7 +9,7 @@ import appdriver  # noqa: F401  (sets up Kivy before anything imports it)
 from appdriver import AppDriver, drv, new_game  # noqa: F401  (drv is a fixture)
 
 from ludoteca.companion.app import theme
-from ludoteca.companion.app.platform import Speech
+from ludoteca.companion.app.platform import NO_SOUND, Speech
 from ludoteca.companion.engine import Store
 from ludoteca.companion.engine.caller import call_line
 from ludoteca.companion.engine.clock import GameClock
@@ -124,6 +124,14 @@ def test_the_caller_calls_one_character_per_tap_marks_it_and_the_murdered_stays_
     drv.resize((480, 800))
     assert drv.cut_texts() == []
     drv.shot("murdered_called_480x800")
+    # a voice that turns out to have no sound device says so on the clock bar (told from its own thread)
+    import threading
+
+    worker = threading.Thread(target=voice.trouble, args=(NO_SOUND,))
+    worker.start()
+    worker.join()
+    drv.step(2)
+    assert drv.text("call_label") == NO_SOUND["es"]
     # in English the next call is said in English; the button stops the voice
     drv.app.set_lang("en")
     drv.step(2)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..caller import next_call
+from ..caller import characters, next_call
 from ..common import (Arg, Move, Text, actions_table, adjust_move, apply_move, declare, final_record_move, find_entry, legal_moves, log,
                       name_of, need, next_seat, player_index, text)
 from ..errors import BadArgument, Duplicate, LimitReached, NotAllowed, NotEnough, NotYourTurn, WrongPhase
@@ -74,7 +74,7 @@ def _character(data, name: Any) -> dict:
 
 
 def _characters(data) -> list[dict]:
-    return sorted(data.entries("character"), key=lambda c: c["number"])
+    return characters(data)
 
 
 def _draft_rule(data, players: int) -> dict:
