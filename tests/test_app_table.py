@@ -37,28 +37,6 @@ class Recorder(Speech):
         self.stopped += 1
 
 
-def test_clock_bar_turn_timer_and_pause(drv: AppDriver):
-    now = FakeTime(T0)
-    drv.app.clock_now = now
-    new_game(drv, "ciudadelas", ["Ana", "Luis", "Eva", "Pablo"])
-    state = drv.state
-    active = state["players"][state["active"]]["name"]
-    now.advance(seconds=65)
-    drv.step(2)
-    drv.find("clockbar").tick()
-    assert drv.text("clock_text") == f"{active}: 1:05  ·  Partida 1:05"
-    drv.shot("turn_timer")
-    drv.press("clock_pause")
-    now.advance(minutes=5)
-    drv.find("clockbar").tick()
-    assert drv.text("clock_text") == "En pausa · 1:05" and drv.text("clock_pause") == "Seguir"
-    drv.shot("paused")
-    drv.press("clock_pause")
-    now.advance(seconds=10)
-    drv.find("clockbar").tick()
-    assert drv.text("clock_text").endswith("Partida 1:15")
-
-
 def _draft(drv: AppDriver, seed_players: list[str]) -> tuple[str, str]:
     """A game whose first picker can take the Assassin; the draft played in the engine: the first
     picker takes the Assassin, the others the lowest character left.  Returns the Assassin's holder
@@ -82,10 +60,31 @@ def _draft(drv: AppDriver, seed_players: list[str]) -> tuple[str, str]:
     return picks[0][0], picks[1][1]
 
 
-def test_the_caller_calls_one_character_per_tap_marks_it_and_the_murdered_stays_silent(drv: AppDriver):
-    """Issue 22 #3: no timer reading all eight; each "next" tap is one call, said in the app's
-    language, the called ones marked; the murdered character is called and skipped without a turn
-    and without naming its holder; the caller's button says "stop" while the voice is on."""
+def test_clock_bar_and_the_caller_who_calls_one_character_per_tap(drv: AppDriver):
+    """The clock bar's turn timer and pause; then issue 22 #3: no timer reading all eight; each
+    "next" tap is one call, said in the app's language, the called ones marked; the murdered
+    character is called and skipped without a turn and without naming its holder; the caller's
+    button says "stop" while the voice is on."""
+    now = FakeTime(T0)
+    drv.app.clock_now = now
+    new_game(drv, "ciudadelas", ["Ana", "Luis", "Eva", "Pablo"])
+    state = drv.state
+    active = state["players"][state["active"]]["name"]
+    now.advance(seconds=65)
+    drv.step(2)
+    drv.find("clockbar").tick()
+    assert drv.text("clock_text") == f"{active}: 1:05  ·  Partida 1:05"
+    drv.shot("turn_timer")
+    drv.press("clock_pause")
+    now.advance(minutes=5)
+    drv.find("clockbar").tick()
+    assert drv.text("clock_text") == "En pausa · 1:05" and drv.text("clock_pause") == "Seguir"
+    drv.shot("paused")
+    drv.press("clock_pause")
+    now.advance(seconds=10)
+    drv.find("clockbar").tick()
+    assert drv.text("clock_text").endswith("Partida 1:15")
+    # the caller, in a round whose draft is played in the engine
     voice = Recorder()
     drv.app.platform.speech = lambda lang: voice
     killer, victim = _draft(drv, ["Ana", "Luis", "Eva", "Pablo"])
