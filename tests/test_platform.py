@@ -118,6 +118,15 @@ def test_a_file_is_shared_as_a_file_through_the_share_sheet(tmp_path):
     assert len(bridge.named("activity", "startActivity")) == 1
 
 
+def test_the_final_scores_are_shared_as_text(tmp_path):
+    bridge = Bridge(tmp_path)
+    plat.AndroidPlatform(bridge).share_text("Puntuación final", "1. Ana: 30")
+    assert bridge.named("android.content.Intent", "setType") == [("text/plain",)]
+    extras = {key: value._args for key, value in bridge.named("android.content.Intent", "putExtra")}
+    assert extras == {plat.EXTRA_SUBJECT: ("Puntuación final",), plat.EXTRA_TEXT: ("1. Ana: 30",)}
+    assert len(bridge.named("android.content.Intent", "createChooser")) == 1
+
+
 def test_a_link_opens_in_the_app_that_handles_it(tmp_path):
     bridge = Bridge(tmp_path)
     link = "https://app.bgstatsapp.com/createPlay.html?data=%7B%7D"
