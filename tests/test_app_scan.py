@@ -150,8 +150,20 @@ def test_a_photo_that_is_not_one_and_discs_that_are_no_combat_are_said_in_spanis
     try:
         photo, _truth = scanphotos.photo(tmp_path, "ana", "gladiadores", 41, "1.2MP",
                                          scanphotos.pieces("gladiadores", GLADIADORES["Ana"]), table_mm=460)
-        screen.load_photo(str(photo))
+        # the photo comes from the platform's camera (a phone's: written to a content URI)
+        platform, asked = drv.app.platform, []
+
+        def camera(path, done):
+            asked.append(path)
+            path.write_bytes(photo.read_bytes())
+            done(str(path))
+            return True
+        platform.has_camera, platform.take_photo = True, camera
+        screen.refresh()
+        drv.press("scan_camera")
         drv.step(4)
+        assert asked == [platform.photo_folder() / "scan-Ana.jpg"]
+        assert screen.review.scan("Ana").photo == str(asked[0]) and len(screen.review.scan("Ana").found) == 7
         drv.press("scan_score")
         assert drv.find("result").text == ("los discos de puntos suman 7, que no es un número entero de "
                                            "combates ganados (2 cada uno)")
