@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-from . import fonts
+from . import binding, fonts
 from ludoteca.atomic import tmp_name, write_bytes, write_text
 from .compose import Page
 from .model import GeneratorError
@@ -157,7 +157,7 @@ def _recording(svg: str):
     if hit is not None:
         _RECORDINGS.move_to_end(key)
     else:
-        import cairocffi
+        cairocffi = binding.load()
         import cairosvg.parser
         import cairosvg.surface
 
@@ -187,7 +187,7 @@ def _page_to_pdf(page: Page) -> bytes:
     """One page: every face painted from its recording, clipped; then the overlay (marks)."""
     import io
 
-    import cairocffi
+    cairocffi = binding.load()
     out = io.BytesIO()
     w, h = page.size
     surface = cairocffi.PDFSurface(out, mm_to_pt(w), mm_to_pt(h))
@@ -268,6 +268,7 @@ def _warm() -> None:
     # ignores it in a process with a Kivy window) would leave the pool waiting for them forever.
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     fonts.configure()
+    binding.load()
     import cairosvg.surface  # noqa: F401
 
 
