@@ -184,14 +184,33 @@ def _recording(svg: str):
 
 
 def _page_to_pdf(page: Page) -> bytes:
-    """One page: every face painted from its recording, clipped; then the overlay (marks)."""
+    """One page as a PDF of its own."""
+    return _pages_to_pdf([page])
+
+
+def _pages_to_pdf(pages: Sequence[Page]) -> bytes:
+    """Pages drawn into one PDF, so each font is embedded once for all of them (one subset
+    holding every glyph they use, not one per page)."""
     import io
 
     cairocffi = binding.load()
     out = io.BytesIO()
-    w, h = page.size
-    surface = cairocffi.PDFSurface(out, mm_to_pt(w), mm_to_pt(h))
+    surface = cairocffi.PDFSurface(out, *(mm_to_pt(v) for v in pages[0].size))
     ctx = cairocffi.Context(surface)
+    for page in pages:
+        surface.set_size(*(mm_to_pt(v) for v in page.size))
+        try:
+            _draw_page(ctx, page)
+        except Exception as exc:  # cairosvg's errors are many kinds; name the page
+            raise GeneratorError(f"{page.label}: could not render the page: {_reason(exc)}") from None
+        ctx.show_page()
+    surface.finish()
+    return dedupe_resources(out.getvalue())
+
+
+def _draw_page(ctx, page: Page) -> None:
+    """Every face painted from its recording, clipped; then the overlay (marks)."""
+    w, h = page.size
     for svg, (x, y, fw, fh), (cx, cy, cw, ch) in page.faces:
         rec, rw, rh = _recording(svg)
         ctx.save()
@@ -209,8 +228,6 @@ def _page_to_pdf(page: Page) -> bytes:
         ctx.set_source_surface(rec, 0, 0)
         ctx.paint()
         ctx.restore()
-    surface.finish()
-    return dedupe_resources(out.getvalue())
 
 
 _RESOURCE_DICT = re.compile(rb"/(?:XObject|Pattern|Shading|Font|ExtGState|ColorSpace|Properties)"
@@ -284,12 +301,12 @@ def _reason(exc: Exception) -> str:
 
 
 def _render_job(job: list[tuple[Path, Page]]) -> int:
-    """Render a group of pages (one component's), so its repeated faces are drawn once."""
-    for path, page in job:
-        try:
-            data = _page_to_pdf(page)
-        except Exception as exc:  # cairosvg's errors are many kinds; name the page
-            raise GeneratorError(f"{page.label}: could not render the page: {_reason(exc)}") from None
+    """Render a group of pages (one component's), so its repeated faces are drawn once and its
+    fonts embedded once: the pages are drawn into one PDF, then cut into the cached one-page
+    PDFs, which all carry the same font subsets (the joined file keeps one copy of them)."""
+    from . import pdfjoin
+    pages = _pages_to_pdf([page for _path, page in job])
+    for (path, _page), data in zip(job, pdfjoin.split(pages) if len(job) > 1 else [pages]):
         write_bytes(path, data, durable=False)  # a cache: drawn again if lost
     return len(job)
 
