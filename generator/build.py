@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -10,6 +11,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from . import templating
 from ludoteca.atomic import Unwritable, folder_target
@@ -17,7 +19,7 @@ from .compose import Page
 from .layout import Laid, bleed_of, face_size, lay_out
 from .model import Component, Face, GeneratorError, Options, in_lang
 from .progress import Progress
-from .render import Cache, Workers, assemble_all, render_pages
+from .render import Cache, PageSender, Workers, assemble_all
 from .staging import Stage
 
 GAMES = ("ciudadelas", "el_mapa", "gladiadores")
@@ -93,9 +95,9 @@ def streamable(comp: Component, opts: Options) -> bool:
 
 
 def plan_streamed(comp: Component, opts: Options, roots: tuple[str, ...], notes: list[str],
-                  cache: Cache, workers: Workers, bar: Progress) -> Laid:
+                  sender: PageSender) -> Laid:
     """A big grid component, slice by slice: render the slice's faces, lay out its sheets,
-    render its pages into the cache, then keep only each page's key and boxes.
+    send its pages to be rendered into the cache, then keep only each page's key and boxes.
 
     Memory holds one slice of SVG at a time, whatever the size of the deck.
     """
@@ -114,7 +116,7 @@ def plan_streamed(comp: Component, opts: Options, roots: tuple[str, ...], notes:
                  if comp.backs is not None else None)
         laid = lay_out(comp, fronts, backs, opts, first_sheet=start // n)
         del fronts, backs
-        render_pages(laid.pages, cache, bar, workers)
+        sender.send(laid.pages)
         for page in laid.pages:
             page.svg, page.overlay, page.faces = "", "", []
         pages += laid.pages
@@ -144,9 +146,11 @@ def build_components(comps: list[Component], opts: Options, out_dir: Path,
                      roots: tuple[str, ...] = (str(templating.TEMPLATES),),
                      flat: bool = False, notes: list[str] | None = None,
                      owned: set[str] | None = None, names: dict[str, str] | None = None,
-                     documents: list | None = None) -> Summary:
+                     documents: list | Callable[[], list] | None = None,
+                     workers: Workers | None = None) -> Summary:
     """Lay out, render and write every component and document (rulebooks); the manifest and the
-    guide; PNGs with --png."""
+    guide; PNGs with --png.  ``documents`` may be a function that gives them once the pages are
+    drawn (rulebooks typeset in ``workers`` meanwhile)."""
     t0 = time.perf_counter()
     out_dir = Path(out_dir)
     check_out_dir(out_dir)
@@ -156,7 +160,7 @@ def build_components(comps: list[Component], opts: Options, out_dir: Path,
     try:
         cache = Cache(out_dir)
         remove_old_cache(out_dir)
-        with Workers() as workers:
+        with contextlib.nullcontext(workers) if workers is not None else Workers() as workers:
             if not cache.pages.is_dir():         # cold: cairo loads in the workers meanwhile
                 workers.start()
             return _build(comps, opts, out_dir, roots, flat, notes, cache, workers, t0, owned,
@@ -359,7 +363,7 @@ def _extra_meta(entry: dict, opts: Options):
 def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[str, ...], flat: bool,
            notes: list[str] | None, cache: Cache, workers: Workers, t0: float,
            owned: set[str] | None = None, names: dict[str, str] | None = None,
-           documents: list | None = None, stage: Stage | None = None) -> Summary:
+           documents: list | Callable[[], list] | None = None, stage: Stage | None = None) -> Summary:
     notes = notes if notes is not None else []
     old = read_manifest(out_dir)
     check_variant(old, opts, out_dir,
@@ -370,6 +374,7 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
     keys: dict[str, str] = {}
     said: dict[str, list[str]] = {}          # the notes each component's faces gave
     bar = Progress(0, quiet=opts.quiet)
+    sender = PageSender(cache, workers, bar)
     for comp in comps:
         rel = f"{comp.id}.pdf" if flat else f"{comp.game}/{comp.id}.pdf"
         if rel in keys:
@@ -381,8 +386,9 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
         if laid is not None:
             notes += [n for n in memo.get("notes", []) if n not in notes]    # said again
         elif streamable(comp, opts):
-            laid = plan_streamed(comp, opts, roots, notes, cache, workers, bar)
+            laid = plan_streamed(comp, opts, roots, notes, sender)
         planned.append(Planned(comp, laid or plan(comp, opts, roots, notes), rel))
+        sender.send(planned[-1].laid.pages)              # drawn while the next is laid out
         said[rel] = notes[before:]
     extra: list[tuple[str, list[Page], dict]] = []
     if any(p.comp.backs is not None and not p.laid.folded for p in planned):
@@ -397,11 +403,15 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
                                    "item_size_mm": list(pages[0].size), "items": 1,
                                    "duplex": True, "fold": False, "gutter_mm": None}))
     all_pages = [pg for p in planned for pg in p.laid.pages] + [pg for e in extra for pg in e[1]]
-    entries = [_entry(p, opts) for p in planned] + [entry for _rel, _pages, entry in extra]
-    entries += [d.entry() for d in documents or []]
     merged = [e for e in old.get("files", []) if isinstance(e, dict)]
     try:
-        rendered = bar.done + render_pages(all_pages, cache, bar, workers)
+        for _rel, pages, _entry_of in extra:
+            sender.send(pages)
+        rendered = sender.finish()
+        if callable(documents):
+            documents = documents()
+        entries = [_entry(p, opts) for p in planned] + [entry for _rel, _pages, entry in extra]
+        entries += [d.entry() for d in documents or []]
         summary = Summary(notes=list(notes or []))
         files = [(p.laid.pages, out_dir / p.rel, p.rel,
                   _meta(p.comp, p.laid, opts, (names or {}).get(p.comp.game, ""))) for p in planned]
@@ -555,11 +565,14 @@ def build(games: list[str] | tuple[str, ...], opts: Options, out_dir: Path | str
     for game_id in games:
         comps += game_components(game_id, catalog, opts, notes)
     names = {g: (catalog[g].meta.get("name") or {}).get(opts.lang, g) for g in games}
-    from .rulebook import documents
+    from .rulebook import start_documents
     from .fonts import cache_dir
-    docs = documents(catalog, games, opts, cache_dir("rulebooks"), notes)
-    return build_components(comps, opts, Path(out_dir), notes=notes, owned=set(games), names=names,
-                            documents=docs)
+    with Workers() as workers:
+        # books to typeset start the workers (they share the catalog) and are set there while
+        # this process lays out the components
+        docs = start_documents(catalog, games, opts, cache_dir("rulebooks"), notes, workers)
+        return build_components(comps, opts, Path(out_dir), notes=notes, owned=set(games),
+                                names=names, documents=docs, workers=workers)
 
 
 def report(summary: Summary, stream=None, verbosity: int = 1) -> None:

@@ -360,6 +360,16 @@ class Workers:
                                             mp_context=multiprocessing.get_context("fork"), initializer=_warm)
             self.pool.submit(int)  # forks every worker now (with fork, all start at the first task)
 
+    def submit(self, fn: Callable, *args):
+        """``fn(*args)`` in a worker, at once: its future (see :meth:`result`)."""
+        with _all_alive():
+            return self.pool.submit(fn, *args)
+
+    def result(self, future):
+        """What a submitted call returned (its error raised here)."""
+        with _all_alive():
+            return future.result()
+
     def unordered(self, fn: Callable, items: Sequence) -> Iterator:
         """``fn(item)`` for each item in the workers, each result as soon as it is there."""
         from concurrent.futures import as_completed
@@ -386,6 +396,67 @@ class Workers:
 
     def __exit__(self, kind, *exc) -> None:
         self.close(failed=kind is not None)
+
+
+class PageSender:
+    """Pages sent to the workers as soon as they are laid out, while the next component is laid
+    out; :meth:`finish` waits for them all.  Without a pool the pages wait here, and are drawn
+    in this process at the end, or in a pool started once ``PARALLEL_FROM`` of them are waiting.
+    At most ``IN_FLIGHT`` jobs wait in the pool (each holds its pages' SVG), so memory stays flat.
+    """
+
+    IN_FLIGHT = 6
+
+    def __init__(self, cache: Cache, workers: Workers, progress: Callable[[int], None] | None = None):
+        self.cache, self.workers, self.progress = cache, workers, progress
+        self.seen: set[str] = set()
+        self.waiting: dict[str, Page] = {}
+        self.futures: collections.deque = collections.deque()
+        self.rendered = 0            # pages to render: sent, or waiting here
+
+    def send(self, pages: Sequence[Page]) -> None:
+        """Render these pages (those not cached, not sent before): sent now when there is a pool."""
+        import dataclasses
+        for page in pages:
+            key = page_key(page)
+            if key not in self.seen:
+                self.seen.add(key)
+                if not self.cache.has_page(key):
+                    # a copy: the caller may let go of the page's SVG before a worker reads it
+                    self.waiting[key] = dataclasses.replace(page)
+                    self.rendered += 1
+        if not self.waiting:
+            return
+        if self.progress is not None and hasattr(self.progress, "total"):
+            self.progress.total = self.rendered
+        if self.workers.pool is None and self.rendered >= PARALLEL_FROM:
+            self.workers.start()
+        if self.workers.pool is not None:
+            self.cache.pages.mkdir(parents=True, exist_ok=True)
+            for job in _jobs(self.waiting, self.cache, 2):
+                while len(self.futures) >= self.IN_FLIGHT:
+                    self._collect(self.futures.popleft())
+                self.futures.append(self.workers.submit(_render_job, job))
+            self.waiting = {}
+
+    def _collect(self, future) -> None:
+        n = self.workers.result(future)
+        if self.progress:
+            self.progress(n)
+
+    def finish(self) -> int:
+        """Wait for every page sent (draw here those that waited); how many were rendered."""
+        while self.futures:
+            self._collect(self.futures.popleft())
+        if self.waiting:
+            self.cache.pages.mkdir(parents=True, exist_ok=True)
+            fonts.configure()
+            for job in _jobs(self.waiting, self.cache, 1):
+                _render_job(job)
+                if self.progress:
+                    self.progress(len(job))
+            self.waiting = {}
+        return self.rendered
 
 
 def render_pages(pages: Sequence[Page], cache: Cache, progress: Callable[[int], None] | None = None,
