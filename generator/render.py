@@ -461,40 +461,12 @@ class PageSender:
 
 def render_pages(pages: Sequence[Page], cache: Cache, progress: Callable[[int], None] | None = None,
                  workers: Workers | None = None) -> int:
-    """Render every page that is not cached yet; returns how many were rendered."""
-    todo: dict[str, Page] = {}
-    for page in pages:
-        key = page_key(page)
-        if key not in todo and not cache.has_page(key):
-            todo[key] = page
-    if not todo:
-        return 0
-    cache.pages.mkdir(parents=True, exist_ok=True)
-    if progress is not None and hasattr(progress, "total"):
-        progress.total = getattr(progress, "done", 0) + len(todo)
-    own = None
-    if workers is None or workers.pool is None:
-        if len(todo) >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
-            own = workers = workers or Workers()
-            workers.start()
-    done = False
-    try:
-        if workers is not None and workers.pool is not None:
-            jobs = _jobs(todo, cache, 2)
-            for n in workers.unordered(_render_job, jobs):
-                if progress:
-                    progress(n)
-        else:
-            fonts.configure()
-            for key, page in todo.items():
-                _render_job([(cache.page_path(key), page)])
-                if progress:
-                    progress(1)
-        done = True
-    finally:
-        if own is not None:
-            own.close(failed=not done)
-    return len(todo)
+    """Render every page that is not cached yet (in a pool of its own from ``PARALLEL_FROM``
+    pages when none is given); returns how many were rendered."""
+    with contextlib.nullcontext(workers) if workers is not None else Workers() as own:
+        sender = PageSender(cache, own, progress)
+        sender.send(pages)
+        return sender.finish()
 
 
 def _box(rect: tuple[float, float, float, float], page_h: float) -> tuple[float, float, float, float]:
