@@ -15,6 +15,7 @@ cairocffi would add, a cffi that cannot write the module) cairocffi is simply im
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.util
 import sys
 import types
@@ -35,7 +36,33 @@ def load() -> Any:
         if prebuilt is not None:
             sys.modules.setdefault(FFI_MODULE, prebuilt)
         _import_without_library_search()
+        for name in LAZY:
+            _lazy(name)
     return sys.modules["cairocffi"]
+
+
+#: Modules cairosvg imports at start and needs only for raster images (which the kit's own
+#: faces never hold): imported at their first use instead (Pillow's Image: 35 ms per process).
+LAZY = ("PIL.Image", "PIL.ImageOps")
+
+
+def _lazy(name: str) -> None:
+    """Put a stand-in for module ``name`` that imports it at its first attribute read (and then
+    hands on every read); the import system itself never reads from it (its ``__spec__`` is None)."""
+    if name not in sys.modules and importlib.util.find_spec(name) is not None:
+        sys.modules[name] = _Deferred(name)
+
+
+class _Deferred(types.ModuleType):
+    """A module imported only when first used (see :func:`_lazy`)."""
+
+    def __getattr__(self, attr: str) -> Any:
+        real = self.__dict__.get("_real")
+        if real is None:
+            if sys.modules.get(self.__name__) is self:
+                del sys.modules[self.__name__]
+            real = self.__dict__["_real"] = importlib.import_module(self.__name__)
+        return getattr(real, attr)
 
 
 def _import_without_library_search() -> None:

@@ -29,13 +29,25 @@ def test_no_header_parsing_once_the_cache_holds_the_declarations(tmp_path):
     code = ("import io, sys\nfrom ludoteca.generator import binding\ncairo = binding.load()\n"
             "out = io.BytesIO()\nsurface = cairo.PDFSurface(out, 100, 100)\n"
             "ctx = cairo.Context(surface)\nctx.set_font_size(12)\nctx.move_to(10, 50)\n"
-            "ctx.show_text('Ñuñoa')\nsurface.finish()\n"
+            "ctx.show_text('Ñuñoa')\nsurface.finish()\nimport cairosvg.surface\n"
             "print('pycparser' in sys.modules, out.getvalue()[:5].decode(), "
-            "type(cairo.ffi).__module__)")
+            "'PIL._imaging' in sys.modules)")
     runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                            check=True).stdout.split() for _ in range(2)]
     assert runs[0][1] == runs[1][1] == "%PDF-"
     assert runs[1][0] == "False"                      # the second process parsed nothing
+    assert runs[1][2] == "False"                      # and cairosvg did not load Pillow
+
+
+def test_a_deferred_module_is_the_real_one_at_first_use(monkeypatch):
+    import importlib
+    import sys
+    monkeypatch.delitem(sys.modules, "colorsys", raising=False)
+    binding._lazy("colorsys")
+    stand_in = sys.modules["colorsys"]
+    assert isinstance(stand_in, binding._Deferred)
+    assert stand_in.rgb_to_hsv(1, 0, 0) == (0.0, 1.0, 1)       # imported here, then handed on
+    assert sys.modules["colorsys"] is importlib.import_module("colorsys") is not stand_in
 
 
 def test_without_a_cache_folder_cairocffi_is_used_as_it_is(monkeypatch):
