@@ -191,14 +191,18 @@ def component_key(comp: Component, opts: Options, templates: str) -> str:
     from .render import ENGINE_VERSION
     from .sheets import data
     from .words import words
-    faces = [(f.template, f.context, f.name) for f in comp.fronts]
-    backs = [(f.template, f.context, f.name) for f in comp.backs] if comp.backs is not None else None
     chosen = {k: v for k, v in dataclasses.asdict(opts).items() if k not in ("quiet", "png_dpi", "shop", "tts_url")}
     blob = json.dumps([ENGINE_VERSION, templates, data(), chosen, comp.game, comp.id,
-                       list(comp.size_mm), comp.layout, comp.grid, comp.bleed, faces, backs,
+                       list(comp.size_mm), comp.layout, comp.grid, comp.bleed, comp.backs is None,
                        [comp.title, words("kit", "board")] if comp.layout == "board" else None],
                       sort_keys=True, default=str)
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
+    digest = hashlib.sha256(blob.encode("utf-8"))
+    for faces in (comp.fronts, comp.backs or []):     # face by face: a huge deck is never whole
+        digest.update(b"\0faces")
+        for f in faces:
+            digest.update(json.dumps((f.template, f.context, f.name), sort_keys=True,
+                                     default=str).encode("utf-8") + b"\n")
+    return digest.hexdigest()[:32]
 
 
 def _remembered(memo: dict | None, key: str, cache: Cache) -> Laid | None:

@@ -12,6 +12,7 @@ PDFs (each carrying what its page uses).
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import re
 from dataclasses import dataclass
@@ -126,6 +127,7 @@ class Meta:
 
 
 PageSource = bytes | Path                 # a page PDF, or the file that holds one
+SHARED_KEPT = 4096                        # objects remembered for sharing (those written last)
 #: A page: its PDF (its first page), or (the PDF, the index of the page in it).
 PageRef = PageSource | tuple[PageSource, int]
 
@@ -162,17 +164,24 @@ def join(pages: Iterable[tuple[PageRef, Box | None, Box | None]], out: BinaryIO,
         size += len(chunk)
         return number
 
-    sources: dict[PageSource, tuple[Source, dict[int, int]]] = {}
-    written: dict[bytes, int] = {}           # digest of an object (and all below it) -> number
+    bodies: dict[tuple[PageSource, int], bytes] = {}    # a page placed again: its page object
+    last: tuple[PageSource | None, Source | None, dict[int, int]] = (None, None, {})
+    #: digest of an object (and all below it) -> its number, for the objects written last
+    written: collections.OrderedDict[bytes, int] = collections.OrderedDict()
     kids: list[int] = []
     for ref, trim, bleed in pages:
         src, index = ref if isinstance(ref, tuple) else (ref, 0)
-        if src not in sources:
+        boxes = b"".join(b"   /%s %s\n" % (name, _box(box))
+                         for name, box in ((b"TrimBox", trim), (b"BleedBox", bleed)) if box is not None)
+        if (src, index) in bodies:
+            kids.append(emit(bodies[src, index] + boxes + b">>"))
+            continue
+        if last[0] != src:                   # one source parsed at a time: memory stays flat
             source = parse(src if isinstance(src, bytes) else Path(src).read_bytes())
             if source.version > version:
                 raise Unsupported(f"PDF {source.version.decode()} source")
-            sources[src] = (source, {})
-        source, numbers = sources[src]
+            last = (src, source, {})
+        _src, source, numbers = last
         if not 0 <= index < len(source.pages):
             raise Unsupported(f"no page {index + 1} in a PDF of {len(source.pages)}")
         page = source.pages[index]
@@ -186,9 +195,13 @@ def join(pages: Iterable[tuple[PageRef, Box | None, Box | None]], out: BinaryIO,
             head, stream = _split(source.objects[n])
             inner = [copy(int(m), below + (n,)) for m in _REF.findall(head)]
             digest = hashlib.sha1(_REF.sub(b"@", head) + b"%r" % inner + stream).digest()
-            if digest not in written:
+            if digest in written:
+                written.move_to_end(digest)
+            else:
                 refs = iter(inner)
                 written[digest] = emit(_REF.sub(lambda _m: b"%d 0 R" % next(refs), head) + stream)
+                if len(written) > SHARED_KEPT:
+                    written.popitem(last=False)
             numbers[n] = written[digest]
             return numbers[n]
 
@@ -201,8 +214,7 @@ def join(pages: Iterable[tuple[PageRef, Box | None, Box | None]], out: BinaryIO,
             b"/Parent \0", b"/Parent %d 0 R" % tree).rstrip()
         if not body.endswith(b">>"):
             raise Unsupported("the page object is not a dictionary")
-        boxes = b"".join(b"   /%s %s\n" % (name, _box(box))
-                         for name, box in ((b"TrimBox", trim), (b"BleedBox", bleed)) if box is not None)
+        bodies[src, index] = body[:-2]
         kids.append(emit(body[:-2] + boxes + b">>"))
     emit(b"<< /Type /Pages\n   /Kids [ " + b" ".join(b"%d 0 R" % k for k in kids)
          + b" ]\n   /Count %d\n>>" % len(kids), tree)
