@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import json
 import os
@@ -146,11 +145,11 @@ def build_components(comps: list[Component], opts: Options, out_dir: Path,
                      roots: tuple[str, ...] = (str(templating.TEMPLATES),),
                      flat: bool = False, notes: list[str] | None = None,
                      owned: set[str] | None = None, names: dict[str, str] | None = None,
-                     documents: list | Callable[[], list] | None = None,
-                     workers: Workers | None = None) -> Summary:
+                     documents: list | None = None,
+                     books: Callable[[Workers], Callable[[], list]] | None = None) -> Summary:
     """Lay out, render and write every component and document (rulebooks); the manifest and the
-    guide; PNGs with --png.  ``documents`` may be a function that gives them once the pages are
-    drawn (rulebooks typeset in ``workers`` meanwhile)."""
+    guide; PNGs with --png.  ``books(workers)`` starts typesetting the rulebooks (in the
+    workers, while the components are laid out) and gives the function that waits for them."""
     t0 = time.perf_counter()
     out_dir = Path(out_dir)
     check_out_dir(out_dir)
@@ -160,7 +159,9 @@ def build_components(comps: list[Component], opts: Options, out_dir: Path,
     try:
         cache = Cache(out_dir)
         remove_old_cache(out_dir)
-        with contextlib.nullcontext(workers) if workers is not None else Workers() as workers:
+        with Workers() as workers:
+            if books is not None:                # before the workers start: they share its data
+                documents = books(workers)
             if not cache.pages.is_dir():         # cold: cairo loads in the workers meanwhile
                 workers.start()
             return _build(comps, opts, out_dir, roots, flat, notes, cache, workers, t0, owned,
@@ -571,12 +572,13 @@ def build(games: list[str] | tuple[str, ...], opts: Options, out_dir: Path | str
     names = {g: (catalog[g].meta.get("name") or {}).get(opts.lang, g) for g in games}
     from .rulebook import start_documents
     from .fonts import cache_dir
-    with Workers() as workers:
+
+    def books(workers: Workers) -> Callable[[], list]:
         # books to typeset start the workers (they share the catalog) and are set there while
         # this process lays out the components
-        docs = start_documents(catalog, games, opts, cache_dir("rulebooks"), notes, workers)
-        return build_components(comps, opts, Path(out_dir), notes=notes, owned=set(games),
-                                names=names, documents=docs, workers=workers)
+        return start_documents(catalog, games, opts, cache_dir("rulebooks"), notes, workers)
+    return build_components(comps, opts, Path(out_dir), notes=notes, owned=set(games), names=names,
+                            books=books)
 
 
 def report(summary: Summary, stream=None, verbosity: int = 1) -> None:

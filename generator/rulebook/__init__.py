@@ -222,10 +222,11 @@ def _make(catalog: Any, game_id: str, opts: Options, cache_dir: Path | None, key
     for kind, data in (("plain", pages), ("booklet", booklet_of(pages, catalog, game_id, opts))):
         n, size = _measure(data)
         if cache_dir is not None:
-            from ludoteca.atomic import write_bytes, write_text
-            write_bytes(cache_dir / f"{key}-{kind}.pdf", data)
-            write_text(cache_dir / f"{key}-{kind}.json",
-                       json.dumps({"pages": n, "size": list(size), "note": note}))
+            from ludoteca.atomic import write_bytes
+            # a cache, made again if lost: no fsync (a book a crash cut short is not read back)
+            write_bytes(cache_dir / f"{key}-{kind}.pdf", data, durable=False)
+            write_bytes(cache_dir / f"{key}-{kind}.json", json.dumps(
+                {"pages": n, "size": list(size), "note": note}).encode("utf-8"), durable=False)
         out.append((data, n, size, note))
     return out
 
@@ -236,7 +237,9 @@ def _cached(cache_dir: Path | None, key: str) -> tuple[bytes | None, int, tuple[
         return None, 0, (0.0, 0.0), ""
     try:
         meta = json.loads((cache_dir / f"{key}.json").read_text(encoding="utf-8"))
-        return ((cache_dir / f"{key}.pdf").read_bytes(), int(meta["pages"]), tuple(meta["size"]),
-                str(meta.get("note", "")))
+        data = (cache_dir / f"{key}.pdf").read_bytes()
+        if b"%%EOF" not in data[-32:]:
+            raise ValueError("cut short")
+        return data, int(meta["pages"]), tuple(meta["size"]), str(meta.get("note", ""))
     except (OSError, ValueError, KeyError, TypeError):
         return None, 0, (0.0, 0.0), ""
