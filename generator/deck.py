@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import bisect
 import csv
-import os
 import io
 import itertools
+import os
 import re
 from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterator, Sequence
 from pathlib import Path
 
 from .model import Component, Face, GeneratorError
