@@ -43,6 +43,9 @@ PLACES: dict[str, tuple] = {
     "el_mapa/counter": ("centre", 0.42),
     "gladiadores/token": ("centre", 0.45),
 }
+#: the kinds of face whose marker is printed twice: in its corner and, turned half a turn, in the
+#: opposite one (cards and tiles, which lie overlapped; a token is never covered in part)
+TWINS: frozenset[str] = frozenset()
 
 
 class MarkerError(ValueError):
@@ -103,6 +106,24 @@ def place(face: str, w: float, h: float) -> tuple[float, float, float]:
         return round((w - side) / 2, 4), round((h - side) / 2, 4), side
     x, y, side = spec
     return (w + x if x < 0 else x), y, side
+
+
+def places(face: str, w: float, h: float) -> list[tuple[float, float, float, int]]:
+    """Every marker of a face of kind ``face``: (x, y, side, turn) in mm, turn in degrees.
+
+    A face named in :data:`TWINS` carries a second copy of its marker in the opposite corner, turned
+    half a turn, so that a card overlapped from either side still shows one, and so that each copy
+    sees the face the same way (the face seen from the second copy is the face turned half a turn,
+    the same rectangle): the scanner maps the face from whichever copy it reads.
+
+    >>> places("ciudadelas/district", 63, 88)
+    [(5.0, 5.0, 9.0, 0), (49.0, 74.0, 9.0, 180)]
+    """
+    x, y, side = place(face, w, h)
+    out = [(x, y, side, 0)]
+    if face in TWINS:
+        out.append((round(w - x - side, 4), round(h - y - side, 4), side, 180))
+    return out
 
 
 def quiet(size: float) -> float:
