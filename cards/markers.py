@@ -39,13 +39,13 @@ QUIET_CELLS = 1.0
 PLACES: dict[str, tuple] = {
     "ciudadelas/district": (5.0, 5.0, 9.0),
     "gladiadores/building": (5.0, 5.0, 9.0),
-    "el_mapa/building": (-9.0, 9.4, 6.6),
+    "el_mapa/building": (-11.4, 8.4, 7.2),
     "el_mapa/counter": ("centre", 0.42),
     "gladiadores/token": ("centre", 0.45),
 }
 #: the kinds of face whose marker is printed twice: in its corner and, turned half a turn, in the
 #: opposite one (cards and tiles, which lie overlapped; a token is never covered in part)
-TWINS: frozenset[str] = frozenset()
+TWINS: frozenset[str] = frozenset({"ciudadelas/district", "gladiadores/building"})
 
 
 class MarkerError(ValueError):
@@ -72,12 +72,17 @@ def cells(number: int, codes: tuple[int, ...] | None = None, bits: int | None = 
 
 
 def path(number: int, x: float, y: float, size: float, codes: tuple[int, ...] | None = None,
-         bits: int | None = None) -> str:
-    """SVG path data of the black cells of a marker whose black square is ``size`` mm at x, y.
+         bits: int | None = None, turn: int = 0) -> str:
+    """SVG path data of the black cells of a marker whose black square is ``size`` mm at x, y,
+    turned ``turn`` degrees (0 or 180) in its square.
 
     One rectangle per horizontal run of black cells, so the marker stays a handful of vector shapes.
     """
     grid = cells(number, codes, bits)
+    if turn % 360 == 180:
+        grid = [row[::-1] for row in grid[::-1]]
+    elif turn % 360:
+        raise MarkerError(f"a marker turns 0 or 180 degrees, not {turn}")
     step = size / len(grid)
     parts: list[str] = []
     for r, row in enumerate(grid):

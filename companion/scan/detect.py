@@ -38,15 +38,24 @@ RING_SHARE = 0.75
 #: image (px) and how much longer its longest side or diagonal may be
 MIN_SIDE = 10.0
 MAX_STRETCH = 1.6
+#: two reads of one code are one face's two copies when the second lies, corner by corner, within
+#: this share of the face's shorter side of where the first says the face's other copy is printed
+SAME_FACE = 0.3
 
 
 @dataclass
 class Found:
-    """One recognised component: its marker, what it is, and where (image pixels of the photo)."""
+    """One recognised component: its marker, what it is, and where (image pixels of the photo).
+
+    ``copies`` is how many printed copies of its marker were read (a card or tile carries two, in
+    opposite corners: both read is a sure reading, one a likely one); ``printed`` how many it has.
+    """
 
     target: Target
     corners: list[tuple[float, float]]          # the marker's black square, clockwise from its top-left
     outline: list[tuple[float, float]] = field(default_factory=list)   # the whole face
+    copies: int = 1
+    printed: int = 1
 
     @property
     def marker(self) -> int:
@@ -58,9 +67,15 @@ class Found:
         ys = [p[1] for p in self.outline or self.corners]
         return sum(xs) / len(xs), sum(ys) / len(ys)
 
+    @property
+    def sure(self) -> bool:
+        """Every printed copy of the marker was read (a component added by hand is sure too)."""
+        return self.copies >= self.printed
+
     def as_json(self) -> dict[str, Any]:
         return {"marker": self.marker, "kind": self.target.kind, "id": self.target.id,
-                "name": self.target.name,
+                "name": self.target.name, "markers_read": self.copies, "markers_printed": self.printed,
+                "sure": self.sure,
                 "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
                 "outline": [[round(x, 1), round(y, 1)] for x, y in self.outline]}
 
@@ -253,15 +268,56 @@ def outline(target: Target, corners: Sequence[tuple[float, float]]) -> list[tupl
     return [(float(a), float(b)) for a, b in mapped]
 
 
+def _frame(corners, side: float):
+    """A marker's centre and its x and y steps per mm in the image, each the mean of two opposite
+    sides (steadier than a homography from four corners of a small marker)."""
+    import numpy as np
+    p = np.asarray(corners, float)
+    ex = ((p[1] - p[0]) + (p[2] - p[3])) / (2 * side)
+    ey = ((p[3] - p[0]) + (p[2] - p[1])) / (2 * side)
+    return p.mean(axis=0), ex, ey
+
+
+def same_face(a: Found, b: Found) -> bool:
+    """Whether two reads of the same code are two copies on one face: turned half a turn from each
+    other, ``b``'s marker lies, in ``a``'s frame, where the face's other copy is printed (within
+    :data:`SAME_FACE` of the face's shorter side), and the same seen from ``b``."""
+    import numpy as np
+    x, y, s = a.target.place
+    ca, exa, eya = _frame(a.corners, s)
+    cb, exb, eyb = _frame(b.corners, s)
+    if float(np.dot(exa, exb)) >= 0 or float(np.dot(eya, eyb)) >= 0:
+        return False
+    w, h = a.target.size_mm
+    for px, py, side, _turn in a.target.places[1:]:
+        dx, dy = px + side / 2 - (x + s / 2), py + side / 2 - (y + s / 2)
+        errors = []
+        for c0, ex, ey, c1 in ((ca, exa, eya, cb), (cb, exb, eyb, ca)):
+            scale = (np.linalg.norm(ex) + np.linalg.norm(ey)) / 2
+            errors.append(float(np.linalg.norm(c0 + ex * dx + ey * dy - c1)) / scale)
+        if min(errors) < SAME_FACE * min(w, h):
+            return True
+    return False
+
+
 def recognise(gray, table: Mapping[int, Target], factor: float = 1.0, det: Any = None) -> list[Found]:
-    """The components of ``table`` in a grey image; coordinates divided by ``factor`` (the photo's)."""
-    found = []
+    """The components of ``table`` in a grey image; coordinates divided by ``factor`` (the photo's).
+
+    A face's copies of its marker count once: reads of one code whose faces lie on each other are
+    one component, read as many times as copies were seen."""
+    found: list[Found] = []
     for code, quad in find_markers(gray, det=det):
         target = table.get(code)
         if target is None:
             continue
         quad = [(px / factor, py / factor) for px, py in quad]
-        found.append(Found(target, quad, outline(target, quad)))
+        read = Found(target, quad, outline(target, quad), printed=len(target.places))
+        twin = next((f for f in found if f.marker == code and f.copies < f.printed and same_face(f, read)),
+                    None)
+        if twin is not None:
+            twin.copies += 1
+        else:
+            found.append(read)
     found.sort(key=lambda f: (f.centre[1], f.centre[0]))
     return found
 
