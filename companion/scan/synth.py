@@ -182,16 +182,28 @@ def _hits(poly_a, poly_b) -> bool:
     return area > 0.01
 
 
+def _leaves_a_copy(scene: Scene, poly) -> bool:
+    """Whether a piece laid on top at ``poly`` leaves every marked piece on the table one copy of
+    its marker that nothing covers."""
+    for index, old in enumerate(scene.items):
+        if old.face.target is None:
+            continue
+        later = [item.corners() for item in scene.items[index + 1:]] + [poly]
+        if all(any(_hits(p, sq) for p in later) for sq in old.marker_squares()):
+            return False
+    return True
+
+
 def _place(scene: Scene, face: Face, rng, anchor: tuple[float, float], spread: float,
            base_angle: float, tries: int = 60) -> bool:
-    """Put a face near ``anchor`` so that it hides no marker already on the table; False if it
-    found no such place."""
+    """Put a face near ``anchor`` so that every marked piece already on the table keeps one copy of
+    its marker in sight; False if it found no such place."""
     import numpy as np
     for _ in range(tries):
         centre = (anchor[0] + rng.uniform(-spread, spread), anchor[1] + rng.uniform(-spread, spread))
         item = Item(face, centre, base_angle + rng.uniform(-12, 12))
         poly = item.corners()
-        if any(_hits(poly, sq) for old in scene.items if old.face.target for sq in old.marker_squares()):
+        if not _leaves_a_copy(scene, poly):
             continue
         if np.abs(np.asarray(poly)).max() > 400:
             continue
@@ -284,10 +296,10 @@ def table_scene(game: Game, rng, marked: Sequence[Face], others: Sequence[Face],
     out.items.extend(laid)
     tokens = [small[int(rng.integers(0, len(small)))] for _ in range(int(rng.integers(2, 6)))] if small else []
     for face in tokens:
-        _place(out, face, rng, (rng.uniform(-190, 190), rng.choice([-1, 1]) * rng.uniform(110, 150)), 30,
+        _place(out, face, rng, (rng.uniform(-150, 150), rng.choice([-1, 1]) * rng.uniform(100, 130)), 30,
                rng.uniform(-180, 180))
     for face in others:
-        _place(out, face, rng, (rng.uniform(-200, 200), rng.choice([-1, 1]) * rng.uniform(100, 160)), 40,
+        _place(out, face, rng, (rng.uniform(-170, 170), rng.choice([-1, 1]) * rng.uniform(100, 140)), 40,
                rng.uniform(-60, 60))
     return out
 
@@ -411,6 +423,24 @@ def seated_camera(view: View, size: tuple[int, int]):
     # the table's y runs away from the seat: flip it so that a face's top is away from the seat
     flip = np.diag([1.0, -1.0, 1.0])
     return roll @ h @ flip
+
+
+def frame_all(sc: Scene, view: View, size: tuple[int, int], margin: float = 0.04) -> None:
+    """Centre a scene and widen ``view`` until every piece is in the frame, as a player frames all
+    their pieces in one photo."""
+    import cv2
+    import numpy as np
+    pts = np.concatenate([item.corners() for item in sc.items])
+    shift = (pts.min(0) + pts.max(0)) / 2
+    for item in sc.items:
+        item.centre = (item.centre[0] - shift[0], item.centre[1] - shift[1])
+    pts = pts - shift
+    W, H = size
+    for _ in range(40):
+        seen = cv2.perspectiveTransform(np.float32(pts).reshape(-1, 1, 2), seated_camera(view, size)).reshape(-1, 2)
+        if (seen.min(0) >= [margin * W, margin * H]).all() and (seen.max(0) <= [(1 - margin) * W, (1 - margin) * H]).all():
+            return
+        view.width_mm *= 1.06
 
 
 def photo(sc: Scene, size: tuple[int, int], rng, quality: int | None = None,
