@@ -50,8 +50,8 @@ FIT_RATIO = 1.6
 #: image (px) and how much longer its longest side or diagonal may be
 MIN_SIDE = 10.0
 MAX_STRETCH = 2.5
-#: two reads of one code are one face's two copies when the second lies, corner by corner, within
-#: this share of the face's shorter side of where the first says the face's other copy is printed
+#: two reads of one code are one face's two copies when the step from one to the other is within
+#: this share of the step the two markers' frames foresee
 SAME_FACE = 0.3
 
 
@@ -353,22 +353,20 @@ def _frame(corners, side: float):
 
 def same_face(a: Found, b: Found) -> bool:
     """Whether two reads of the same code are two copies on one face: turned half a turn from each
-    other, ``b``'s marker lies, in ``a``'s frame, where the face's other copy is printed (within
-    :data:`SAME_FACE` of the face's shorter side), and the same seen from ``b``."""
+    other, and ``b``'s marker where the face's other copy is printed as ``a``'s marker and ``b``'s
+    see it.  Each marker's own scale is off across a face seen from a seat (the near one larger),
+    one one way and one the other: their mean is compared with the step between the two markers
+    (within :data:`SAME_FACE` of its length)."""
     import numpy as np
     x, y, s = a.target.place
     ca, exa, eya = _frame(a.corners, s)
     cb, exb, eyb = _frame(b.corners, s)
     if float(np.dot(exa, exb)) >= 0 or float(np.dot(eya, eyb)) >= 0:
         return False
-    w, h = a.target.size_mm
     for px, py, side, _turn in a.target.places[1:]:
         dx, dy = px + side / 2 - (x + s / 2), py + side / 2 - (y + s / 2)
-        errors = []
-        for c0, ex, ey, c1 in ((ca, exa, eya, cb), (cb, exb, eyb, ca)):
-            scale = (np.linalg.norm(ex) + np.linalg.norm(ey)) / 2
-            errors.append(float(np.linalg.norm(c0 + ex * dx + ey * dy - c1)) / scale)
-        if min(errors) < SAME_FACE * min(w, h):
+        step = ((exa * dx + eya * dy) - (exb * dx + eyb * dy)) / 2
+        if float(np.linalg.norm(cb - ca - step)) < SAME_FACE * float(np.linalg.norm(step)):
             return True
     return False
 
