@@ -141,6 +141,7 @@ def run_seated(photos: int, seed: int, sizes: list[str]) -> dict:
             scene = synth.table_scene(game, rng, marked, others, layout, over, overlap)
             view = synth.seated(rng)
             res = sizes[k % len(sizes)]
+            synth.frame_all(scene, view, synth.SIZES[res])
             jpg, truth = synth.photo(scene, synth.SIZES[res], rng, view=view)
             path = tmp / f"{game_id}-{k}.jpg"
             path.write_bytes(jpg)
