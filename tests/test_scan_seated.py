@@ -23,14 +23,42 @@ def _table(game_id: str):
 
 
 def _face(game_id: str, entry_id: str) -> synth.Face:
-    marked, _plain = scanphotos.faces(game_id)
-    return next(f for f in marked if f.target.id == entry_id)
+    """One marked face as the kit prints it (rendered alone: the game's other faces are not needed)."""
+    import importlib
+
+    from ludoteca.generator.model import Options
+    game = scanphotos.catalog()[game_id]
+    table = targets(game)
+    module = importlib.import_module(f"ludoteca.generator.games.{game_id}")
+    for comp in module.components(game, Options()):
+        for face in comp.fronts:
+            number = face.context.get("marker")
+            if number in table and table[number].id == entry_id and comp.layout == "grid":
+                rendered = synth._render(face, comp.size_mm, False)
+                return synth.Face(rendered.rgb, rendered.alpha, rendered.size_mm, table[number])
+    raise LookupError(entry_id)
+
+
+def _photo(tmp_path, name: str, game_id: str, seed: int, pieces: list[synth.Face]):
+    """A 1.2 MP photo of these pieces only (overlapping as the scene lays them), and its truth."""
+    rng = np.random.default_rng(seed)
+    scene = synth.scene(scanphotos.catalog()[game_id], rng, [], [], pieces)
+    jpg, truth = synth.photo(scene, synth.SIZES["1.2MP"], rng, table_mm=460)
+    path = tmp_path / f"{name}.jpg"
+    path.write_bytes(jpg)
+    return path, truth
+
+
+def _grey(face: synth.Face, scale: float = 0.5):
+    """The face in grey at ``scale`` of its rendering (5 px/mm: markers of 45 px, read quickly)."""
+    return cv2.resize(cv2.cvtColor(face.rgb, cv2.COLOR_BGR2GRAY), None, fx=scale, fy=scale,
+                      interpolation=cv2.INTER_AREA)
 
 
 def test_a_card_covered_from_either_side_is_read_once_and_says_how_sure():
     face = _face("ciudadelas", "harbor")
     table = _table("ciudadelas")
-    gray = cv2.cvtColor(face.rgb, cv2.COLOR_BGR2GRAY)
+    gray = _grey(face)
     h, w = gray.shape
     whole = detect.recognise(gray, table)
     assert [(f.target.id, f.copies, f.printed, f.sure) for f in whole] == [("harbor", 2, 2, True)]
@@ -42,9 +70,8 @@ def test_a_card_covered_from_either_side_is_read_once_and_says_how_sure():
 
 
 def test_two_identical_cards_side_by_side_are_two():
-    face = _face("gladiadores", "casula")
-    gray = cv2.cvtColor(face.rgb, cv2.COLOR_BGR2GRAY)
-    pair = np.hstack([gray, np.full((gray.shape[0], 40), 200, np.uint8), gray])
+    gray = _grey(_face("gladiadores", "casula"))
+    pair = np.hstack([gray, np.full((gray.shape[0], 20), 200, np.uint8), gray])
     found = detect.recognise(pair, _table("gladiadores"))
     assert [(f.target.id, f.copies) for f in found] == [("casula", 2), ("casula", 2)]
 
@@ -101,8 +128,7 @@ def test_el_mapa_names_the_buildings_the_support_rule_needs():
 
 def test_el_mapa_scores_what_was_read_and_says_what_is_missing(tmp_path, capsys):
     from ludoteca.cli import main
-    chosen = scanphotos.pieces("el_mapa", [("building", "Arquería"), ("building", "Cuartel")])
-    path, truth = scanphotos.photo(tmp_path, "ana", "el_mapa", 41, "1.2MP", chosen, table_mm=460)
+    path, truth = _photo(tmp_path, "ana", "el_mapa", 41, [_face("el_mapa", "arqueria"), _face("el_mapa", "cuartel")])
     assert len(truth.visible) == 2
     code = main(["scan", "--game", "el_mapa", "--score", "--player", f"Ana={path}", "--player", f"Luis={path}",
                  "--set", "Ana.tiles_revealed=3", "--set", "Luis.tiles_revealed=3", "--lang", "en"])
@@ -123,8 +149,7 @@ def test_a_second_photo_adds_what_the_first_missed():
 
 def test_review_writes_the_annotated_photo_and_a_record_to_edit(tmp_path, capsys):
     from ludoteca.cli import main
-    chosen = scanphotos.pieces("ciudadelas", [("district", "Temple"), ("district", "Castle")])
-    path, truth = scanphotos.photo(tmp_path, "ana", "ciudadelas", 44, "1.2MP", chosen, table_mm=460)
+    path, truth = _photo(tmp_path, "ana", "ciudadelas", 44, [_face("ciudadelas", "temple"), _face("ciudadelas", "castle")])
     assert len(truth.visible) == 2
     review = tmp_path / "review"
     assert main(["scan", str(path), "--game", "ciudadelas", "--review", str(review)]) == 0
