@@ -1,11 +1,13 @@
 """Benchmark the companion app in a real window (Xvfb when there is no display).
 
 1. Launch to home: a fresh process starts the app until the home screen is drawn
-   (target <= 2 s).
+   (target <= 1.5 s, issue 22), with the bytecode caches an installed app has (one uncounted run
+   writes them: PYTHONDONTWRITEBYTECODE is dropped for these runs).
 2. Tap to saved and redrawn: a button's release, the engine's durable commit, the screen rebuilt
    and one frame drawn (target <= 50 ms), on a phone-sized window, for each game's screen.
 
-Medians of --runs runs (at least 5).  ``python bench/bench_app.py [--runs N]``
+Medians of --runs runs (at least 5), with the machine's load average before and after (the
+targets are for an idle machine).  ``python bench/bench_app.py [--runs N]``
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+LAUNCH_TARGET_S = 1.5
 sys.path.insert(0, str(ROOT / "tests"))
 
 CHILD = r"""
@@ -38,13 +41,16 @@ def launch_times(runs: int) -> list[float]:
     import appdriver
 
     appdriver.ensure_display()
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed app has its bytecode (pip, python-for-android)
     out = []
-    for _ in range(runs):
+    for run in range(runs + 1):
         with tempfile.TemporaryDirectory() as tmp:
             start = time.time()
             proc = subprocess.run([sys.executable, "-c", CHILD, tmp, str(ROOT / "tests")], capture_output=True,
-                                  text=True, cwd=ROOT, env=dict(os.environ), check=True)
-            out.append(float(proc.stdout.strip().splitlines()[-1]) - start)
+                                  text=True, cwd=ROOT, env=env, check=True)
+            if run:  # the first run only writes the bytecode caches
+                out.append(float(proc.stdout.strip().splitlines()[-1]) - start)
     return out
 
 
@@ -81,15 +87,17 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
     runs = max(5, args.runs)
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     launch = launch_times(runs)
     print(f"launch to home screen: median {statistics.median(launch):.2f} s "
-          f"(min {min(launch):.2f}, max {max(launch):.2f}, {runs} runs; target <= 2 s)")
-    ok = statistics.median(launch) <= 2.0
+          f"(min {min(launch):.2f}, max {max(launch):.2f}, {runs} runs; target <= {LAUNCH_TARGET_S} s)")
+    ok = statistics.median(launch) <= LAUNCH_TARGET_S
     for name, times in tap_times(max(runs, 20)).items():
         median_ms = statistics.median(times) * 1000
         ok = ok and median_ms <= 50
         print(f"tap to saved + redrawn, {name}: median {median_ms:.1f} ms "
               f"(min {min(times) * 1000:.1f}, max {max(times) * 1000:.1f}, {len(times)} runs; target <= 50 ms)")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0 if ok else 1
 
 

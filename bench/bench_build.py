@@ -5,6 +5,8 @@
 Measures the whole kit cold (empty output folder), a rebuild with nothing changed, a rebuild after
 editing one card (on a copy of cards/), peak RSS, the kit's total PDF size, and the 120-card deck of
 bench/data/cards120.csv (a copy of the shared benchmark input) on A4 with crop marks (and, for information, the same deck with backs),
+paired run by run with the floor (bench/floor_cairo.py: the same cards drawn directly with cairo)
+and, with ``--decksmith EXE``, with decksmith building the same cards (images, then its PDF export),
 and, once each, huge decks of 1,200 / 6,000 / 20,000 distinct cards made from it (wall time, time
 per card, peak RSS of the command and its workers; ``--big`` alone skips them).
 Prints a table and writes bench/results/build-<timestamp>.json.
@@ -33,10 +35,50 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DECK = ROOT / "bench" / "data" / "cards120.csv"
-TARGETS = {"kit_cold_s": 3.0, "nothing_changed_s": 0.3, "one_card_s": None, "deck120_s": 1.0,
+TARGETS = {"kit_cold_s": 1.5, "nothing_changed_s": 0.3, "one_card_s": None, "deck120_s": 0.3,
+           "floor120_s": None, "decksmith120_s": None,
            "deck120_backs_s": None, "peak_rss_mb": 300.0, "kit_mb": 15.0}
-BIG = (1200, 6000, 20000)           # huge decks: wall time and peak memory (target 150 MB at any size)
-BIG_RSS_MB = 150.0
+FLOOR_CPU_RATIO = 1.5               # the 120-card deck's CPU at most this many times the floor's
+BIG = (1200, 6000, 20000)           # huge decks: wall time and peak memory (target 50 MB at any size)
+BIG_RSS_MB = 50.0
+
+
+DECKSMITH_SPEC = """\
+# The cards of bench/data/cards120.csv for decksmith: 63 x 88 mm at 300 dpi, Vera, the same parts
+width: 744
+height: 1039
+background_color: [233, 194, 58]
+elements:
+  - {type: rectangle, size: [672, 968], position: [35, 35], corner_radius: 30,
+     color: [255, 246, 214], outline_color: [34, 34, 34], outline_width: 4}
+  - {type: circle, radius: 59, position: [47, 65], color: [244, 211, 94],
+     outline_color: [34, 34, 34], outline_width: 4}
+  - {type: text, text: "%cost%", position: [85, 80], font_path: "FONT_BOLD", font_size: 54,
+     color: [34, 34, 34]}
+  - {type: text, text: "%name%", position: [180, 85], font_path: "FONT_BOLD", font_size: 44,
+     color: [34, 34, 34], width: 500}
+  - {type: rectangle, size: [602, 402], position: [71, 213], corner_radius: 18, color: [250, 235, 180]}
+  - {type: regular-polygon, sides: 5, radius: 130, position: [242, 284], color: [233, 194, 58]}
+  - {type: text, text: "%color%", position: [150, 675], font_path: "FONT", font_size: 28,
+     color: [51, 51, 51]}
+  - {type: text, text: "%text%", position: [77, 740], font_path: "FONT", font_size: 36,
+     color: [34, 34, 34], width: 590}
+"""
+
+
+def decksmith_input(folder: Path) -> tuple[Path, Path]:
+    """decksmith's spec and data for the 120 cards (it reads CSV with ';' between cells)."""
+    import csv
+    from ludoteca.generator.fonts import font_dir
+    spec = folder / "decksmith.yaml"
+    spec.write_text(DECKSMITH_SPEC.replace("FONT_BOLD", str(font_dir() / "VeraBd.ttf"))
+                    .replace("FONT", str(font_dir() / "Vera.ttf")), encoding="utf-8")
+    data = folder / "decksmith.csv"
+    with open(DECK, newline="", encoding="utf-8") as src, \
+            open(data, "w", newline="", encoding="utf-8") as dst:
+        rows = list(csv.reader(src))
+        csv.writer(dst, delimiter=";").writerows(rows)
+    return spec, data
 
 
 def big_deck(rows: int, folder: Path) -> Path:
@@ -121,6 +163,11 @@ def main() -> int:
                         help=f"huge decks to build once each, cold (default: {' '.join(map(str, BIG))}; "
                              "none: --big)")
     parser.add_argument("--big-runs", type=int, default=1, help="runs of each huge deck (1)")
+    parser.add_argument("--decksmith", metavar="EXE",
+                        help="decksmith's command (installed apart, e.g. in a scratch venv): "
+                             "paired with the 120-card deck")
+    parser.add_argument("--deck-only", action="store_true",
+                        help="only the 120-card deck, its floor (and decksmith): no kit, no huge decks")
     parser.add_argument("--as-is-env", action="store_true",
                         help="run the commands in this environment as it is (no bytecode cache if "
                              "PYTHONDONTWRITEBYTECODE is set)")
@@ -141,8 +188,8 @@ def main() -> int:
         out = tmp / "kit"
         cards = tmp / "cards"
         shutil.copytree(ROOT / "cards", cards, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
-        kit_ok = True
-        for i in range(args.runs):
+        kit_ok = not args.deck_only
+        for i in range(args.runs if kit_ok else 0):
             cold(out)
             s, rss, done = run(ludoteca("build", *args.games, "--paper", args.paper, "--out", str(out),
                                         "--cards", str(cards)), "kit_cold_s")
@@ -172,6 +219,7 @@ def main() -> int:
         deck_out = tmp / "deck"
         template = ("--template", str(ROOT / "templates/deck/card.svg.j2"))
         back = ("--back", str(ROOT / "templates/deck/back.svg.j2"))
+        smith = decksmith_input(tmp) if args.decksmith else None
         for key, extra, label in (("deck120_s", (), "deck"),
                                   ("deck120_backs_s", back, "deck with backs")):
             for i in range(args.runs):
@@ -185,6 +233,26 @@ def main() -> int:
                 results["peak_rss_mb"].append(rss)
                 if i == 0 and not extra:
                     notes.append(f"deck120: {done.stdout.strip()}, {pdf_mb(deck_out):.2f} MB")
+                if extra:
+                    continue
+                s, _, done = run([sys.executable, str(ROOT / "bench" / "floor_cairo.py"),
+                                  str(tmp / "floor.pdf")], "floor120_s")   # the pair's other half
+                if done.returncode != 0:
+                    notes.append(f"floor failed: {done.stderr.strip()[-300:]}")
+                results["floor120_s"].append(s)
+                if smith is not None:
+                    shutil.rmtree(tmp / "smith", ignore_errors=True)
+                    s, _, done = run(["sh", "-c", 'cd "$4" && "$0" build --output "$1" --spec "$2" '
+                                      '--data "$3" && exec "$0" export "$1" --output "$1.pdf" --gap 6',
+                                      args.decksmith, str(tmp / "smith"), str(smith[0]), str(smith[1]),
+                                      str(tmp)], "decksmith120_s")     # its log goes to tmp
+                    if done.returncode != 0:
+                        notes.append(f"decksmith failed: {(done.stderr or done.stdout).strip()[-300:]}")
+                        smith = None
+                    else:
+                        results["decksmith120_s"].append(s)
+        if args.deck_only:
+            args.big = []
         big: dict[str, dict] = {}
         for rows in args.big:
             data = big_deck(rows, tmp)
@@ -229,13 +297,26 @@ def main() -> int:
           f"bytecode cache: {'as the environment says' if args.as_is_env else 'kept (as a user has it)'}")
     print(f"  load average at the start: {load0:.2f}, at the end: {load:.2f} on {os.cpu_count()} cores "
           "(wall times need an idle machine)")
+    pairs = {}
+    for other in ("floor120_s", "decksmith120_s"):
+        n = min(len(CPU.get("deck120_s", [])), len(CPU.get(other, [])))
+        if n:
+            pairs[other] = {
+                "cpu": statistics.median(a / b for a, b in zip(CPU["deck120_s"][:n], CPU[other][:n])),
+                "wall": statistics.median(a / b for a, b in zip(results["deck120_s"][:n],
+                                                                results[other][:n]))}
+    for other, ratio in pairs.items():
+        target = f" (target <= {FLOOR_CPU_RATIO:g}: {'yes' if ratio['cpu'] <= FLOOR_CPU_RATIO else 'NO'})" \
+            if other == "floor120_s" else ""
+        print(f"  deck120 / {other[:-2]}, median of the pairs: CPU {ratio['cpu']:.2f}x{target}, "
+              f"wall {ratio['wall']:.2f}x")
     for note in notes:
         print("  " + note)
     folder = ROOT / "bench" / "results"
     folder.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     (folder / f"build-{stamp}.json").write_text(json.dumps(
-        {"medians": medians, "big_decks": big, "cpu_medians": cpu, "in_process_medians": inside, "runs": results,
+        {"medians": medians, "pairs": pairs, "big_decks": big, "cpu_medians": cpu, "in_process_medians": inside, "runs": results,
          "targets": TARGETS, "notes": notes, "load_average": [load0, load], "games": args.games or "all",
          "bytecode_cache": not args.as_is_env,
          "cpus": os.cpu_count(), "paper": args.paper}, indent=2) + "\n")

@@ -1,5 +1,19 @@
 """Benchmark of `ludoteca scan` on synthetic table photos (companion/scan/synth.py).
 
+The default, ``--mode seated``: photos as a phone takes them from a seat at the table, tilted 0 to
+50 degrees, cards laid in rows, columns and fans overlapping 10 to 40 % either way (the next card on
+top of the last or under it), depth blur or hand shake, shadow, glare or warm dim light, washed-out
+prints, JPEG 55-85, among other printed codes (other ArUco and AprilTag families, chessboards,
+QR-like squares), unmarked pieces and our own art without markers.  It reports, by condition
+(tilt, layout and overlap direction, blur, light, print, resolution, game): the components found
+among those that show at least one marker (recall), false components (not in the photo), pieces
+counted twice, and the photos whose every piece is counted exactly once (the total right); and the
+CPU time per photo (decode + detection, one core).
+
+    python bench/bench_scan.py --photos 40           # 40 seated photos per game
+    python bench/bench_scan.py --mode flat           # the first benchmark: nearly overhead photos
+
+``--mode flat``:
 For each marker system (the kit printed with that dictionary), each game and each photo size it
 makes photos of random end-of-game layouts with varied seeds and counts: visible markers found,
 components reported that are not in the photo, and the time to read a 12 MP photo on one core
@@ -100,14 +114,106 @@ def run(systems: list[str], layouts: int, seed: int, sizes: list[str]) -> dict:
     return {"rows": rows, "false": false, "failures": failures, "times": times, "photos": photos}
 
 
+def run_seated(photos: int, seed: int, sizes: list[str]) -> dict:
+    """Seated photos: per photo, its conditions and what was found against the truth."""
+    import cv2
+    import numpy as np
+    from ludoteca.cards import load
+    from ludoteca.companion.scan import detect, synth, targets
+    cv2.setNumThreads(1)
+    catalog = load()
+    det = detect.detector()
+    tmp = Path(tempfile.mkdtemp(prefix="bench-scan-"))
+    rows = []
+    for game_id in ("ciudadelas", "el_mapa", "gladiadores"):
+        game = catalog[game_id]
+        table = targets.targets(game)
+        marked, plain = synth.faces(game)
+        art = synth.unmarked(game, 4)
+        for k in range(photos):
+            s = seed + 1000 * k + zlib.crc32(game_id.encode()) % 997
+            rng = np.random.default_rng(s)
+            layout = synth.LAYOUTS[k % len(synth.LAYOUTS)]
+            over = synth.OVERS[(k // len(synth.LAYOUTS)) % len(synth.OVERS)]
+            overlap = float(rng.uniform(0.1, 0.4))
+            others = [plain[int(i)] for i in rng.integers(0, len(plain), 2)] if plain else []
+            others += [art[int(rng.integers(0, len(art)))]] + synth.fiducials(rng, 3)
+            scene = synth.table_scene(game, rng, marked, others, layout, over, overlap)
+            view = synth.seated(rng)
+            res = sizes[k % len(sizes)]
+            synth.frame_all(scene, view, synth.SIZES[res])
+            jpg, truth = synth.photo(scene, synth.SIZES[res], rng, view=view)
+            path = tmp / f"{game_id}-{k}.jpg"
+            path.write_bytes(jpg)
+            t0 = time.process_time()
+            found = detect.scan_photo(path, table, det)
+            cpu = time.process_time() - t0
+            got = Counter(f.marker for f in found)
+            vis = Counter(truth.visible)
+            present = vis + Counter(truth.hidden)
+            hit = sum(min(n, got.get(m, 0)) for m, n in vis.items())
+            false = sum((got - present).values())
+            double = sum(max(0, got.get(m, 0) - n) for m, n in present.items())
+            rows.append({"game": game_id, "seed": s, "k": k, "resolution": res, "layout": f"{layout} {over}",
+                         **view.label(), "tilt_deg": round(view.tilt, 1), "visible": sum(vis.values()),
+                         "present": sum(present.values()), "found": hit, "false": false, "double": double,
+                         "total_right": got == present, "cpu": cpu,
+                         "missed": sorted((vis - got).elements()), "extra": sorted((got - present).elements())})
+    return {"rows": rows, "photos": len(rows)}
+
+
+def report_seated(rows: list[dict]) -> list[dict]:
+    """Print the table by condition; return it."""
+    table = []
+    print(f"{'condition':14} {'value':26} {'photos':>6} {'found':>6} {'visible':>7} {'recall':>7} "
+          f"{'false':>5} {'twice':>5} {'totals right':>12}")
+    def line(cond: str, value: str, group: list[dict]) -> None:
+        hit = sum(r["found"] for r in group)
+        vis = sum(r["visible"] for r in group)
+        right = sum(r["total_right"] for r in group)
+        print(f"{cond:14} {value:26} {len(group):6d} {hit:6d} {vis:7d} {100 * hit / max(1, vis):6.1f}% "
+              f"{sum(r['false'] for r in group):5d} {sum(r['double'] for r in group):5d} "
+              f"{right:5d} ={100 * right / len(group):5.1f}%")
+        table.append({"condition": cond, "value": value, "photos": len(group), "found": hit, "visible": vis,
+                      "false": sum(r["false"] for r in group), "twice": sum(r["double"] for r in group),
+                      "totals_right": right})
+    line("all", "", rows)
+    line("tilt", "<= 45°", [r for r in rows if r["tilt_deg"] <= 45])
+    for cond in ("tilt", "layout", "blur", "light", "print", "resolution", "game"):
+        for value in sorted({r[cond] for r in rows}):
+            line(cond, value, [r for r in rows if r[cond] == value])
+        print()
+    return table
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mode", choices=("seated", "flat"), default="seated")
+    ap.add_argument("--photos", type=int, default=40, help="seated: photos per game")
     ap.add_argument("--systems", default="DICT_4X4_100")
     ap.add_argument("--layouts", type=int, default=24, help="layouts per game (each photographed at every size)")
     ap.add_argument("--seed", type=int, default=int(time.time()) % 100000)
     ap.add_argument("--sizes", default="12MP,3MP,1.2MP")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "scan.json"))
     args = ap.parse_args()
+    if args.mode == "seated":
+        r = run_seated(args.photos, args.seed, args.sizes.split(","))
+        print(f"{r['photos']} seated photos, seed {args.seed}, one core (cv2.setNumThreads(1))\n")
+        table = report_seated(r["rows"])
+        print("CPU per photo (decode + detection), median and max:")
+        for res in args.sizes.split(","):
+            cpu = [x["cpu"] for x in r["rows"] if x["resolution"] == res]
+            if cpu:
+                print(f"  {res:6}: {statistics.median(cpu) * 1000:6.1f} ms, max {max(cpu) * 1000:6.1f} ms")
+        bad = [x for x in r["rows"] if not x["total_right"]]
+        print(f"\nphotos with a wrong total ({len(bad)}):")
+        for x in bad[:30]:
+            print("  ", json.dumps({k: x[k] for k in ("game", "k", "seed", "resolution", "layout", "tilt_deg",
+                                                      "blur", "light", "print", "missed", "extra")}, ensure_ascii=False))
+        out = Path(args.out).with_name("scan-seated.json")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps({"seed": args.seed, "table": table, "photos": r["rows"]}, indent=1))
+        return 0
     systems = args.systems.split(",")
     r = run(systems, args.layouts, args.seed, args.sizes.split(","))
     print(f"{r['photos']} photos, seed {args.seed}, one core (cv2.setNumThreads(1))\n")

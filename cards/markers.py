@@ -45,10 +45,13 @@ TOKEN_SHARE = 0.2
 PLACES: dict[str, tuple] = {
     "ciudadelas/district": (5.0, 5.0, 9.0),
     "gladiadores/building": (5.0, 5.0, 9.0),
-    "el_mapa/building": (-9.0, 9.4, 6.6),
+    "el_mapa/building": (-11.4, 8.4, 7.2),
     "el_mapa/counter": ("token", TOKEN_SHARE, 0.655, 0.69),
     "gladiadores/token": ("token", TOKEN_SHARE, 0.5, 0.74),
 }
+#: the kinds of face whose marker is printed twice: in its corner and, turned half a turn, in the
+#: opposite one (cards and tiles, which lie overlapped; a token is never covered in part)
+TWINS: frozenset[str] = frozenset({"ciudadelas/district", "gladiadores/building"})
 
 
 class MarkerError(ValueError):
@@ -75,12 +78,17 @@ def cells(number: int, codes: tuple[int, ...] | None = None, bits: int | None = 
 
 
 def path(number: int, x: float, y: float, size: float, codes: tuple[int, ...] | None = None,
-         bits: int | None = None) -> str:
-    """SVG path data of the black cells of a marker whose black square is ``size`` mm at x, y.
+         bits: int | None = None, turn: int = 0) -> str:
+    """SVG path data of the black cells of a marker whose black square is ``size`` mm at x, y,
+    turned ``turn`` degrees (0 or 180) in its square.
 
     One rectangle per horizontal run of black cells, so the marker stays a handful of vector shapes.
     """
     grid = cells(number, codes, bits)
+    if turn % 360 == 180:
+        grid = [row[::-1] for row in grid[::-1]]
+    elif turn % 360:
+        raise MarkerError(f"a marker turns 0 or 180 degrees, not {turn}")
     step = size / len(grid)
     parts: list[str] = []
     for r, row in enumerate(grid):
@@ -110,6 +118,24 @@ def place(face: str, w: float, h: float) -> tuple[float, float, float]:
         return round(w * cx - side / 2, 4), round(h * cy - side / 2, 4), side
     x, y, side = spec
     return (w + x if x < 0 else x), y, side
+
+
+def places(face: str, w: float, h: float) -> list[tuple[float, float, float, int]]:
+    """Every marker of a face of kind ``face``: (x, y, side, turn) in mm, turn in degrees.
+
+    A face named in :data:`TWINS` carries a second copy of its marker in the opposite corner, turned
+    half a turn, so that a card overlapped from either side still shows one, and so that each copy
+    sees the face the same way (the face seen from the second copy is the face turned half a turn,
+    the same rectangle): the scanner maps the face from whichever copy it reads.
+
+    >>> places("ciudadelas/district", 63, 88)
+    [(5.0, 5.0, 9.0, 0), (49.0, 74.0, 9.0, 180)]
+    """
+    x, y, side = place(face, w, h)
+    out = [(x, y, side, 0)]
+    if face in TWINS:
+        out.append((round(w - x - side, 4), round(h - y - side, 4), side, 180))
+    return out
 
 
 def quiet(size: float) -> float:

@@ -25,6 +25,12 @@ except AttributeError:  # pragma: no cover - libyaml missing
     _Loader = yaml.SafeLoader
 
 
+def load_own(stream: Any) -> Any:
+    """``yaml.safe_load`` with libyaml's parser when PyYAML has it: for the kit's own files
+    (sheets.yaml, words.yaml, shops.yaml), several times faster than the pure-Python one."""
+    return yaml.load(stream, Loader=_Loader)
+
+
 class LDict(dict):
     """A dict that remembers its own line and the line of each key."""
 

@@ -50,10 +50,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     hist.add_argument("--json", action="store_true", help="a JSON list instead of a table")
     hist.set_defaults(func=cmd_history)
 
-    exp = sub.add_parser("export", help="export a saved game as json, csv or bgstats")
+    from ludoteca.companion.engine.export import FORMATS
+
+    exp = sub.add_parser("export", help="export a saved game: json, csv (final scores), log (actions as CSV), "
+                                        "bgstats (BG Stats file) or bgstats-link (BG Stats' push-plays link)")
     exp.add_argument("id", help="the game id `ludoteca history` prints, a unique part of it, or `last`")
     exp.add_argument("--db", help="database file")
-    exp.add_argument("--format", choices=("json", "csv", "bgstats"), default="json")
+    exp.add_argument("--format", choices=FORMATS, default="json")
     exp.add_argument("--out", help="write to this file (atomically) instead of stdout")
     exp.set_defaults(func=cmd_export)
 
@@ -321,7 +324,7 @@ def _print_stats(store, as_json: bool, wanted: str | None) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    """``ludoteca export``: one saved game as json, csv or bgstats."""
+    """``ludoteca export``: one saved game in one of ``export.FORMATS``."""
     from ludoteca.companion.engine import IllegalAction, StoreError
     from ludoteca.companion.engine.export import export_data
     from ludoteca.companion.engine.lookup import find_game

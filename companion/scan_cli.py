@@ -41,6 +41,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="also write the record that was scored (YAML), to check or edit it")
     p.add_argument("--annotate", metavar="DIR", default=None,
                    help="write each photo with what was recognised drawn on it (PNG) into DIR")
+    p.add_argument("--review", metavar="DIR", default=None,
+                   help="write into DIR each photo annotated (pieces read from one marker only in orange) "
+                        "and the record read, record.yaml, with what each photo showed and what is likely "
+                        "missing as comments: check it, edit it, then `ludoteca score DIR/record.yaml`")
     p.add_argument("--lang", choices=("both", "es", "en"), default="both", help="language of the labels")
     p.add_argument("--cards", metavar="DIR", default=None, help="read this copy of the card data")
     p.set_defaults(func=run_scan)
@@ -80,7 +84,10 @@ def _check_targets(args: argparse.Namespace) -> None:
     from ludoteca.atomic import Unwritable, file_target, folder_target
 
     from .scan import ScanError
+    if args.review:
+        args.annotate = args.annotate or args.review
     for option, value, check in (("--annotate", args.annotate, folder_target),
+                                 ("--review", args.review, folder_target),
                                  ("--save-record", args.save_record, file_target)):
         if value:
             try:
@@ -134,8 +141,10 @@ def _list(args: argparse.Namespace, game) -> int:
     from .scan.tally import counts
     from .scan.targets import targets
     table = targets(game)
+    from .scan.tally import player_fields
     photos = []
-    for path, found in zip(args.photos, _read(args, args.photos, table)):
+    seen = _read(args, args.photos, table)
+    for path, found in zip(args.photos, seen):
         photos.append({"photo": path, "components": [f.as_json() for f in found],
                        "counts": counts(found), "total": len(found)})
         if not args.json:
@@ -143,13 +152,21 @@ def _list(args: argparse.Namespace, game) -> int:
             for kind, ids in counts(found).items():
                 print(f"  {kind}: {sum(ids.values())}")
                 for entry_id, n in ids.items():
-                    target = next(f.target for f in found if f.target.id == entry_id and f.target.kind == kind)
-                    print(f"    {n} x {entry_id} ({_name(target, args.lang)})")
+                    same = [f for f in found if f.target.id == entry_id and f.target.kind == kind]
+                    unsure = sum(not f.sure for f in same)
+                    print(f"    {n} x {entry_id} ({_name(same[0].target, args.lang)})"
+                          + (f", {unsure} {_say(ONE_MARKER, args.lang)}" if unsure else ""))
             for f in found:
                 x, y = f.centre
-                print(f"  at ({x:.0f}, {y:.0f}) px: {f.target.kind} {f.target.id}, outline "
+                print(f"  at ({x:.0f}, {y:.0f}) px: {f.target.kind} {f.target.id} "
+                      f"[{f.copies}/{f.printed} {_say(MARKERS_READ, args.lang)}], outline "
                       + " ".join(f"{px:.0f},{py:.0f}" for px, py in f.outline[:4])
                       + (" ..." if len(f.outline) > 4 else ""))
+    if args.review:
+        record = {"game": game.id, "players": [{"name": Path(path).stem, **player_fields(game, found)}
+                                               for path, found in zip(args.photos, seen)]}
+        _write_review(args, game, record, {Path(path).stem: [(path, found)] for path, found in zip(args.photos, seen)},
+                      {})
     if args.json:
         print(json_text({"game": game.id, "photos": photos}))
     return 0
@@ -158,7 +175,7 @@ def _list(args: argparse.Namespace, game) -> int:
 def _score(args: argparse.Namespace, catalog, game_id: str) -> int:
     from .engine.scoring import RecordError, read_record, score_record
     from .scan import ScanError
-    from .scan.tally import build_record
+    from .scan.tally import build_record, likely_missing, merge
     from .scan.targets import targets
     from .score_cli import format_table
     if args.photos:
@@ -173,9 +190,11 @@ def _score(args: argparse.Namespace, catalog, game_id: str) -> int:
         if not sep or not name.strip() or not path:
             return _fail(f"--player {shown(item)}: expected NAME=PHOTO")
         pairs.append((name.strip(), path))
-    photos: dict[str, list] = {}
-    for (name, _path), found in zip(pairs, _read(args, [path for _name, path in pairs], table)):
-        photos.setdefault(name, []).extend(found)
+    shots: dict[str, list] = {}
+    for (name, path), found in zip(pairs, _read(args, [path for _name, path in pairs], table)):
+        shots.setdefault(name, []).append((path, found))
+    photos = {name: merge([found for _path, found in taken]) for name, taken in shots.items()}
+    missing = {name: likely_missing(game, found, len(photos)) for name, found in photos.items()}
     partial = None
     if args.record:
         try:
@@ -193,14 +212,96 @@ def _score(args: argparse.Namespace, catalog, game_id: str) -> int:
         from ludoteca.atomic import write_text
         _write(write_text, "--save-record", Path(args.save_record),
                yaml.safe_dump(record, allow_unicode=True, sort_keys=False))
+    if args.review:
+        _write_review(args, game, record, shots, missing)
+    gaps = {name: gap for name, gap in missing.items() if gap != {}}
     try:
-        result = score_record(record, catalog, path=args.record or "<scan>")
+        # pieces the rules need and the photos lack are named below; the rest is scored as read
+        result = score_record(record, catalog, path=args.record or "<scan>", lenient=bool(gaps))
     except RecordError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         return 2
+    for name, gap in gaps.items():
+        print(f"ludoteca scan: {name}: {_say(_missing_text(gap), args.lang)}", file=sys.stderr)
     if args.json:
-        print(json_text(result.as_json()))
+        out = result.as_json()
+        out["scan"] = {name: {"photos": [path for path, _found in taken],
+                              "read": [f.as_json() for f in photos[name]],
+                              "likely_missing": _missing_json(missing[name])}
+                       for name, taken in shots.items()}
+        print(json_text(out))
     else:
         sys.stdout.write(format_table(result, game.meta.get("name", {}), args.lang))
+        print()
+        for name, found in photos.items():
+            print(_read_line(name, found, args.lang))
     return 0
+
+
+#: the words of what a scan says about how sure it is
+ONE_MARKER = {"es": "de un solo marcador", "en": "from one marker only"}
+MARKERS_READ = {"es": "marcadores leídos", "en": "markers read"}
+
+
+def _say(text: dict, lang: str) -> str:
+    from .score_cli import say
+    return say(text, lang)
+
+
+def _read_line(name: str, found, lang: str) -> str:
+    """One player's pieces read and how sure: those read from one marker of two named."""
+    unsure = [f for f in found if not f.sure]
+    sure = len(found) - len(unsure)
+    text = {"es": f"{shown(name)}: {len(found)} piezas leídas, {sure} seguras (todos sus marcadores)",
+            "en": f"{shown(name)}: {len(found)} pieces read, {sure} sure (every marker)"}
+    if unsure:
+        names = ", ".join(_name(f.target, "es") for f in unsure)
+        names_en = ", ".join(_name(f.target, "en") for f in unsure)
+        text = {"es": f"{text['es']}; {len(unsure)} de un solo marcador: {names}",
+                "en": f"{text['en']}; {len(unsure)} from one marker only: {names_en}"}
+    return _say(text, lang)
+
+
+def _missing_text(gap: dict | None) -> dict:
+    """What the rules say is missing, in words (``gap`` from ``tally.likely_missing``)."""
+    if gap is None:
+        return {"es": "las fotos muestran edificios que necesitan debajo más edificios de los que se ven "
+                      "(regla de apoyo); puntuado como se leyó: añade los que falten con --review",
+                "en": "the photos show buildings that need more buildings under them than are seen "
+                      "(support rule); scored as read: add the missing ones with --review"}
+    es = ", ".join(f"{n} de nivel {lv}" for lv, n in sorted(gap.items()))
+    en = ", ".join(f"{n} of level {lv}" for lv, n in sorted(gap.items()))
+    return {"es": f"probablemente faltan edificios que la regla de apoyo exige debajo de los leídos: {es} "
+                  f"(ocultos o sin leer); puntuado como se leyó: añádelos con --review o --record",
+            "en": f"likely missing buildings the support rule needs under those read: {en} "
+                  f"(hidden or not read); scored as read: add them with --review or --record"}
+
+
+def _missing_json(gap: dict | None):
+    if gap is None:
+        return {"more_than_a_few": True}
+    return {f"level_{lv}": n for lv, n in sorted(gap.items())}
+
+
+def _write_review(args: argparse.Namespace, game, record: dict, shots: dict, missing: dict) -> None:
+    """``--review DIR``: the record read, with what each photo showed as comments, into
+    DIR/record.yaml (the annotated photos are written by ``_read``)."""
+    import yaml
+
+    from ludoteca.atomic import write_text
+
+    from .scan.tally import merge
+    lines = ["# ludoteca scan --review: lo que muestran las fotos / what the photos show",
+             f"# Revisa y edita, luego / check and edit, then: ludoteca score {Path(args.review) / 'record.yaml'}"]
+    for name, taken in shots.items():
+        for path, found in taken:
+            lines.append(f"# {path}: " + _read_line(name, found, "both"))
+        if len(taken) > 1:
+            lines.append("# " + _read_line(name, merge([found for _path, found in taken]), "both")
+                         + " (fotos juntas / photos together)")
+        gap = missing.get(name, {})
+        if gap != {}:
+            lines.append(f"# {shown(name)}: " + _say(_missing_text(gap), "both"))
+    text = "\n".join(lines) + "\n" + yaml.safe_dump(record, allow_unicode=True, sort_keys=False)
+    _write(write_text, "--review", Path(args.review) / "record.yaml", text)

@@ -10,6 +10,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from . import templating
 from ludoteca.atomic import Unwritable, folder_target
@@ -18,7 +19,7 @@ from .layout import Laid, bleed_of, face_size, lay_out
 from .model import Component, Face, GeneratorError, Options, in_lang
 from .pack import punch_sizes
 from .progress import Progress
-from .render import Cache, Workers, assemble_all, render_pages
+from .render import Cache, PageSender, Workers, assemble_all
 from .staging import Stage
 
 GAMES = ("ciudadelas", "el_mapa", "gladiadores")
@@ -103,9 +104,9 @@ def streamable(comp: Component, opts: Options) -> bool:
 
 
 def plan_streamed(comp: Component, opts: Options, roots: tuple[str, ...], notes: list[str],
-                  cache: Cache, workers: Workers, bar: Progress) -> Laid:
+                  sender: PageSender) -> Laid:
     """A big grid component, slice by slice: render the slice's faces, lay out its sheets,
-    render its pages into the cache, then keep only each page's key and boxes.
+    send its pages to be rendered into the cache, then keep only each page's key and boxes.
 
     Memory holds one slice of SVG at a time, whatever the size of the deck.
     """
@@ -124,7 +125,7 @@ def plan_streamed(comp: Component, opts: Options, roots: tuple[str, ...], notes:
                  if comp.backs is not None else None)
         laid = lay_out(comp, fronts, backs, opts, first_sheet=start // n)
         del fronts, backs
-        render_pages(laid.pages, cache, bar, workers)
+        sender.send(laid.pages)
         for page in laid.pages:
             page.svg, page.overlay, page.faces = "", "", []
         pages += laid.pages
@@ -154,9 +155,11 @@ def build_components(comps: list[Component], opts: Options, out_dir: Path,
                      roots: tuple[str, ...] = (str(templating.TEMPLATES),),
                      flat: bool = False, notes: list[str] | None = None,
                      owned: set[str] | None = None, names: dict[str, str] | None = None,
-                     documents: list | None = None) -> Summary:
+                     documents: list | None = None,
+                     books: Callable[[Workers], Callable[[], list]] | None = None) -> Summary:
     """Lay out, render and write every component and document (rulebooks); the manifest and the
-    guide; PNGs with --png."""
+    guide; PNGs with --png.  ``books(workers)`` starts typesetting the rulebooks (in the
+    workers, while the components are laid out) and gives the function that waits for them."""
     t0 = time.perf_counter()
     out_dir = Path(out_dir)
     check_out_dir(out_dir)
@@ -167,6 +170,8 @@ def build_components(comps: list[Component], opts: Options, out_dir: Path,
         cache = Cache(out_dir)
         remove_old_cache(out_dir)
         with Workers() as workers:
+            if books is not None:                # before the workers start: they share its data
+                documents = books(workers)
             if not cache.pages.is_dir():         # cold: cairo loads in the workers meanwhile
                 workers.start()
             return _build(comps, opts, out_dir, roots, flat, notes, cache, workers, t0, owned,
@@ -197,17 +202,20 @@ def component_key(comp: Component, opts: Options, templates: str) -> str:
     from .render import ENGINE_VERSION
     from .sheets import data
     from .words import words
-    faces = [(f.template, f.context, f.name) for f in comp.fronts]
-    backs = [(f.template, f.context, f.name) for f in comp.backs] if comp.backs is not None else None
-    if comp.parts:
-        backs = [[p.id, list(p.size_mm), p.round, [(f.template, f.context, f.name) for f in p.backs]
-                  if p.backs is not None else None, len(p.fronts)] for p in comp.parts]
+    parts = [[p.id, list(p.size_mm), p.round, [(f.template, f.context, f.name) for f in p.backs]
+              if p.backs is not None else None, len(p.fronts)] for p in comp.parts] if comp.parts else None
     chosen = {k: v for k, v in dataclasses.asdict(opts).items() if k not in ("quiet", "png_dpi", "shop", "tts_url")}
     blob = json.dumps([ENGINE_VERSION, templates, data(), chosen, comp.game, comp.id,
-                       list(comp.size_mm), comp.layout, comp.grid, comp.bleed, faces, backs,
+                       list(comp.size_mm), comp.layout, comp.grid, comp.bleed, comp.backs is None, parts,
                        [comp.title, words("kit", "board")] if comp.layout == "board" else None],
                       sort_keys=True, default=str)
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
+    digest = hashlib.sha256(blob.encode("utf-8"))
+    for faces in (comp.fronts, comp.backs or []):     # face by face: a huge deck is never whole
+        digest.update(b"\0faces")
+        for f in faces:
+            digest.update(json.dumps((f.template, f.context, f.name), sort_keys=True,
+                                     default=str).encode("utf-8") + b"\n")
+    return digest.hexdigest()[:32]
 
 
 def _remembered(memo: dict | None, key: str, cache: Cache) -> Laid | None:
@@ -376,7 +384,7 @@ def _extra_meta(entry: dict, opts: Options):
 def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[str, ...], flat: bool,
            notes: list[str] | None, cache: Cache, workers: Workers, t0: float,
            owned: set[str] | None = None, names: dict[str, str] | None = None,
-           documents: list | None = None, stage: Stage | None = None) -> Summary:
+           documents: list | Callable[[], list] | None = None, stage: Stage | None = None) -> Summary:
     notes = notes if notes is not None else []
     old = read_manifest(out_dir)
     check_variant(old, opts, out_dir,
@@ -387,6 +395,7 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
     keys: dict[str, str] = {}
     said: dict[str, list[str]] = {}          # the notes each component's faces gave
     bar = Progress(0, quiet=opts.quiet)
+    sender = PageSender(cache, workers, bar)
     for comp in comps:
         rel = f"{comp.id}.pdf" if flat else f"{comp.game}/{comp.id}.pdf"
         if rel in keys:
@@ -398,8 +407,9 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
         if laid is not None:
             notes += [n for n in memo.get("notes", []) if n not in notes]    # said again
         elif streamable(comp, opts):
-            laid = plan_streamed(comp, opts, roots, notes, cache, workers, bar)
+            laid = plan_streamed(comp, opts, roots, notes, sender)
         planned.append(Planned(comp, laid or plan(comp, opts, roots, notes), rel))
+        sender.send(planned[-1].laid.pages)              # drawn while the next is laid out
         said[rel] = notes[before:]
     extra: list[tuple[str, list[Page], dict]] = []
     if any(two_sided(p.comp) and not p.laid.folded for p in planned):
@@ -414,11 +424,15 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
                                    "item_size_mm": list(pages[0].size), "items": 1,
                                    "duplex": True, "fold": False, "gutter_mm": None}))
     all_pages = [pg for p in planned for pg in p.laid.pages] + [pg for e in extra for pg in e[1]]
-    entries = [_entry(p, opts) for p in planned] + [entry for _rel, _pages, entry in extra]
-    entries += [d.entry() for d in documents or []]
     merged = [e for e in old.get("files", []) if isinstance(e, dict)]
     try:
-        rendered = bar.done + render_pages(all_pages, cache, bar, workers)
+        for _rel, pages, _entry_of in extra:
+            sender.send(pages)
+        rendered = sender.finish()
+        if callable(documents):
+            documents = documents()
+        entries = [_entry(p, opts) for p in planned] + [entry for _rel, _pages, entry in extra]
+        entries += [d.entry() for d in documents or []]
         summary = Summary(notes=list(notes or []))
         files = [(p.laid.pages, out_dir / p.rel, p.rel,
                   _meta(p.comp, p.laid, opts, (names or {}).get(p.comp.game, ""))) for p in planned]
@@ -607,11 +621,15 @@ def build(games: list[str] | tuple[str, ...], opts: Options, out_dir: Path | str
     for game_id in games:
         comps += game_components(game_id, catalog, opts, notes)
     names = {g: (catalog[g].meta.get("name") or {}).get(opts.lang, g) for g in games}
-    from .rulebook import documents
+    from .rulebook import start_documents
     from .fonts import cache_dir
-    docs = documents(catalog, games, opts, cache_dir("rulebooks"), notes)
+
+    def books(workers: Workers) -> Callable[[], list]:
+        # books to typeset start the workers (they share the catalog) and are set there while
+        # this process lays out the components
+        return start_documents(catalog, games, opts, cache_dir("rulebooks"), notes, workers)
     return build_components(comps, opts, Path(out_dir), notes=notes, owned=set(games), names=names,
-                            documents=docs)
+                            books=books)
 
 
 def report(summary: Summary, stream=None, verbosity: int = 1) -> None:

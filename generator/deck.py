@@ -9,9 +9,15 @@ limits (file size, copies per row, cards per deck) are in ``sheets.yaml`` under 
 
 from __future__ import annotations
 
+import bisect
 import csv
 import io
+import itertools
+import os
 import re
+from array import array
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from .model import Component, Face, GeneratorError
@@ -30,10 +36,15 @@ def limits() -> dict:
 
 def decode(raw: bytes, path: Path, notes: list[str] | None = None) -> str:
     """Text of a spreadsheet export: UTF-8 (BOM dropped), else cp1252/Latin-1 with a note."""
+    return _decoded(raw, path, notes)[0]
+
+
+def _decoded(raw: bytes, path: Path, notes: list[str] | None = None) -> tuple[str, str]:
+    """:func:`decode`, and the encoding it read the text in."""
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8"), "utf-8"
     except UnicodeDecodeError as exc:
         line = raw[:exc.start].count(b"\n") + 1
     for encoding, label in (("cp1252", "Windows-1252"), ("latin-1", "Latin-1")):
@@ -43,7 +54,7 @@ def decode(raw: bytes, path: Path, notes: list[str] | None = None) -> str:
             continue
         if notes is not None:
             notes.append(f"{path}: not UTF-8 (first at line {line}); read as {label}")
-        return text
+        return text, encoding
     raise GeneratorError(f"{path}:{line}: not UTF-8 text")   # latin-1 decodes anything: unreachable
 
 
@@ -59,35 +70,81 @@ def _outside_quotes(line: str) -> str:
 
 
 def _read_csv(path: Path, notes: list[str] | None) -> list[Row]:
-    raw = _read_bytes(path)
-    text = decode(raw, path, notes)
-    header = text.split("\n", 1)[0]
-    delimiter = sniff_delimiter(header)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-    old_limit = csv.field_size_limit(CELL_LIMIT)
-    rows: list[Row] = []
-    try:
-        start = 1
+    return [(cells, line) for cells, line, _start, _end in _csv_rows(path, notes)[1]]
+
+
+@dataclass
+class CsvFormat:
+    """How a CSV file was read: enough to read any run of its rows again from their bytes."""
+
+    encoding: str
+    delimiter: str
+    columns: list[str]
+
+
+RowAt = tuple[dict, int, int, int]      # cells, line, byte offsets of the row's start and end
+
+
+def _csv_rows(path: Path, notes: list[str] | None, raw: bytes | None = None,
+              fmt: CsvFormat | None = None, first_line: int = 1) -> tuple[CsvFormat, Iterator[RowAt]]:
+    """The format of a CSV and its rows, one at a time, each with where its bytes are.
+
+    With ``raw`` and ``fmt``: those bytes are whole rows of a file read before (no header),
+    starting at line ``first_line``.
+    """
+    if fmt is None:
+        raw = _read_bytes(path)
+        offset = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
+        text, encoding = _decoded(raw, path, notes)
+        del raw
+        fmt = CsvFormat(encoding, sniff_delimiter(text.split("\n", 1)[0]), [])
+    else:
+        text, offset = raw.decode(fmt.encoding), 0
+    mark = [offset]                          # the byte offset of the next line to read
+
+    def lines() -> Iterator[str]:
+        for piece in io.StringIO(text, newline=""):
+            mark[0] += len(piece.encode(fmt.encoding))     # counted as the reader takes it
+            yield piece
+
+    reader = csv.reader(lines(), delimiter=fmt.delimiter, strict=True)
+
+    def rows() -> Iterator[RowAt]:
+        old_limit = csv.field_size_limit(CELL_LIMIT)
+        start = first_line
         try:
-            columns = [c.strip() for c in next(reader)]
-        except StopIteration:
-            raise GeneratorError(f"{path}: empty CSV (a header row is needed)") from None
-        _check_columns(columns, path)
-        start = reader.line_num + 1
-        for values in reader:
-            line, start = start, reader.line_num + 1
-            if not values or all(not v.strip() for v in values):
-                continue
-            if len(values) > len(columns):
-                raise GeneratorError(f"{path}:{line}: more values than columns "
-                                     f"({len(values)} values, {len(columns)} columns)")
-            cells = {k: (values[i].strip() if i < len(values) else "") for i, k in enumerate(columns)}
-            rows.append((cells, line))
-    except csv.Error as exc:
-        raise GeneratorError(_csv_error(path, start, reader.line_num, str(exc))) from None
-    finally:
-        csv.field_size_limit(old_limit)
-    return rows
+            if not fmt.columns:
+                try:
+                    fmt.columns = [c.strip() for c in next(reader)]
+                except StopIteration:
+                    raise GeneratorError(f"{path}: empty CSV (a header row is needed)") from None
+                _check_columns(fmt.columns, path)
+                start = first_line + reader.line_num
+            columns = fmt.columns
+            while True:
+                at = mark[0]
+                values = next(reader, None)
+                if values is None:
+                    return
+                line, start = start, first_line + reader.line_num
+                if not values or all(not v.strip() for v in values):
+                    continue
+                if len(values) > len(columns):
+                    raise GeneratorError(f"{path}:{line}: more values than columns "
+                                         f"({len(values)} values, {len(columns)} columns)")
+                cells = {k: (values[i].strip() if i < len(values) else "") for i, k in enumerate(columns)}
+                yield cells, line, at, mark[0]
+        except csv.Error as exc:
+            raise GeneratorError(_csv_error(path, start, first_line - 1 + reader.line_num,
+                                            str(exc))) from None
+        finally:
+            csv.field_size_limit(old_limit)
+
+    found = rows()
+    if fmt.columns:
+        return fmt, found
+    head = next(found, None)                 # reads the header into fmt.columns
+    return fmt, itertools.chain([head] if head is not None else [], found)
 
 
 def _csv_error(path: Path, line: int, end: int, message: str) -> str:
@@ -222,30 +279,113 @@ def _safe(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-")[:40] or "card"
 
 
+class CsvFaces(Sequence):
+    """The faces of a CSV deck, read from the file a run of rows at a time (never all at once).
+
+    The rows were checked when the deck was made; what is kept per row is where its bytes are,
+    its line and how many faces come before its end, so memory does not grow with the deck
+    (a 20,000-card deck holds a few hundred kilobytes here, not its 20,000 rows).
+    """
+
+    CHUNK = 256                      # faces made at a time when iterated
+
+    def __init__(self, path: Path, fmt: CsvFormat, template: str, back: bool,
+                 rows: "array[int]", stamp: tuple[int, int]):
+        self.path, self.fmt, self.template, self.back = path, fmt, template, back
+        self.rows, self.stamp = rows, stamp           # per row: start, end, line, faces up to it
+
+    def __len__(self) -> int:
+        return self.rows[-1] if self.rows else 0
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            faces = self._run(start, stop) if start < stop else []
+            return faces if step == 1 else faces[::step]
+        n = len(self)
+        if not -n <= index < n:
+            raise IndexError(index)
+        index %= n
+        return self._run(index, index + 1)[0]
+
+    def __iter__(self) -> Iterator[Face]:
+        for start in range(0, len(self), self.CHUNK):
+            yield from self._run(start, min(len(self), start + self.CHUNK))
+
+    def _run(self, start: int, stop: int) -> list[Face]:
+        """Faces ``start`` to ``stop`` (stop > start), read from the rows that hold them."""
+        rows = self.rows
+        upto = memoryview(rows)[3::4]
+        first = bisect.bisect_right(upto, start)
+        last = bisect.bisect_left(upto, stop)
+        try:
+            with open(self.path, "rb") as fh:
+                if (os.fstat(fh.fileno()).st_size, os.fstat(fh.fileno()).st_mtime_ns) != self.stamp:
+                    raise GeneratorError(f"{self.path}: changed while the deck was built; build again")
+                fh.seek(rows[4 * first])
+                raw = fh.read(rows[4 * last + 1] - rows[4 * first])
+        except OSError as exc:
+            raise GeneratorError(f"{self.path}: cannot read it ({exc.strerror or exc})") from None
+        faces: list[Face] = []
+        before = upto[first - 1] if first else 0
+        found = _csv_rows(self.path, None, raw, self.fmt, rows[4 * first + 2])[1]
+        for number, (row, line, _a, _b) in enumerate(found, start=first):
+            face = _face(row, line, number, self.path, self.template, self.back)
+            copies = upto[number] - before
+            faces += [face] * max(0, min(stop, upto[number]) - max(start, before))
+            before += copies
+        return faces
+
+
+def _face(row: dict, line: int, index: int, path: Path, template: str, back: bool) -> Face:
+    """The face of a row: the row is its context; named by its id, name or number."""
+    context = dict(row, row_line=line)
+    if back:
+        return Face(template, context, "back", f"{path}:{line}")
+    return Face(template, context, _safe(str(row.get("id") or row.get("name") or index + 1)),
+                f"{path}:{line}")
+
+
 def deck_component(data_path: Path, template: str, back: str | None,
                    size: tuple[float, float], grid: tuple[int, int] | None = None,
                    notes: list[str] | None = None) -> Component:
-    """One Component: one Face per copy of every row; the row is the template's context."""
+    """One Component: one Face per copy of every row; the row is the template's context.
+
+    A CSV deck's faces are read from the file as they are needed (:class:`CsvFaces`).
+    """
+    top = int(limits()["max_cards"])
+    data_path = Path(data_path)
+    csv_file = data_path.suffix.lower() == ".csv"
+    if csv_file:
+        fmt, found = _csv_rows(data_path, notes)
+    else:
+        found = ((row, line, 0, 0) for row, line in read_rows(data_path, notes))
+    rows = array("q")
     fronts: list[Face] = []
     backs: list[Face] = []
-    top = int(limits()["max_cards"])
-    for index, (row, line) in enumerate(read_rows(data_path, notes)):
+    total = 0
+    for index, (row, line, start, end) in enumerate(found):
         check_text(row, data_path, line)
         copies = count_of(row, data_path, line)
-        if len(fronts) + copies > top:
+        if total + copies > top:
             raise GeneratorError(f"{data_path}:{line}: the deck passes {top:,} cards, the limit "
                                  "of one build")
-        name = _safe(str(row.get("id") or row.get("name") or index + 1))
-        context = dict(row, row_line=line)
-        source = f"{data_path}:{line}"
-        front = Face(template, context, name, source)
-        back_face = Face(back, context, "back", source) if back else None
-        for _ in range(copies):
-            fronts.append(front)
-            if back_face is not None:
-                backs.append(back_face)
-    if not fronts:
+        total += copies
+        if csv_file:
+            rows.extend((start, end, line, total))
+            continue
+        front = _face(row, line, index, data_path, template, False)
+        back_face = _face(row, line, index, data_path, back, True) if back else None
+        fronts += [front] * copies
+        if back_face is not None:
+            backs += [back_face] * copies
+    if not total:
         raise GeneratorError(f"{data_path}: no cards")
+    if csv_file:
+        st = data_path.stat()
+        stamp = (st.st_size, st.st_mtime_ns)
+        fronts = CsvFaces(data_path, fmt, template, False, rows, stamp)
+        backs = CsvFaces(data_path, fmt, back, True, rows, stamp) if back else []
     stem = _safe(data_path.stem)
     return Component(game="deck", id=stem, title={"es": stem, "en": stem}, size_mm=size,
                      fronts=fronts, backs=backs if back else None, grid=grid, deck=True)

@@ -1,14 +1,19 @@
-"""Join single-page PDFs written by cairo into one file, fast and without a PDF library.
+"""Join pages of PDFs written by cairo into one file, fast and without a PDF library.
 
-Cairo writes plain PDFs: a classic cross-reference table, no object streams, one page.  Every
-object of a source is copied once, renumbered (references are rewritten in the dictionary
-part, stream data is copied byte for byte), and each page gets its TrimBox and BleedBox.  A
-source that does not look like that raises :class:`Unsupported` and the caller falls back to
-pypdf.
+Cairo writes plain PDFs: a classic cross-reference table, no object streams, a flat page tree.
+The objects a page uses are copied once, renumbered (references are rewritten in the dictionary
+part, stream data is copied byte for byte), and each page gets its TrimBox and BleedBox.  An
+object that is byte for byte another one already copied, with the same objects below it (a font
+subset that several cached pages of one render job carry, a face drawn on several pages), is
+copied once and shared.  A source that does not look like that raises :class:`Unsupported` and
+the caller falls back to pypdf.  :func:`split` cuts a cairo PDF of several pages into one-page
+PDFs (each carrying what its page uses).
 """
 
 from __future__ import annotations
 
+import collections
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +27,8 @@ _INFO = re.compile(rb"/Info\s+(\d+)\s+0\s+R")
 _OBJ_HEAD = re.compile(rb"(\d+)\s+0\s+obj\b")
 _REF = re.compile(rb"(\d+)\s+0\s+R\b")
 _PAGES = re.compile(rb"/Pages\s+(\d+)\s+0\s+R")
-_KIDS = re.compile(rb"/Kids\s*\[\s*(\d+)\s+0\s+R\s*\]")
+_KIDS = re.compile(rb"/Kids\s*\[((?:\s*\d+\s+0\s+R)+)\s*\]")
+_PAGE_TYPE = re.compile(rb"/Type\s*/Page\b(?!s)")
 _PARENT = re.compile(rb"/Parent\s+\d+\s+0\s+R")
 _VERSION = re.compile(rb"%PDF-(\d\.\d)")
 _STREAM = re.compile(rb">>\s*(stream)\r?\n")
@@ -36,16 +42,16 @@ class Unsupported(ValueError):
 
 @dataclass
 class Source:
-    """One parsed single-page PDF: its objects (number -> body bytes after ``N 0 obj``)."""
+    """One parsed PDF: its objects (number -> body bytes after ``N 0 obj``) and its pages."""
 
     version: bytes
     objects: dict[int, bytes]
-    page: int
+    pages: list[int]              # the page objects, in order
     skip: frozenset[int]          # catalog, page tree and info: not copied
 
 
 def parse(data: bytes) -> Source:
-    """The objects of a one-page PDF with a classic xref table (as cairo writes it)."""
+    """The objects of a PDF with a classic xref table and a flat page tree (as cairo writes it)."""
     end = _STARTXREF.search(data[-64:])
     version = _VERSION.match(data)
     if end is None or version is None:
@@ -83,10 +89,11 @@ def parse(data: bytes) -> Source:
         raise Unsupported("no page tree")
     tree = int(pages.group(1))
     kids = _KIDS.search(objects[tree])
-    if kids is None or int(kids.group(1)) not in objects:
-        raise Unsupported("not exactly one page")
+    pages = [int(n) for n in _REF.findall(kids.group(1))] if kids else []
+    if not pages or not all(n in objects and _PAGE_TYPE.search(_split(objects[n])[0]) for n in pages):
+        raise Unsupported("not a flat tree of pages")
     skip = {catalog, tree} | ({int(info.group(1))} if info else set())
-    return Source(version.group(1), objects, int(kids.group(1)), frozenset(skip))
+    return Source(version.group(1), objects, pages, frozenset(skip))
 
 
 def _split(body: bytes) -> tuple[bytes, bytes]:
@@ -120,16 +127,21 @@ class Meta:
 
 
 PageSource = bytes | Path                 # a page PDF, or the file that holds one
+SHARED_KEPT = 4096                        # objects remembered for sharing (those written last)
+#: A page: its PDF (its first page), or (the PDF, the index of the page in it).
+PageRef = PageSource | tuple[PageSource, int]
 
 
-def join(pages: Iterable[tuple[PageSource, Box, Box]], out: BinaryIO, meta: Meta | None = None,
-         version: bytes = b"1.7") -> None:
+def join(pages: Iterable[tuple[PageRef, Box | None, Box | None]], out: BinaryIO,
+         meta: Meta | None = None, version: bytes = b"1.7") -> None:
     """Write one PDF of ``pages`` (source PDF or its path, TrimBox, BleedBox) to ``out``.
 
-    Streamed: each object is written as soon as it is made and only object offsets are kept, so
-    memory does not grow with the number of pages (a refused first source writes nothing).  Identical sources (the same bytes or path) are
-    copied once; each page still gets its own page object.  Raises :class:`Unsupported` when a
-    source is not simple enough (the caller starts over with pypdf on an emptied file).
+    Streamed: each object is written as soon as it is made and only object offsets and the
+    digests of the objects shared so far are kept, so memory does not grow with the pages of a
+    source (a refused first source writes nothing).  An object equal to one already written
+    (same bytes, same objects below it) is not written again; each page still gets its own page
+    object.  A box of None is not set.  Raises :class:`Unsupported` when a source is not simple
+    enough (the caller starts over with pypdf on an emptied file).
     """
     meta = meta or Meta()
     header = b"%PDF-" + version + b"\n%\xb5\xed\xae\xfb\n"
@@ -152,39 +164,58 @@ def join(pages: Iterable[tuple[PageSource, Box, Box]], out: BinaryIO, meta: Meta
         size += len(chunk)
         return number
 
-    page_bodies: dict[PageSource, bytes] = {}
+    bodies: dict[tuple[PageSource, int], bytes] = {}    # a page placed again: its page object
+    last: tuple[PageSource | None, Source | None, dict[int, int]] = (None, None, {})
+    #: digest of an object (and all below it) -> its number, for the objects written last
+    written: collections.OrderedDict[bytes, int] = collections.OrderedDict()
     kids: list[int] = []
-    for src, trim, bleed in pages:
-        if src not in page_bodies:
+    for ref, trim, bleed in pages:
+        src, index = ref if isinstance(ref, tuple) else (ref, 0)
+        boxes = b"".join(b"   /%s %s\n" % (name, _box(box))
+                         for name, box in ((b"TrimBox", trim), (b"BleedBox", bleed)) if box is not None)
+        if (src, index) in bodies:
+            kids.append(emit(bodies[src, index] + boxes + b">>"))
+            continue
+        if last[0] != src:                   # one source parsed at a time: memory stays flat
             source = parse(src if isinstance(src, bytes) else Path(src).read_bytes())
             if source.version > version:
                 raise Unsupported(f"PDF {source.version.decode()} source")
-            numbers: dict[int, int] = {}
-            base = len(offsets)
-            for n in source.objects:
-                if n not in source.skip and n != source.page:
-                    numbers[n] = base + len(numbers)
+            last = (src, source, {})
+        _src, source, numbers = last
+        if not 0 <= index < len(source.pages):
+            raise Unsupported(f"no page {index + 1} in a PDF of {len(source.pages)}")
+        page = source.pages[index]
 
-            def renumber(match: re.Match, numbers: dict[int, int] = numbers) -> bytes:
-                old = int(match.group(1))
-                if old not in numbers:
-                    raise Unsupported(f"reference to object {old} outside the page")
-                return b"%d 0 R" % numbers[old]
+        def copy(n: int, below: tuple[int, ...] = ()) -> int:
+            """Object ``n`` of the source written (after everything it refers to) or shared."""
+            if n in numbers:
+                return numbers[n]
+            if n not in source.objects or n in source.skip or n in source.pages or n in below:
+                raise Unsupported(f"reference to object {n} outside the page")
+            head, stream = _split(source.objects[n])
+            inner = [copy(int(m), below + (n,)) for m in _REF.findall(head)]
+            digest = hashlib.sha1(_REF.sub(b"@", head) + b"%r" % inner + stream).digest()
+            if digest in written:
+                written.move_to_end(digest)
+            else:
+                refs = iter(inner)
+                written[digest] = emit(_REF.sub(lambda _m: b"%d 0 R" % next(refs), head) + stream)
+                if len(written) > SHARED_KEPT:
+                    written.popitem(last=False)
+            numbers[n] = written[digest]
+            return numbers[n]
 
-            for n in numbers:
-                head, stream = _split(source.objects[n])
-                emit(_REF.sub(renumber, head) + stream)
-            head, stream = _split(source.objects[source.page])
-            if stream:
-                raise Unsupported("the page object is a stream")
-            body = _REF.sub(renumber, _PARENT.sub(b"/Parent \0", head)).replace(
-                b"/Parent \0", b"/Parent %d 0 R" % tree).rstrip()
-            if not body.endswith(b">>"):
-                raise Unsupported("the page object is not a dictionary")
-            page_bodies[src] = body
-        body = page_bodies[src]
-        kids.append(emit(body[:-2] + b"   /TrimBox " + _box(trim) + b"\n   /BleedBox " + _box(bleed)
-                         + b"\n>>"))
+        head, stream = _split(source.objects[page])
+        if stream:
+            raise Unsupported("the page object is a stream")
+        head = _PARENT.sub(b"/Parent \0", head)
+        inner = iter([copy(int(m)) for m in _REF.findall(head)])
+        body = _REF.sub(lambda _m: b"%d 0 R" % next(inner), head).replace(
+            b"/Parent \0", b"/Parent %d 0 R" % tree).rstrip()
+        if not body.endswith(b">>"):
+            raise Unsupported("the page object is not a dictionary")
+        bodies[src, index] = body[:-2]
+        kids.append(emit(body[:-2] + boxes + b">>"))
     emit(b"<< /Type /Pages\n   /Kids [ " + b" ".join(b"%d 0 R" % k for k in kids)
          + b" ]\n   /Count %d\n>>" % len(kids), tree)
     fields = [("Title", meta.title), ("Author", meta.author), ("Subject", meta.subject),
@@ -224,3 +255,14 @@ def text_string(text: str) -> bytes:
         raw = text.encode("ascii")
         return b"(" + raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)") + b")"
     return b"<FEFF" + text.encode("utf-16-be").hex().upper().encode() + b">"
+
+
+def split(data: bytes) -> list[bytes]:
+    """Each page of a cairo PDF as a one-page PDF of its own, with what that page uses."""
+    import io
+    parts = []
+    for index in range(len(parse(data).pages)):
+        out = io.BytesIO()
+        join([((data, index), None, None)], out, Meta(author="", producer="", creator=""))
+        parts.append(out.getvalue())
+    return parts

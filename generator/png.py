@@ -45,6 +45,8 @@ _GEOMETRIC = re.compile(r'\stext-rendering="geometricPrecision"')
 def _png(svg: str, **kw) -> bytes:
     """A face as PNG.  Without ``text-rendering="geometricPrecision"``: it is there for the PDF's
     glyph advances, and cairosvg rasterises text drawn with it into broken, blocky glyphs."""
+    from . import binding
+    binding.load()
     import cairosvg
     return cairosvg.svg2png(bytestring=_GEOMETRIC.sub("", svg).encode("utf-8"), **kw)
 
@@ -102,7 +104,8 @@ def run_task(task: Task) -> int:
 
 def _sheet(chunk: list[str], trim: tuple[float, float], cell: tuple[int, int]) -> bytes:
     """One TTS sheet: the faces of ``chunk`` trimmed, in rows of up to 10 cells of ``cell`` px."""
-    import cairocffi as cairo
+    from . import binding
+    cairo = binding.load()
     cols, rows = tts_grid(len(chunk))
     cw, ch = cell
     sheet = cairo.ImageSurface(cairo.FORMAT_ARGB32, cols * cw, rows * ch)

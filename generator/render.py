@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-from . import fonts
+from . import binding, fonts
 from ludoteca.atomic import tmp_name, write_bytes, write_text
 from .compose import Page
 from .model import GeneratorError
@@ -158,7 +158,7 @@ def _recording(svg: str):
     if hit is not None:
         _RECORDINGS.move_to_end(key)
     else:
-        import cairocffi
+        cairocffi = binding.load()
         import cairosvg.parser
         import cairosvg.surface
 
@@ -185,14 +185,33 @@ def _recording(svg: str):
 
 
 def _page_to_pdf(page: Page) -> bytes:
-    """One page: every face painted from its recording, clipped; then the overlay (marks)."""
+    """One page as a PDF of its own."""
+    return _pages_to_pdf([page])
+
+
+def _pages_to_pdf(pages: Sequence[Page]) -> bytes:
+    """Pages drawn into one PDF, so each font is embedded once for all of them (one subset
+    holding every glyph they use, not one per page)."""
     import io
 
-    import cairocffi
+    cairocffi = binding.load()
     out = io.BytesIO()
-    w, h = page.size
-    surface = cairocffi.PDFSurface(out, mm_to_pt(w), mm_to_pt(h))
+    surface = cairocffi.PDFSurface(out, *(mm_to_pt(v) for v in pages[0].size))
     ctx = cairocffi.Context(surface)
+    for page in pages:
+        surface.set_size(*(mm_to_pt(v) for v in page.size))
+        try:
+            _draw_page(ctx, page)
+        except Exception as exc:  # cairosvg's errors are many kinds; name the page
+            raise GeneratorError(f"{page.label}: could not render the page: {_reason(exc)}") from None
+        ctx.show_page()
+    surface.finish()
+    return dedupe_resources(out.getvalue())
+
+
+def _draw_page(ctx, page: Page) -> None:
+    """Every face painted from its recording, clipped; then the overlay (marks)."""
+    w, h = page.size
     for svg, (x, y, fw, fh), (cx, cy, cw, ch, *oval) in page.faces:
         rec, rw, rh = _recording(svg)
         ctx.save()
@@ -217,8 +236,6 @@ def _page_to_pdf(page: Page) -> bytes:
         ctx.set_source_surface(rec, 0, 0)
         ctx.paint()
         ctx.restore()
-    surface.finish()
-    return dedupe_resources(out.getvalue())
 
 
 _RESOURCE_DICT = re.compile(rb"/(?:XObject|Pattern|Shading|Font|ExtGState|ColorSpace|Properties)"
@@ -276,6 +293,7 @@ def _warm() -> None:
     # ignores it in a process with a Kivy window) would leave the pool waiting for them forever.
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     fonts.configure()
+    binding.load()
     import cairosvg.surface  # noqa: F401
 
 
@@ -291,12 +309,12 @@ def _reason(exc: Exception) -> str:
 
 
 def _render_job(job: list[tuple[Path, Page]]) -> int:
-    """Render a group of pages (one component's), so its repeated faces are drawn once."""
-    for path, page in job:
-        try:
-            data = _page_to_pdf(page)
-        except Exception as exc:  # cairosvg's errors are many kinds; name the page
-            raise GeneratorError(f"{page.label}: could not render the page: {_reason(exc)}") from None
+    """Render a group of pages (one component's), so its repeated faces are drawn once and its
+    fonts embedded once: the pages are drawn into one PDF, then cut into the cached one-page
+    PDFs, which all carry the same font subsets (the joined file keeps one copy of them)."""
+    from . import pdfjoin
+    pages = _pages_to_pdf([page for _path, page in job])
+    for (path, _page), data in zip(job, pdfjoin.split(pages) if len(job) > 1 else [pages]):
         write_bytes(path, data, durable=False)  # a cache: drawn again if lost
     return len(job)
 
@@ -350,6 +368,16 @@ class Workers:
                                             mp_context=multiprocessing.get_context("fork"), initializer=_warm)
             self.pool.submit(int)  # forks every worker now (with fork, all start at the first task)
 
+    def submit(self, fn: Callable, *args):
+        """``fn(*args)`` in a worker, at once: its future (see :meth:`result`)."""
+        with _all_alive():
+            return self.pool.submit(fn, *args)
+
+    def result(self, future):
+        """What a submitted call returned (its error raised here)."""
+        with _all_alive():
+            return future.result()
+
     def unordered(self, fn: Callable, items: Sequence) -> Iterator:
         """``fn(item)`` for each item in the workers, each result as soon as it is there."""
         from concurrent.futures import as_completed
@@ -378,42 +406,75 @@ class Workers:
         self.close(failed=kind is not None)
 
 
+class PageSender:
+    """Pages sent to the workers as soon as they are laid out, while the next component is laid
+    out; :meth:`finish` waits for them all.  Without a pool the pages wait here, and are drawn
+    in this process at the end, or in a pool started once ``PARALLEL_FROM`` of them are waiting.
+    At most ``IN_FLIGHT`` jobs wait in the pool (each holds its pages' SVG), so memory stays flat.
+    """
+
+    IN_FLIGHT = 6
+
+    def __init__(self, cache: Cache, workers: Workers, progress: Callable[[int], None] | None = None):
+        self.cache, self.workers, self.progress = cache, workers, progress
+        self.seen: set[str] = set()
+        self.waiting: dict[str, Page] = {}
+        self.futures: collections.deque = collections.deque()
+        self.rendered = 0            # pages to render: sent, or waiting here
+
+    def send(self, pages: Sequence[Page]) -> None:
+        """Render these pages (those not cached, not sent before): sent now when there is a pool."""
+        import dataclasses
+        for page in pages:
+            key = page_key(page)
+            if key not in self.seen:
+                self.seen.add(key)
+                if not self.cache.has_page(key):
+                    # a copy: the caller may let go of the page's SVG before a worker reads it
+                    self.waiting[key] = dataclasses.replace(page)
+                    self.rendered += 1
+        if not self.waiting:
+            return
+        if self.progress is not None and hasattr(self.progress, "total"):
+            self.progress.total = self.rendered
+        if self.workers.pool is None and self.rendered >= PARALLEL_FROM:
+            self.workers.start()
+        if self.workers.pool is not None:
+            self.cache.pages.mkdir(parents=True, exist_ok=True)
+            for job in _jobs(self.waiting, self.cache, 2):
+                while len(self.futures) >= self.IN_FLIGHT:
+                    self._collect(self.futures.popleft())
+                self.futures.append(self.workers.submit(_render_job, job))
+            self.waiting = {}
+
+    def _collect(self, future) -> None:
+        n = self.workers.result(future)
+        if self.progress:
+            self.progress(n)
+
+    def finish(self) -> int:
+        """Wait for every page sent (draw here those that waited); how many were rendered."""
+        while self.futures:
+            self._collect(self.futures.popleft())
+        if self.waiting:
+            self.cache.pages.mkdir(parents=True, exist_ok=True)
+            fonts.configure()
+            for job in _jobs(self.waiting, self.cache, 1):
+                _render_job(job)
+                if self.progress:
+                    self.progress(len(job))
+            self.waiting = {}
+        return self.rendered
+
+
 def render_pages(pages: Sequence[Page], cache: Cache, progress: Callable[[int], None] | None = None,
                  workers: Workers | None = None) -> int:
-    """Render every page that is not cached yet; returns how many were rendered."""
-    todo: dict[str, Page] = {}
-    for page in pages:
-        key = page_key(page)
-        if key not in todo and not cache.has_page(key):
-            todo[key] = page
-    if not todo:
-        return 0
-    cache.pages.mkdir(parents=True, exist_ok=True)
-    if progress is not None and hasattr(progress, "total"):
-        progress.total = getattr(progress, "done", 0) + len(todo)
-    own = None
-    if workers is None or workers.pool is None:
-        if len(todo) >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
-            own = workers = workers or Workers()
-            workers.start()
-    done = False
-    try:
-        if workers is not None and workers.pool is not None:
-            jobs = _jobs(todo, cache, 2)
-            for n in workers.unordered(_render_job, jobs):
-                if progress:
-                    progress(n)
-        else:
-            fonts.configure()
-            for key, page in todo.items():
-                _render_job([(cache.page_path(key), page)])
-                if progress:
-                    progress(1)
-        done = True
-    finally:
-        if own is not None:
-            own.close(failed=not done)
-    return len(todo)
+    """Render every page that is not cached yet (in a pool of its own from ``PARALLEL_FROM``
+    pages when none is given); returns how many were rendered."""
+    with contextlib.nullcontext(workers) if workers is not None else Workers() as own:
+        sender = PageSender(cache, own, progress)
+        sender.send(pages)
+        return sender.finish()
 
 
 def _box(rect: tuple[float, float, float, float], page_h: float) -> tuple[float, float, float, float]:

@@ -73,9 +73,9 @@ class Profile:
 
 @functools.lru_cache(maxsize=1)
 def _data() -> dict:
-    import yaml
+    from ludoteca.cards.yamlread import load_own
     with open(Path(str(resources.files("ludoteca.generator") / "shops.yaml")), encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+        return load_own(fh)
 
 
 def profiles() -> dict[str, Profile]:

@@ -19,9 +19,11 @@ LANGS = ("es", "en")
 @functools.lru_cache(maxsize=4)
 def _data(source: Path) -> dict:
     import yaml
+
+    from ludoteca.cards.yamlread import load_own
     try:
         with open(source, encoding="utf-8") as fh:
-            found = yaml.safe_load(fh)
+            found = load_own(fh)
     except (OSError, yaml.YAMLError) as exc:
         raise GeneratorError(f"{source.name}: cannot be read: {' '.join(str(exc).split())}") from None
     return found if isinstance(found, dict) else {}

@@ -15,6 +15,7 @@ Import this module before anything imports Kivy: it sets ``KIVY_HOME`` to a temp
 from __future__ import annotations
 
 import atexit
+import sys
 import os
 import shutil
 import subprocess
@@ -29,7 +30,9 @@ WINDOW = (360, 640)
 
 _KIVY_HOME = tempfile.mkdtemp(prefix="ludoteca-kivy-")
 os.environ["KIVY_HOME"] = _KIVY_HOME
-os.environ.setdefault("KIVY_NO_ARGS", "1")
+from ludoteca.companion.app import kivy_env  # noqa: E402  (no Kivy imported there)
+
+kivy_env()  # as the app's own start does
 os.environ.setdefault("KIVY_NO_FILELOG", "1")
 atexit.register(shutil.rmtree, _KIVY_HOME, True)
 
@@ -118,11 +121,11 @@ class AppDriver:
         from kivy.core.window import Window
 
         from ludoteca.companion.app.main import LudotecaApp
-        from ludoteca.companion.app.services import DesktopServices
+        from ludoteca.companion.app.platform import DesktopPlatform
 
         Window.size = self.size
         self.app = LudotecaApp(db_path=str(self.db), settings_dir=self.settings,
-                               services=DesktopServices(self.shared))
+                               platform=DesktopPlatform(self.shared))
         self.app._run_prepare()
         self.step(4)
         return self
@@ -307,7 +310,7 @@ def assert_refused(drv: AppDriver, wid: str, reason: str) -> None:
     assert drv.app.session.seq == seq
 
 
-try:
+if "pytest" in sys.modules:  # the fixture, under pytest only (bench/ starts the app without it)
     import pytest
 
     @pytest.fixture
@@ -315,5 +318,3 @@ try:
         """The app on a fresh database and settings folder; screenshots named after the test."""
         with AppDriver(tmp_path, f"{request.node.module.__name__}.{request.node.name}") as driver:
             yield driver
-except ImportError:  # used outside pytest (bench/)
-    pass

@@ -299,6 +299,21 @@ def fingerprint(page) -> str:
     return digest.hexdigest()
 
 
+def looks(path: str | Path, dpi: int = 30) -> list[str]:
+    """Per page, a hash of what it shows: its pixels at ``dpi`` (poppler) and its words with their
+    places.  Unlike :func:`fingerprint` it does not depend on how the fonts are encoded (the codes
+    of a font subset shared by several pages depend on which pages share it)."""
+    import hashlib
+    import subprocess
+    import tempfile
+    placed = words(path)
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(["pdftoppm", "-r", str(dpi), "-gray", str(path), f"{tmp}/p"], check=True)
+        images = sorted(Path(tmp).glob("p-*.pgm"))
+        return [hashlib.sha256(image.read_bytes() + repr(placed.get(n, [])).encode()).hexdigest()
+                for n, image in enumerate(images, start=1)]
+
+
 Word = tuple[str, float, float, float, float]     # text, x0, y0, x1, y1 (mm, top-left origin)
 
 

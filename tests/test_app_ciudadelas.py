@@ -77,7 +77,7 @@ def test_short_game_to_final_scoring(drv):
     assert drv.cut_texts() == []
     drv.shot("final")
     drv.press("share")
-    title, text = drv.app.services.shared[-1]
+    title, text = drv.app.platform.shared[-1]
     assert text.splitlines()[1].startswith("1. Ana: ")
     assert all(p["name"] in text for p in drv.state["players"])
 

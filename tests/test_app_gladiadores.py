@@ -3,7 +3,14 @@ fight, the auction helper calling bidders in order, and the target score ending 
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+from urllib.parse import unquote
+
 from appdriver import drv, new_game  # noqa: F401  (drv is a fixture)
+from ludoteca.companion.app.platform import ACTION_VIEW, AUTHORITY, EXTRA_STREAM
+from ludoteca.companion.engine.export import BGSTATS_PUSH
 from ludoteca.companion.engine.common import refusals
 from ludoteca.companion.engine.games import gladiadores as G
 
@@ -75,9 +82,25 @@ def test_short_game_to_final_scoring(drv):
     assert drv.cut_texts() == []
     drv.shot("final")
     drv.press("export_bgstats")
-    name, text = drv.app.services.shared[-1]
+    name, text = drv.app.platform.shared[-1]
     assert name.endswith(".bgsplay") and '"plays"' in text
-    assert (drv.shared / name).read_text("utf-8") == text
+    assert (drv.shared / "shared" / name).read_text("utf-8") == text
+    # issue 22 #7: the scores as CSV, shared as a file (a content URI on a phone), and BG Stats' push link
+    drv.press("export_csv")
+    name, text = drv.app.platform.shared[-1]
+    intent = drv.app.platform.sent[-1]
+    assert intent.extras[EXTRA_STREAM] == f"content://{AUTHORITY}/shared/{name}" and intent.mime == "text/csv"
+    rows = list(csv.DictReader(io.StringIO(text)))
+    totals = {p["name"]: p["total"] for p in drv.state["final"]["players"]}
+    assert [(r["player"], int(r["total"])) for r in rows] == [(p["name"], totals[p["name"]]) for p in drv.state["players"]]
+    drv.press("export_log")
+    name, text = drv.app.platform.shared[-1]
+    assert name.endswith(".log.csv") and all(r["player"] for r in csv.DictReader(io.StringIO(text)))
+    drv.press("bgstats_push")
+    link = drv.app.platform.sent[-1]
+    assert link.action == ACTION_VIEW and link.data.startswith(BGSTATS_PUSH)
+    assert json.loads(unquote(link.data[len(BGSTATS_PUSH):]))["sourceName"] == "Ludoteca"
+    drv.shot("exported")
     # The history shows the winner, and the winner's statistics count the game and the win.
     winner = drv.state["final"]["winners"][0]
     drv.press("home")

@@ -34,11 +34,11 @@ def test_language_switch_is_remembered_and_translates_the_screens(drv):
 
 
 def test_keep_awake_switch_reaches_the_platform_service(drv):
-    assert drv.app.services.awake is False
+    assert drv.app.platform.awake is False
     switch = drv.find("keep_awake")
     switch.active = True
     drv.step(2)
-    assert drv.app.services.awake is True
+    assert drv.app.platform.awake is True
     settings = json.loads((drv.settings).read_text("utf-8"))
     assert settings["keep_awake"] is True
 

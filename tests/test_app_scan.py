@@ -45,7 +45,10 @@ def _window_point(view, px: float, py: float) -> tuple[float, float]:
     return left + px / pw * w, bottom + (1 - py / ph) * h
 
 
-def test_scan_a_players_pieces_correct_and_score(drv, tmp_path):
+def test_scan_a_players_pieces_correct_and_score(drv, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    (home / "Pictures").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
     new_game(drv, "gladiadores", ["Ana", "Luis"])
     _finish(drv)
     drv.press("scan")
@@ -56,11 +59,14 @@ def test_scan_a_players_pieces_correct_and_score(drv, tmp_path):
     assert drv.find("scan_camera").disabled          # no camera on a desktop
     # Ana's end of game as in examples/gladiadores.yaml: 4 buildings, discs 3 + 3 + 1
     chosen = scanphotos.pieces("gladiadores", GLADIADORES["Ana"])
-    photo, truth = scanphotos.photo(tmp_path, "ana", "gladiadores", 41, "1.2MP", chosen, table_mm=460)
+    photo, truth = scanphotos.photo(home / "Pictures", "ana", "gladiadores", 41, "1.2MP", chosen, table_mm=460)
     assert len(truth.visible) == 7
     drv.press("scan_open")
     popup = screen.chooser_popup
     chooser = next(w for w in walk(popup) if getattr(w, "wid", "") == "scan_chooser")
+    drv.step(4)
+    assert chooser.path == str(home / "Pictures") and str(photo) in chooser.files  # not a bare "../"
+    drv.shot("picker")
     chooser.selection = [str(photo)]
     choose = next(w for w in walk(popup) if getattr(w, "wid", "") == "scan_choose")
     choose.dispatch("on_release")
@@ -70,6 +76,14 @@ def test_scan_a_players_pieces_correct_and_score(drv, tmp_path):
         ["casula", "cubiculum", "templum", "statua", "points_3", "points_3", "points_1"])
     assert len(drv.wids("scan_item_")) == 7
     assert drv.find("summary").text == "edificios: 4 · discos: 3"
+    # each piece's number in a badge on the photo: none overlap, each readable (24 px or more across)
+    view = drv.find("photo")
+    shown = view.norm_image_size[0] / view.texture.width
+    assert len(screen.badges) == 7 and 2 * screen.badge_radius * shown >= 22, (screen.badge_radius, shown)
+    for i, (ax, ay) in enumerate(screen.badges):
+        for bx, by in screen.badges[i + 1:]:
+            assert ((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5 >= 2 * screen.badge_radius
+    assert sorted(drv.find(f"scan_item_{i}").text.split(".")[0] for i in range(7)) == [str(n) for n in range(1, 8)]
     drv.shot("recognised")
     # a tap on the Statua in the photo strikes it out
     statua = next(i for i, f in enumerate(scan.found) if f.target.id == "statua")
@@ -101,8 +115,20 @@ def test_scan_a_players_pieces_correct_and_score(drv, tmp_path):
     assert (ana.breakdown["combat"], ana.total) == (8, 11)
     assert "Disco de 1 punto" in drv.texts()
     drv.shot("added")
-    drv.press("scan_back")
+    # issue 22 #8: the reviewed score becomes the game's saved final score
+    before = drv.state["final"]
+    assert not drv.find("scan_save").disabled
+    drv.press("scan_save")
     assert drv.app.root.current == "final"
+    final = drv.state["final"]
+    assert final["reviewed"] and [(p["name"], p["total"]) for p in final["players"]] == [
+        (p.name, p.total) for p in screen.last_result.players]
+    assert drv.app.store.open(drv.app.session.id).state["final"]["players"] == final["players"]  # saved
+    assert "Ana  ·  11" in drv.texts() and "Puntuación revisada con las fotos" in drv.texts()
+    assert drv.cut_texts() == []
+    drv.shot("saved_final")
+    drv.press("undo")
+    assert drv.state["final"]["players"] == before["players"]
 
 
 def test_a_photo_that_is_not_one_and_discs_that_are_no_combat_are_said_in_spanish(drv, tmp_path):
@@ -124,8 +150,20 @@ def test_a_photo_that_is_not_one_and_discs_that_are_no_combat_are_said_in_spanis
     try:
         photo, _truth = scanphotos.photo(tmp_path, "ana", "gladiadores", 41, "1.2MP",
                                          scanphotos.pieces("gladiadores", GLADIADORES["Ana"]), table_mm=460)
-        screen.load_photo(str(photo))
+        # the photo comes from the platform's camera (a phone's: written to a content URI)
+        platform, asked = drv.app.platform, []
+
+        def camera(path, done):
+            asked.append(path)
+            path.write_bytes(photo.read_bytes())
+            done(str(path))
+            return True
+        platform.has_camera, platform.take_photo = True, camera
+        screen.refresh()
+        drv.press("scan_camera")
         drv.step(4)
+        assert asked == [platform.photo_folder() / "scan-Ana.jpg"]
+        assert screen.review.scan("Ana").photo == str(asked[0]) and len(screen.review.scan("Ana").found) == 7
         drv.press("scan_score")
         assert drv.find("result").text == ("los discos de puntos suman 7, que no es un número entero de "
                                            "combates ganados (2 cada uno)")

@@ -17,6 +17,7 @@ from appdriver import AppDriver, new_game
 
 CHILD = r"""
 import json, sys
+import pytest  # test_app_table imports appdriver's drv fixture, defined under pytest
 sys.path.insert(0, sys.argv[2])
 from pathlib import Path
 from appdriver import AppDriver, new_game

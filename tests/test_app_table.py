@@ -8,7 +8,10 @@ from datetime import datetime, timedelta, timezone
 import appdriver  # noqa: F401  (sets up Kivy before anything imports it)
 from appdriver import AppDriver, drv, new_game  # noqa: F401  (drv is a fixture)
 
+from ludoteca.companion.app import theme
+from ludoteca.companion.app.platform import NO_SOUND, Speech
 from ludoteca.companion.engine import Store
+from ludoteca.companion.engine.caller import call_line
 from ludoteca.companion.engine.clock import GameClock
 from ludoteca.companion.engine.stats import compute_stats
 from test_engine_helpers import choose_move
@@ -17,28 +20,53 @@ from fakeclock import FakeTime
 T0 = datetime(2026, 3, 28, 18, 0, tzinfo=timezone.utc)
 
 
-class Recorder:
+class Recorder(Speech):
     """A voice that writes down what it is asked to say."""
 
-    name, available, notice = "recorder", True, None
+    name = "recorder"
 
     def __init__(self):
+        super().__init__()
         self.said: list[str] = []
+        self.stopped = 0
 
-    def speak(self, text: str) -> None:
+    def say(self, text: str) -> None:
         self.said.append(text)
 
     def stop(self) -> None:
-        pass
+        self.stopped += 1
 
 
-def test_clock_bar_turn_timer_pause_and_the_callers_voice(drv: AppDriver):
+def _draft(drv: AppDriver, seed_players: list[str]) -> tuple[str, str]:
+    """A game whose first picker can take the Assassin; the draft played in the engine: the first
+    picker takes the Assassin, the others the lowest character left.  Returns the Assassin's holder
+    and the character of the next picker (the one to murder)."""
+    store = drv.app.store
+    for seed in range(40):
+        session = store.new_game("ciudadelas", seed_players, seed=seed)
+        if "assassin" in session.state["draft"]["available"]:
+            break
+    drv.app.session = session
+    numbers = {c["id"]: c["number"] for c in session.data.entries("character")}
+    picks: list[tuple[str, str]] = []
+    while session.state["phase"] == "choose":
+        seat = session.state["active"]
+        available = session.state["draft"]["available"]
+        cid = "assassin" if not picks else min(available, key=numbers.get)
+        session.apply({"action": "choose", "player": session.state["players"][seat]["name"], "character": cid})
+        picks.append((session.state["players"][seat]["name"], cid))
+    drv.app.show_session()
+    drv.step(3)
+    return picks[0][0], picks[1][1]
+
+
+def test_clock_bar_and_the_caller_who_calls_one_character_per_tap(drv: AppDriver):
+    """The clock bar's turn timer and pause; then issue 22 #3: no timer reading all eight; each
+    "next" tap is one call, said in the app's language, the called ones marked; the murdered
+    character is called and skipped without a turn and without naming its holder; the caller's
+    button says "stop" while the voice is on."""
     now = FakeTime(T0)
     drv.app.clock_now = now
-    voice = Recorder()
-    drv.app.voice = lambda: voice
-    pending: list[tuple[float, object]] = []
-    drv.app.caller_schedule = lambda cb, delay: pending.append((delay, cb))
     new_game(drv, "ciudadelas", ["Ana", "Luis", "Eva", "Pablo"])
     state = drv.state
     active = state["players"][state["active"]]["name"]
@@ -56,19 +84,66 @@ def test_clock_bar_turn_timer_pause_and_the_callers_voice(drv: AppDriver):
     now.advance(seconds=10)
     drv.find("clockbar").tick()
     assert drv.text("clock_text").endswith("Partida 1:15")
-    # The caller calls all eight characters, 4 s apart, whoever holds them.
+    # the caller, in a round whose draft is played in the engine
+    voice = Recorder()
+    drv.app.platform.speech = lambda lang: voice
+    killer, victim = _draft(drv, ["Ana", "Luis", "Eva", "Pablo"])
+    data = drv.app.game_data("ciudadelas")
+    assert drv.state["phase"] == "call"
+    assert drv.text("call_characters") == "Llamar en voz alta"
     drv.press("call_characters")
-    assert [d for d, _ in pending] == [0.0, 4.0, 8.0, 12.0, 16.0, 20.0, 24.0, 28.0]
-    for _, callback in pending[:3]:
-        callback(0)
-    drv.step(2)
-    assert "Tres: Mago." in drv.text("call_label")
-    drv.shot("calling")
-    for _, callback in pending[3:]:
-        callback(0)
-    assert voice.said == ["Uno: Asesino.", "Dos: Ladrón.", "Tres: Mago.", "Cuatro: Rey.", "Cinco: Obispo.",
-                          "Seis: Mercader.", "Siete: Arquitecto.", "Ocho: Condotiero."]
+    assert drv.text("call_characters") == "Parar la voz" and voice.said == []   # nothing said by itself
+    assert "Llamar al siguiente personaje" in drv.text("call_label")
+    drv.press("call")                                      # 1: the Assassin, the killer's turn
+    assert voice.said == ["Uno: Asesino."]
+    assert drv.state["phase"] == "turn" and drv.state["players"][drv.state["active"]]["name"] == killer
+    drv.press("power_murder")
+    drv.press(f"target_{victim}")
+    drv.press("end_turn")
+    assert drv.state["murdered"] == victim
+    number = {c["id"]: c["number"] for c in data.entries("character")}
+    holder = next(p["name"] for seat, p in enumerate(drv.state["players"]) if victim in drv.state["picks"][seat])
+    while drv.state["called"] < number[victim]:
+        assert drv.state["phase"] == "call"
+        drv.press("call")
+        if drv.state["phase"] == "turn":
+            drv.press("end_turn")
+    # the murdered one was called aloud like any other, and nobody's turn came
+    assert voice.said == [call_line(data, n, "es") for n in range(1, number[victim] + 1)]
+    assert drv.state["phase"] == "call" and drv.state["active"] is None
+    heading = drv.text("last_call")
+    assert heading.endswith("asesinado: pierde el turno sin decir nada") and holder not in heading
+    assert drv.find(f"called_{victim}").bg == list(theme.CALLING)
+    assert drv.find("called_assassin").bg == list(theme.CALLED)
+    later = next(c["id"] for c in data.entries("character") if c["number"] == number[victim] + 1)
+    assert drv.find(f"called_{later}").bg == list(theme.TO_CALL)
+    assert drv.text("call").endswith(f"{number[victim] + 1} / 8")
     assert drv.cut_texts() == []
+    drv.shot("murdered_called")
+    drv.resize((480, 800))
+    assert drv.cut_texts() == []
+    drv.shot("murdered_called_480x800")
+    # a voice that turns out to have no sound device says so on the clock bar (told from its own thread)
+    import threading
+
+    worker = threading.Thread(target=voice.trouble, args=(NO_SOUND,))
+    worker.start()
+    worker.join()
+    drv.step(2)
+    assert drv.text("call_label") == NO_SOUND["es"]
+    # in English the next call is said in English; the button stops the voice
+    drv.app.set_lang("en")
+    drv.step(2)
+    drv.press("call")
+    assert voice.said[-1] == call_line(data, number[victim] + 1, "en")
+    drv.shot("calling_en")
+    drv.press("call_characters")
+    assert drv.text("call_characters") == "Call aloud" and voice.stopped >= 1
+    if drv.state["phase"] == "turn":
+        drv.press("end_turn")
+    said = len(voice.said)
+    drv.press("call")
+    assert len(voice.said) == said                         # the voice is off: calls are not said
 
 
 def finished_game_with_clock(db, seed: int, minutes_per_move: float) -> str:

@@ -22,6 +22,7 @@ GAMES = {"ciudadelas": ciudadelas, "el_mapa": el_mapa, "gladiadores": gladiadore
 
 #: (game, component id): the components whose every front carries a picture of its own
 ART: list[tuple[str, str]] = [
+    ("ciudadelas", "districts"),
     ("gladiadores", "buildings"),
     ("gladiadores", "gladiators"),
     ("el_mapa", "buildings"),

@@ -65,8 +65,11 @@ def test_play_a_whole_game_through_the_command_line(tmp_path, game):
     exp = json.loads(run(["export", game_id, "--db", str(db), "--format", "json"]).stdout)
     assert exp["players"] == PLAYERS[game].split(",") and exp["actions"] == plan.actions
     assert exp["state"]["final"] == plan.state["final"]
-    rows = list(csv.DictReader(io.StringIO(run(["export", game_id, "--db", str(db), "--format", "csv"]).stdout)))
+    rows = list(csv.DictReader(io.StringIO(run(["export", game_id, "--db", str(db), "--format", "log"]).stdout)))
     assert len(rows) == len(plan.actions) and rows[0]["seq"] == "1"
+    scores = list(csv.DictReader(io.StringIO(run(["export", game_id, "--db", str(db), "--format", "csv"]).stdout)))
+    assert [(r["player"], int(r["total"])) for r in scores] == [(p["name"], p["total"]) for p in sorted(
+        plan.state["final"]["players"], key=lambda p: PLAYERS[game].split(",").index(p["name"]))]
     bg = json.loads(run(["export", game_id, "--db", str(db), "--format", "bgstats"]).stdout)
     [play] = bg["plays"]
     scores = {bg["players"][s["playerRefId"] - 1]["name"]: s for s in play["playerScores"]}

@@ -57,12 +57,15 @@ def test_export_formats_from_the_engine(tmp_path):
     n = play_to_end(s, seed=2)
     data = json.loads(export_data(store, s.id, "json"))
     assert data["id"] == s.id and len(data["actions"]) == n and data["state"]["finished"]
-    rows = list(csv.reader(io.StringIO(export_data(store, s.id, "csv"))))
+    rows = list(csv.reader(io.StringIO(export_data(store, s.id, "log"))))
     assert rows[0][:3] == ["seq", "at", "action"] and len(rows) == n + 1
+    scores = list(csv.reader(io.StringIO(export_data(store, s.id, "csv"))))
+    assert scores[0][0] == "player" and len(scores) == 1 + len(s.players)
+    assert {r[0] for r in scores[1:]} == set(s.players)
     play = json.loads(export_data(store, s.id, "bgstats"))["plays"][0]
     winners = {p["name"] for p in s.state["final"]["players"] if p["name"] in s.state["final"]["winners"]}
     assert {s.players[ps["playerRefId"] - 1] for ps in play["playerScores"] if ps["winner"]} == winners
-    assert set(SUFFIXES) == {"json", "csv", "bgstats"}
+    assert set(SUFFIXES) == {"json", "csv", "log", "bgstats", "bgstats-link"}
     with pytest.raises(BadArgument):
         export_data(store, s.id, "xml")
 

@@ -218,3 +218,50 @@ def test_face_names_are_file_safe_and_at_most_40_characters(tmp_path):
 def test_a_row_of_blank_cells_is_skipped(tmp_path):
     path = _csv(tmp_path, b"id,name\n1,Ana\n  ,   \n2,Luis\n")
     assert read_rows(path) == [({"id": "1", "name": "Ana"}, 2), ({"id": "2", "name": "Luis"}, 4)]
+
+
+def _eager(path: Path, template: str, back: bool) -> list:
+    """The faces of a CSV deck made the plain way: every row, every copy, in a list."""
+    faces = []
+    for index, (row, line) in enumerate(read_rows(path)):
+        faces += [deck._face(row, line, index, path, template, back)] * count_of(row, path, line)
+    return faces
+
+
+@pytest.mark.parametrize("encoding,bom", [("utf-8", b""), ("utf-8", b"\xef\xbb\xbf"), ("cp1252", b"")])
+def test_faces_read_back_a_run_of_rows_are_the_rows_faces(tmp_path, encoding, bom):
+    text = ("id;name;count;text\r\n1;Ñandú;2;\"dos\r\nlíneas\"\r\n\r\n2;Ávila;0;nada\r\n"
+            "3;Torre;3;tres\r\n4;Çà;1;\"uno; con \"\"comillas\"\"\"\r\n")
+    path = _csv(tmp_path, bom + text.encode(encoding))
+    comp = deck_component(path, "face.svg.j2", "back.svg.j2", (63.0, 88.0))
+    fronts, backs = _eager(path, "face.svg.j2", False), _eager(path, "back.svg.j2", True)
+    assert isinstance(comp.fronts, deck.CsvFaces) and len(comp.fronts) == len(fronts) == 6
+    assert list(comp.fronts) == fronts and list(comp.backs) == backs
+    for a in range(7):
+        for b in range(a, 7):
+            assert comp.fronts[a:b] == fronts[a:b], (a, b)
+    assert comp.fronts[-1] == fronts[-1] and comp.fronts[::2] == fronts[::2]
+    assert comp.fronts[0].context["text"] == "dos\r\nlíneas" and comp.fronts[0].source == f"{path}:2"
+
+
+def test_a_huge_csv_deck_is_not_held_in_memory(tmp_path):
+    import tracemalloc
+    rows = "".join(f"{i},Carta {i},{i % 7},azul,Texto de la carta número {i} con algo más\n"
+                   for i in range(2000))
+    path = _csv(tmp_path, ("id,name,cost,color,text\n" + rows).encode())
+    tracemalloc.start()
+    try:
+        comp = deck_component(path, "face.svg.j2", None, (63.0, 88.0))
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert len(comp.fronts) == 2000 and comp.fronts[1999].context["id"] == "1999"
+    assert held < 500_000                    # every row as a face: about 1.7 MB
+
+
+def test_a_csv_changed_during_the_build_is_said(tmp_path):
+    path = _csv(tmp_path, b"id,name\n1,Ana\n2,Eva\n")
+    comp = deck_component(path, "face.svg.j2", None, (63.0, 88.0))
+    path.write_bytes(b"id,name\n1,Ana\n2,Eva\n3,Sol\n")
+    with pytest.raises(GeneratorError, match="changed while the deck was built"):
+        list(comp.fronts)

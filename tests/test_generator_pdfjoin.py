@@ -128,3 +128,55 @@ def test_a_built_deck_is_joined_without_pypdf(tmp_path, monkeypatch):
     reader = PdfReader(str(tmp_path / "probe.pdf"), strict=True)
     assert len(reader.pages) == 4 and pm.pdf_complaints(tmp_path / "probe.pdf") == []
     assert "Carta 11" in reader.pages[2].extract_text()
+
+
+def _cairo_pages(texts: list[str]) -> bytes:
+    """One cairo PDF of several pages, one text each (one font subset for all of them)."""
+    import cairocffi
+    out = io.BytesIO()
+    surface = cairocffi.PDFSurface(out, 300, 200)
+    ctx = cairocffi.Context(surface)
+    for text in texts:
+        ctx.set_font_size(12)
+        ctx.move_to(20, 150)
+        ctx.show_text(text)
+        ctx.show_page()
+    surface.finish()
+    return out.getvalue()
+
+
+def test_pages_split_apart_share_their_font_again_when_joined(tmp_path):
+    from pypdf import PdfReader
+    texts = ["Catedral", "Señorío", "Mercado"]
+    parts = pdfjoin.split(_cairo_pages(texts))
+    assert len(parts) == 3
+    for i, (part, text) in enumerate(zip(parts, texts)):
+        (tmp_path / f"{i}.pdf").write_bytes(part)
+        assert pm.pdf_complaints(tmp_path / f"{i}.pdf") == []
+        reader = PdfReader(str(tmp_path / f"{i}.pdf"), strict=True)
+        assert len(reader.pages) == 1 and text in reader.pages[0].extract_text()
+        assert part.count(b"/FontFile2") == 1                   # each part carries the font
+    target = tmp_path / "joined.pdf"
+    with open(target, "wb") as fh:
+        pdfjoin.join([(part, (0, 0, 300, 200), (0, 0, 300, 200)) for part in parts], fh)
+    joined = target.read_bytes()
+    assert pm.pdf_complaints(target) == []
+    assert [p.extract_text() for p in PdfReader(str(target), strict=True).pages] == texts
+    assert joined.count(b"/FontFile2") == 1                     # and the joined file once
+    assert len(joined) < sum(map(len, parts)) * 0.6
+
+
+def test_a_deck_embeds_each_font_once_per_render_job_not_once_per_page(tmp_path):
+    from ludoteca.generator.build import build_components
+    from ludoteca.generator.model import Component, Face, Options
+    from ludoteca.generator.templating import TEMPLATES
+    faces = [Face("deck/card.svg.j2", {"name": f"Carta {i}", "text": f"Roba {i} cartas."}, f"c{i}")
+             for i in range(36)]
+    comp = Component("deck", "probe", {"es": "p", "en": "p"}, (63.0, 88.0), faces, None,
+                     grid=(3, 3), deck=True)
+    build_components([comp], Options(), tmp_path, roots=(str(TEMPLATES),), flat=True)
+    data = (tmp_path / "probe.pdf").read_bytes()
+    assert data.count(b"/Type /Page\n") + data.count(b"/Type /Page ") >= 4
+    # regular and bold, in at most two render jobs (one per worker): 4 at most, was 2 per page
+    assert data.count(b"/FontFile2") <= 4
+    assert pm.pdf_complaints(tmp_path / "probe.pdf") == []

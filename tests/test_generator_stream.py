@@ -9,10 +9,9 @@ from ludoteca.generator import build as build_module
 from test_generator_layout import run_deck
 
 
-def _pages(pdf):
+def _reader(pdf):
     from pypdf import PdfReader
-    reader = PdfReader(str(pdf))
-    return reader, [pm.fingerprint(p) for p in reader.pages]
+    return PdfReader(str(pdf))
 
 
 @pytest.mark.parametrize("extra", [(), ("--layout", "fold")])
@@ -31,9 +30,8 @@ def test_a_sliced_deck_is_the_same_pdf(tmp_path, monkeypatch, extra):
     sliced = run_deck(tmp_path / "sliced", 40, *extra, back=True)
     per = 9 if not extra else 4
     assert max(calls) == 2 * per and len(calls) == 2 * -(-40 // (2 * per))   # fronts and backs
-    a, pa = _pages(whole / "cards.pdf")
-    b, pb = _pages(sliced / "cards.pdf")
-    assert pa == pb
+    a, b = _reader(whole / "cards.pdf"), _reader(sliced / "cards.pdf")
+    assert len(a.pages) == len(b.pages) and pm.looks(whole / "cards.pdf") == pm.looks(sliced / "cards.pdf")
     assert [o.title for o in a.outline] == [o.title for o in b.outline]
     assert [o.title for o in b.outline][-1] == f"Hoja {-(-40 // per)}"
     for p, q in zip(a.pages, b.pages):

@@ -77,17 +77,20 @@ def _district_face(district_id: str) -> tuple[Face, dict]:
     game = load(games=("ciudadelas",))["ciudadelas"]
     colours = {c["id"]: ciudadelas.colour_style(c) for c in game.entries("colour")}
     entry = game.get("district", district_id)
-    return ciudadelas._district_face(entry, colours, 0), entry
+    return ciudadelas._district_face(entry, colours), entry
 
 
 def test_marker_is_vector_in_its_corner_and_no_markers_leaves_it_out():
     face, entry = _district_face("harbor")
     with_marker = render(face, (63.0, 88.0), 3.0, Options())
     without = render(face, (63.0, 88.0), 3.0, Options(markers=False))
-    assert with_marker.count('class="scan-marker"') == 1 and "scan-marker" not in without
-    x, y, side = markers.place("ciudadelas/district", 63, 88)
+    assert with_marker.count('class="scan-marker"') == 2 and "scan-marker" not in without
+    (x, y, side, turn), (x2, y2, side2, turn2) = markers.places("ciudadelas/district", 63, 88)
     assert markers.path(entry["marker"], x, y, side) in with_marker
-    assert (x, y) == (5.0, 5.0) and side == 9.0          # top-left corner, 9 mm
+    assert markers.path(entry["marker"], x2, y2, side2, turn=turn2) in with_marker
+    assert (x, y, turn) == (5.0, 5.0, 0) and side == side2 == 9.0      # top-left corner, 9 mm
+    assert (x2 + side2, y2 + side2, turn2) == (63 - 5.0, 88 - 5.0, 180)  # bottom-right, turned
+    assert markers.quiet(side) + 3 <= min(x, y)                        # quiet zone 3 mm from the cut
     from ludoteca.cli import build_parser
     assert build_parser().parse_args(["build", "--no-markers"]).markers is False
     assert build_parser().parse_args(["build"]).markers is True

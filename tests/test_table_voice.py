@@ -1,17 +1,20 @@
-"""The caller's voice: all eight characters, in order, at the same pace, written to a real audio file
-by espeak-ng (Debian package ``espeak-ng``; ``sox`` measures the file independently)."""
+"""The caller's voice on a desktop: the calls in both languages, espeak-ng's real audio (Debian
+package ``espeak-ng``; ``sox`` measures it independently), and a visible notice when espeak-ng is
+missing or has no sound device to speak on (it still exits 0 then)."""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
+import threading
 import wave
 
 import pytest
 
 from ludoteca.cards import load
-from ludoteca.companion.app.voice import Caller, EspeakVoice, SilentVoice, platform_voice, render_calls
-from ludoteca.companion.engine.caller import SLOT_S, calls, schedule
+from ludoteca.companion.app.platform import (NO_ESPEAK, NO_SOUND, DesktopPlatform, EspeakSpeech,
+                                             SilentSpeech)
+from ludoteca.companion.engine.caller import call_line, calls
 
 DATA = load(games=("ciudadelas",))["ciudadelas"]
 needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None,
@@ -21,46 +24,45 @@ needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None,
 def test_every_character_is_called_in_number_order_in_both_languages():
     assert calls(DATA, "es") == ["Uno: Asesino.", "Dos: Ladrón.", "Tres: Mago.", "Cuatro: Rey.",
                                  "Cinco: Obispo.", "Seis: Mercader.", "Siete: Arquitecto.", "Ocho: Condotiero."]
-    assert calls(DATA, "en")[0] == "One: Assassin." and calls(DATA, "en")[7] == "Eight: Warlord."
-    assert [t for t, _ in schedule(calls(DATA, "es"))] == [i * SLOT_S for i in range(8)]
+    assert call_line(DATA, 1, "en") == "One: Assassin." and call_line(DATA, 8, "en") == "Eight: Warlord."
 
 
-class Recorder(SilentVoice):
-    def __init__(self):
-        self.said: list[str] = []
-
-    def speak(self, text: str) -> None:
-        self.said.append(text)
-
-
-def test_the_caller_calls_all_eight_at_the_same_pace_whoever_chose():
-    pending: list[tuple[float, object]] = []
-    voice = Recorder()
-    caller = Caller(voice, calls(DATA, "es"), SLOT_S, schedule_once=lambda cb, delay: pending.append((delay, cb)))
-    caller.start()
-    assert [d for d, _ in pending] == [0.0, 4.0, 8.0, 12.0, 16.0, 20.0, 24.0, 28.0]
-    for _, callback in sorted(pending, key=lambda p: p[0]):
-        callback(0)
-    assert voice.said == calls(DATA, "es") and not caller.running
-
-
-def test_stopping_cancels_the_rest():
-    pending = []
-    voice = Recorder()
-    caller = Caller(voice, calls(DATA, "en"), SLOT_S, schedule_once=lambda cb, delay: pending.append(cb))
-    caller.start()
-    pending[0](0)
-    caller.stop()
-    for cb in pending[1:]:
-        cb(0)
-    assert voice.said == ["One: Assassin."]
-
-
-def test_no_espeak_means_silence_with_a_notice(monkeypatch):
+def test_no_espeak_means_silence_with_a_notice(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", "/nonexistent")
-    voice = platform_voice("es", platform="linux")
-    assert isinstance(voice, SilentVoice) and not voice.available
+    voice = DesktopPlatform(tmp_path).speech("es")
+    assert isinstance(voice, SilentSpeech) and voice.notice == NO_ESPEAK
     assert "espeak-ng" in voice.notice["es"] and "espeak-ng" in voice.notice["en"]
+
+
+def _fake_espeak(tmp_path, stderr: str, code: int):
+    script = tmp_path / "espeak-ng"
+    script.write_text(f"#!/bin/sh\nprintf '%s\\n' '{stderr}' >&2\nexit {code}\n", "utf-8")
+    script.chmod(0o755)
+    return script
+
+
+@pytest.mark.parametrize("stderr, code", [
+    ("ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM default", 0),  # what a machine without sound gets
+    ("", 1),
+])
+def test_a_voice_that_cannot_be_heard_says_so_without_waiting(tmp_path, stderr, code):
+    told = threading.Event()
+    seen: list[dict] = []
+    voice = EspeakSpeech("es", binary=str(_fake_espeak(tmp_path, stderr, code)))
+    voice.on_trouble = lambda notice: (seen.append(notice), told.set())
+    voice.say("Uno: Asesino.")      # returns at once; a thread watches the program
+    assert told.wait(10), "no notice"
+    assert seen == [NO_SOUND] and voice.notice == NO_SOUND
+
+
+def test_a_voice_that_speaks_gives_no_notice(tmp_path):
+    voice = EspeakSpeech("es", binary=str(_fake_espeak(tmp_path, "", 0)))
+    seen: list[dict] = []
+    voice.on_trouble = seen.append
+    voice.say("Uno: Asesino.")
+    voice.watcher.join(10)
+    assert not voice.watcher.is_alive()
+    assert seen == [] and voice.notice is None
 
 
 def _frames(path) -> tuple[bytes, int, int]:
@@ -70,19 +72,13 @@ def _frames(path) -> tuple[bytes, int, int]:
 
 @needs_espeak
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_espeak_writes_the_eight_calls_in_order_with_the_same_timing(tmp_path, lang):
-    lines = calls(DATA, lang)
-    voice = EspeakVoice(lang)
-    out = render_calls(lines, tmp_path / "calls.wav", voice, SLOT_S)
-    audio, rate, width = _frames(out)
-    assert len(audio) // width == int(8 * SLOT_S * rate)  # 32 s: eight equal slots
-    if shutil.which("soxi"):
-        seconds = float(subprocess.run(["soxi", "-D", str(out)], capture_output=True, text=True).stdout)
-        assert abs(seconds - 8 * SLOT_S) < 0.01
-    slot = int(SLOT_S * rate) * width
-    for i, line in enumerate(lines):
-        alone, _, _ = _frames(voice.render(line, tmp_path / f"alone{i}.wav"))
-        piece = audio[i * slot:(i + 1) * slot]
-        assert piece[:len(alone)] == alone, f"slot {i + 1} does not hold '{line}'"
-        assert piece[len(alone):] == b"\0" * (slot - len(alone))  # then silence until the next call
-        assert any(alone), f"'{line}' is silent"
+def test_espeak_says_each_call_in_the_apps_language(tmp_path, lang):
+    for number in (1, 8):
+        line = call_line(DATA, number, lang)
+        out = EspeakSpeech(lang).render(line, tmp_path / f"call{number}.wav")
+        audio, rate, width = _frames(out)
+        seconds = len(audio) / width / rate
+        assert any(audio) and 0.5 < seconds < 4, (line, seconds)
+        if shutil.which("soxi"):
+            measured = float(subprocess.run(["soxi", "-D", str(out)], capture_output=True, text=True).stdout)
+            assert abs(measured - seconds) < 0.01

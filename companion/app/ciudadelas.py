@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kivy.app import App
 from kivy.lang import Builder
 from kivy.metrics import dp, sp
 from kivy.uix.textinput import TextInput
 from kivy.utils import get_color_from_hex
 
+from ludoteca.companion.engine import caller
 from ludoteca.companion.engine.games import ciudadelas as rules
 from ludoteca.companion.engine.scoring.ciudadelas import district_points
 
@@ -98,20 +100,36 @@ class CiudadelasScreen(GameScreen):
 
     # -- calling the characters -----------------------------------------------------------------
     def fill_call(self, app, state, body) -> None:
-        """The call of the characters: who answered last and the button for the next number."""
+        """The crown's calls: every character of the round marked as called, just called or still to
+        call; what the last call got (nobody, or the murdered one's silence, which names nobody);
+        the button of the next call (said aloud when the caller's voice is on)."""
         last = state.get("last_call")
         if last:
             char = self.data.get("character", last["character"])
-            answer = app.n(char["name"])
-            text = app.t("calling", n=last["number"], name=answer)
-            if not last.get("answered"):
+            text = app.t("calling", n=last["number"], name=app.n(char["name"]))
+            if last["character"] == state.get("murdered"):
+                text += " · " + app.t("murdered_silent")
+            elif not last.get("answered"):
                 text += " · " + app.t("nobody_has")
-            body.add_widget(self.heading(text, font=sp(20)))
-        total = len(self.data.entries("character"))
-        nxt = state.get("called", 0) + 1
+            body.add_widget(self.heading(text, font=sp(20), wid="last_call"))
+        called = state.get("called", 0)
+        marks = []
+        for char in caller.characters(self.data):
+            number = int(char["number"])
+            bg = theme.CALLING if number == called else theme.CALLED if number < called else theme.TO_CALL
+            marks.append(self.tile(f"{number}. {app.n(char['name'])}", f"called_{char['id']}", bg=bg,
+                                   height=dp(40), font=sp(14)))
+        body.add_widget(self.grid(4, *marks))
+        total = len(marks)
+        nxt = called + 1
         label = app.t("call_next") + (f"\n{nxt} / {total}" if nxt <= total else "")
-        body.add_widget(self.button(label, "call", lambda: self.send({"action": "call"}),
-                                    bg=theme.CALL, height=dp(120), font=sp(28)))
+        body.add_widget(self.button(label, "call", self.call_next, bg=theme.CALL, height=dp(120), font=sp(28)))
+
+    def call_next(self) -> None:
+        """One call of the crown: the engine's ``call``, then the caller says it."""
+        app = App.get_running_app()
+        if self.send({"action": "call"}):
+            app.say_call(app.state["last_call"]["number"])
 
     # -- the revealed player's turn ---------------------------------------------------------------
     def fill_turn(self, app, state, body) -> None:

@@ -74,6 +74,8 @@ class FinalScreen(Screen):
             box.add_widget(GrowLabel(text=note_text(note, app.lang), font_size=sp(15), color=theme.NOTE_TEXT))
         winners = ", ".join(final.get("winners", [])) or app.t("nobody")
         self.ids.winner.text = app.t("winner", name=winners)
+        if final.get("reviewed"):
+            self.notice = app.t("reviewed")
 
     @staticmethod
     def _paint(colour):
@@ -89,26 +91,28 @@ class FinalScreen(Screen):
     def share(self) -> None:
         """Share the final scoring as text and say where it went."""
         app = App.get_running_app()
-        where = app.services.share_text(app.t("final_scoring"), result_text(app, app.state or {}))
+        where = app.platform.share_text(app.t("final_scoring"), result_text(app, app.state or {}))
         self.notice = app.t("shared") + (f" ({where})" if where != "android" else "")
 
     def scan(self) -> None:
         """Open the scan screen (score from photos of each player's pieces)."""
-        app = App.get_running_app()
-        if not app.root.has_screen("scan"):
-            from .scan import ScanScreen
-            app.root.add_widget(ScanScreen(name="scan"))
-        app.go("scan")
+        App.get_running_app().go("scan")
 
     def export(self, fmt: str) -> None:
-        """Write the game in an export format (the engine's exporter) and share the file's text."""
+        """Write the game in an export format (the engine's exporter) and offer the file itself
+        (on a phone, through the share sheet)."""
         app = App.get_running_app()
+        from ludoteca.atomic import write_text
         from ludoteca.companion.engine.export import SUFFIXES, export_data
 
         text = export_data(app.store, app.session.id, fmt)
-        suffix = SUFFIXES[fmt]
-        where = app.services.share_file(f"ludoteca-{app.session.id}.{suffix}", text)
-        self.notice = app.t("exported", path=where)
-
+        if fmt == "bgstats-link":  # BG Stats' own import dialog, through its push-plays link
+            where = app.platform.open_link(text.strip())
+            self.notice = app.t("exported", path=where) if where != "android" else ""
+            return
+        path = app.platform.share_folder() / f"ludoteca-{app.session.id}.{SUFFIXES[fmt]}"
+        write_text(path, text)
+        where = app.platform.share_file(path, f"Ludoteca · {path.name}")
+        self.notice = app.t("exported", path=where) if where != "android" else app.t("file_shared")
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))

@@ -133,11 +133,12 @@ class GameScreen(Screen):
         """Add the game's own widgets for ``state`` to ``body`` (each game screen writes its own)."""
         raise NotImplementedError
 
-    def send(self, action: dict) -> None:
-        """Send an action; any action but a correction (``adjust``) closes the open panel."""
+    def send(self, action: dict) -> bool:
+        """Send an action (whether the engine took it); any action but a correction (``adjust``)
+        closes the open panel."""
         if action["action"] != "adjust":
             self.close_panel()
-        App.get_running_app().act(action)
+        return App.get_running_app().act(action)
 
     def close_panel(self) -> None:
         """Forget the open panel (a screen with more choices in progress forgets those too)."""
@@ -293,25 +294,39 @@ class GameScreen(Screen):
         counter.title, counter.value, counter.changer = title, str(value), changer
         return self.keep(wid, counter)
 
-    def player_header(self, app, seat: int, player: dict, active: bool, extra: str = "") -> BoxLayout:
-        """A coloured band with a player's name (and a marker when it is their turn)."""
-        band = BoxLayout(size_hint_y=None, height=dp(48), padding=(dp(4), 0))
-        from .marks import ColourMark
+    def player_header(self, app, seat: int, player: dict, active: bool, extra: str = "") -> "PlayerBand":
+        """A coloured band with a player's name (and a marker when it is their turn), reused from the
+        last refresh so a tap does not build it again."""
+        wid = f"band_{seat}"
+        band = self.reuse(wid, PlayerBand) or PlayerBand()
+        band.show(app.colour_of(seat), seat, f"{'» ' if active else ''}{player.get('name', '')}{extra}", active)
+        return self.keep(wid, band)
 
-        badge = ColourMark(colour_id=app.colour_of(seat), seat=seat)
-        badge.wid = f"mark_{seat}"
-        band.add_widget(badge)
-        mark = "» " if active else ""
-        label = FitLabel(text=f"{mark}{player.get('name', '')}{extra}", base_font=sp(22), bold=True)
-        band.add_widget(label)
-        colour = rgba(app.colour_of(seat))
+
+class PlayerBand(BoxLayout):
+    """A player's band: the colour mark with the seat number, the name, the colour behind (dimmed
+    when it is not their turn)."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(size_hint_y=None, height=dp(48), padding=(dp(4), 0), **kwargs)
         from kivy.graphics import Color, RoundedRectangle
 
-        with band.canvas.before:
-            Color(*(colour if active else theme.dim(colour)))
-            rect = RoundedRectangle(pos=band.pos, size=band.size, radius=[dp(6)])
-        band.bind(pos=lambda w, v: setattr(rect, "pos", v), size=lambda w, v: setattr(rect, "size", v))
-        return band
+        from .marks import ColourMark
 
+        self.badge = ColourMark()
+        self.label = FitLabel(base_font=sp(22), bold=True)
+        self.add_widget(self.badge)
+        self.add_widget(self.label)
+        with self.canvas.before:
+            self._colour = Color(*theme.TEXT)
+            self._rect = RoundedRectangle(pos=self.pos, size=self.size, radius=[dp(6)])
+        self.bind(pos=lambda _w, v: setattr(self._rect, "pos", v), size=lambda _w, v: setattr(self._rect, "size", v))
+
+    def show(self, colour_id: str, seat: int, text: str, active: bool) -> None:
+        """Show this player's colour, seat number and name."""
+        self.badge.colour_id, self.badge.seat, self.badge.wid = colour_id, seat, f"mark_{seat}"
+        self.label.text = text
+        colour = rgba(colour_id)
+        self._colour.rgba = colour if active else theme.dim(colour)
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))

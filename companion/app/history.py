@@ -27,9 +27,7 @@ class HistoryScreen(Screen):
 
     def open_stats(self) -> None:
         """Show the statistics screen (figures and charts per game)."""
-        from .stats import open_stats
-
-        open_stats(App.get_running_app())
+        App.get_running_app().go("stats")
 
     def refresh(self) -> None:
         """List the saved games (finished or in progress) and each player's games and wins."""

@@ -70,7 +70,7 @@ class HomeScreen(Screen):
     def new_game(self, game: str) -> None:
         """Go to the Players screen for a new game of ``game``."""
         app = App.get_running_app()
-        players = app.root.get_screen("players")
+        players = app.screen("players")
         players.setup(game)
         app.root.current = "players"
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.logger import Logger
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
@@ -19,7 +20,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from ludoteca.companion.engine.common import notices
 from ludoteca.companion.engine.setup import first_player_option
 
-from .services import Services, platform_services
+from .platform import Platform, platform_services
 from .settings import Settings
 from .strings import name, tr
 from . import theme
@@ -36,15 +37,17 @@ class LudotecaApp(App):
     state = ObjectProperty(None, allownone=True)
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
+    caller_on = BooleanProperty(False)   # Ciudadelas: each call is said aloud
+    caller_notice = StringProperty("")  # the caller's last call, or why nothing is heard
 
     def __init__(self, db_path: str | Path | None = None, settings_dir: str | Path | None = None,
-                 services: Services | None = None, **kwargs: Any):
+                 platform: Platform | None = None, **kwargs: Any):
         super().__init__(**kwargs)
         self.title = "Ludoteca"
         self.icon = str(Path(__file__).with_name("art") / "icon.png")
         self.db_path = db_path
         self.settings_dir = Path(settings_dir) if settings_dir else None
-        self.services = services or platform_services()
+        self.platform = platform or platform_services()
         self.prefs = Settings()
         self.store: Any = None
         self.session: Any = None
@@ -86,11 +89,8 @@ class LudotecaApp(App):
 
     # -- life cycle -------------------------------------------------------------------------
     def build(self) -> ScreenManager:
-        """The screen manager with every screen."""
-        from .final import FinalScreen
-        from .history import HistoryScreen
+        """The screen manager with the home screen; the others are built when first shown."""
         from .home import HomeScreen
-        from .players import PlayersScreen
 
         from kivy.core.window import Window
 
@@ -106,10 +106,29 @@ class LudotecaApp(App):
         self.open_store()
         manager = ScreenManager(transition=NoTransition())
         manager.add_widget(HomeScreen(name="home"))
-        manager.add_widget(PlayersScreen(name="players"))
-        manager.add_widget(HistoryScreen(name="history"))
-        manager.add_widget(FinalScreen(name="final"))
         return manager
+
+    def screen(self, name: str):
+        """A screen by name, built (its module imported, its .kv read) the first time it is needed,
+        which keeps the start to the home screen short."""
+        manager = self.root
+        if name in GAME_SCREENS:
+            return self.game_screen(name)
+        if not manager.has_screen(name):
+            if name == "players":
+                from .players import PlayersScreen as cls
+            elif name == "history":
+                from .history import HistoryScreen as cls
+            elif name == "final":
+                from .final import FinalScreen as cls
+            elif name == "stats":
+                from .stats import StatsScreen as cls
+            elif name == "scan":
+                from .scan import ScanScreen as cls
+            else:
+                raise KeyError(name)
+            manager.add_widget(cls(name=name))
+        return manager.get_screen(name)
 
     def game_screen(self, game: str):
         """The screen of a game, built the first time it is needed (keeps start-up fast)."""
@@ -145,7 +164,7 @@ class LudotecaApp(App):
 
     def on_start(self) -> None:
         """Reopen the game that was open last, else show the home screen."""
-        self.services.keep_awake(self.keep_awake)
+        self.platform.keep_awake(self.keep_awake)
         if self.prefs.open_game is not None and self.store is not None:
             try:
                 self.session = self.store.open(self.prefs.open_game)
@@ -166,7 +185,7 @@ class LudotecaApp(App):
 
     def on_resume(self) -> None:
         """Ask again to keep the screen awake; the play's clock counts again if its screen is in front."""
-        self.services.keep_awake(self.keep_awake)
+        self.platform.keep_awake(self.keep_awake)
         current = self.root.current_screen if self.root is not None else None
         if self.root is not None and self.root.current in GAME_SCREENS:
             current.on_enter()
@@ -199,7 +218,7 @@ class LudotecaApp(App):
     def go(self, screen: str) -> None:
         """Refresh a screen and show it."""
         manager = self.root
-        target = manager.get_screen(screen)
+        target = self.screen(screen)
         refresh = getattr(target, "refresh", None)
         if refresh is not None:
             refresh()
@@ -217,7 +236,7 @@ class LudotecaApp(App):
     def set_keep_awake(self, on: bool) -> None:
         """Keep the screen awake during a game, or not."""
         self.keep_awake = bool(on)
-        self.services.keep_awake(self.keep_awake)
+        self.platform.keep_awake(self.keep_awake)
         self.save_prefs()
 
     # -- games ------------------------------------------------------------------------------
@@ -244,11 +263,46 @@ class LudotecaApp(App):
 
     def close_game(self) -> None:
         """Leave the open game (it stays saved) and go home."""
+        if self.caller_on:
+            self.toggle_caller()
         self.session = None
         self.state = None
         self.message = ""
         self.save_prefs()
         self.go("home")
+
+    # -- the caller's voice (Ciudadelas) ----------------------------------------------------
+    def speech(self) -> Any:
+        """The platform's one voice, in the app's language; trouble is shown on the clock bar."""
+        voice = self.platform.speech(self.lang)
+        voice.on_trouble = lambda notice: Clock.schedule_once(lambda _dt: self._voice_trouble(notice), 0)
+        return voice
+
+    def _voice_trouble(self, notice: dict) -> None:
+        if self.caller_on:
+            self.caller_notice = self.n(notice)
+
+    def toggle_caller(self) -> None:
+        """Turn the caller's voice on (every call is said from now on) or off (stop speaking)."""
+        voice = self.speech()
+        self.caller_on = not self.caller_on
+        if not self.caller_on:
+            voice.stop()
+            self.caller_notice = ""
+        else:
+            self.caller_notice = self.n(voice.notice) if voice.notice else self.t("caller_on")
+
+    def say_call(self, number: int) -> None:
+        """Say the call of the character ``number`` (the engine's call just made), when the voice is on."""
+        if not self.caller_on:
+            return
+        from ludoteca.companion.engine.caller import call_line
+
+        line = call_line(self.game_data("ciudadelas"), number, self.lang)
+        voice = self.speech()
+        voice.say(line)
+        shown = self.t("voice_calling", text=line)
+        self.caller_notice = f"{self.n(voice.notice)}  {shown}" if voice.notice else shown
 
     def colour_of(self, seat: int, game_id: str | None = None) -> str:
         """The colour id of a seat in a game (the open one unless ``game_id`` names another): the one
@@ -267,7 +321,7 @@ class LudotecaApp(App):
         self.can_undo = bool(getattr(self.session, "can_undo", False))
         self.can_redo = bool(getattr(self.session, "can_redo", False))
         target = "final" if self.state.get("finished") else self.session.game
-        screen = self.root.get_screen("final") if target == "final" else self.game_screen(target)
+        screen = self.screen(target)
         screen.refresh()
         self.root.current = target
 

@@ -12,7 +12,7 @@ from typing import Any
 from kivy.app import App
 from kivy.lang import Builder
 from kivy.metrics import dp, sp
-from kivy.properties import ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.image import Image
 from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import Screen
@@ -55,6 +55,8 @@ class ScanScreen(Screen):
     result = StringProperty("")
     player = StringProperty("")
     review = ObjectProperty(None, allownone=True)
+    scored = BooleanProperty(False)   # a reviewed score is shown and may be saved as the final one
+    last_folder = ""
 
     def __init__(self, **kwargs: Any):
         super().__init__(**kwargs)
@@ -78,7 +80,7 @@ class ScanScreen(Screen):
             game = app.game_data(game_id)
             self.review = Review(game, targets(game))
             self._images = {}
-            self.result = ""
+            self.result, self.scored = "", False
         names = [p["name"] for p in state.get("players", [])]
         if self.player not in names and names:
             self.player = names[0]
@@ -90,8 +92,7 @@ class ScanScreen(Screen):
             button.bg = theme.SCAN_PLAYER if name == self.player else theme.SCAN_PLAYER_OFF
             button.bind(on_release=lambda _b, n=name: self.pick_player(n))
             row.add_widget(button)
-        from kivy.utils import platform
-        self.ids.camera.disabled = platform != "android"
+        self.ids.camera.disabled = not app.platform.has_camera
         self._redraw()
 
     def pick_player(self, name: str) -> None:
@@ -105,7 +106,9 @@ class ScanScreen(Screen):
         from kivy.uix.filechooser import FileChooserListView
         app = App.get_running_app()
         box = BoxLayout(orientation="vertical", spacing=dp(6))
-        chooser = FileChooserListView(path=str(Path.home()), filters=["*.jpg", "*.jpeg", "*.png", "*.JPG"])
+        start = self.last_folder if self.last_folder and Path(self.last_folder).is_dir() \
+            else str(app.platform.picture_folder())
+        chooser = FileChooserListView(path=start, filters=["*.jpg", "*.jpeg", "*.png", "*.JPG", "*.JPEG", "*.PNG"])
         chooser.wid = "scan_chooser"
         buttons = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(6))
         cancel = FitButton(text=tr("scan_cancel", app.lang))
@@ -120,6 +123,7 @@ class ScanScreen(Screen):
 
         def chosen(*_):
             if chooser.selection:
+                self.last_folder = str(Path(chooser.selection[0]).parent)
                 popup.dismiss()
                 self.load_photo(chooser.selection[0])
         choose.bind(on_release=chosen)
@@ -127,14 +131,14 @@ class ScanScreen(Screen):
         popup.open()
 
     def take_photo(self) -> None:
-        """Android: the camera app writes a photo, then it is read."""
+        """The phone's camera app writes the photo (to a content URI of the app's FileProvider),
+        then it is read for the selected player."""
+        from kivy.clock import Clock
+
         app = App.get_running_app()
-        folder = Path(app.user_data_dir)
-        target = folder / f"scan-{self.player or 'foto'}.jpg"
-        try:
-            from plyer import camera
-            camera.take_picture(filename=str(target), on_complete=lambda path: self.load_photo(path) or True)
-        except Exception:
+        safe = "".join(c if c.isalnum() else "-" for c in self.player) or "foto"
+        target = app.platform.photo_folder() / f"scan-{safe}.jpg"
+        if not app.platform.take_photo(target, lambda path: Clock.schedule_once(lambda _dt: self.load_photo(path), 0)):
             self.notice = tr("scan_no_camera", app.lang)
 
     def load_photo(self, path: str) -> None:
@@ -150,7 +154,7 @@ class ScanScreen(Screen):
             return
         scan = self.review.scan(self.player)
         scan.photo, scan.found, scan.struck, scan.added = str(path), found, set(), []
-        self.result = ""
+        self.result, self.scored = "", False
         self.notice = tr("scan_found", app.lang, n=len(found))
         self._redraw()
 
@@ -159,12 +163,12 @@ class ScanScreen(Screen):
         if self.review is None or not self.review.scan(self.player).photo:
             return
         if self.review.toggle_at(self.player, x, y) is not None:
-            self.result = ""
+            self.result, self.scored = "", False
             self._redraw()
 
     def toggle(self, index: int) -> None:
         self.review.toggle(self.player, index)
-        self.result = ""
+        self.result, self.scored = "", False
         self._redraw()
 
     def add(self, label: str) -> None:
@@ -175,17 +179,21 @@ class ScanScreen(Screen):
                 self.review.add(self.player, number)
                 break
         self.ids.add.text = tr("scan_add", app.lang)
-        self.result = ""
+        self.result, self.scored = "", False
         self._redraw()
 
     # -- scoring --------------------------------------------------------------------------------
     def score(self) -> None:
-        """Score the game's record with the photographed fields; show the table."""
+        """Score the game's record with the photographed fields and show it in the players' words;
+        *Guardar* then makes it the game's final score."""
+        from ludoteca.companion.engine.final import final_scores
         from ludoteca.companion.engine.scoring import RecordError, score_record
         from ludoteca.companion.scan import ScanError
-        from ludoteca.companion.score_cli import format_table
+
+        from .final import result_text
         app = App.get_running_app()
         state = app.state or {}
+        self.scored = False
         base = (state.get("final") or {}).get("record") or {"game": state.get("game"), "players": [
             {"name": p["name"]} for p in state.get("players", [])]}
         try:  # what the photos show may not make a record (point discs that are no whole combat)
@@ -197,12 +205,20 @@ class ScanScreen(Screen):
             result = score_record(record, {self.review.game.id: self.review.game}, lenient=True,
                                   trusted=True)
         except RecordError as exc:
-            self.result = "\n".join(p.message for p in exc.problems)
+            self.result = "\n".join(app.n(p.plain) if p.plain else p.message for p in exc.problems)
             return
-        table = format_table(result, self.review.game.meta.get("name", {}), app.lang)
-        self.result = f"[b]{tr('scan_result', app.lang)}[/b]\n{table}"
-        self.last_result = result
+        shown = result_text(app, {"game": state.get("game"), "final": final_scores(record, self.review.game)})
+        self.result = f"[b]{tr('scan_result', app.lang)}[/b]\n{shown}"
+        self.last_result, self.last_record = result, record
+        self.scored = bool(state.get("finished"))
         self.ids.scroll.scroll_y = 1
+
+    def save(self) -> None:
+        """Make the reviewed score the game's final score (saved, undoable) and show it."""
+        app = App.get_running_app()
+        if self.scored and app.act({"action": "final_record", "record": self.last_record}):
+            self.scored = False
+            self.review = None
 
     # -- drawing --------------------------------------------------------------------------------
     @staticmethod
@@ -231,8 +247,8 @@ class ScanScreen(Screen):
             view.texture, view.photo_size = self._texture(scan)
             for i, f in enumerate(scan.found):
                 struck = i in scan.struck
-                button = FitButton(text=(f"[s]{self._label(f.target, lang)}[/s] ({tr('scan_struck', lang)})"
-                                         if struck else self._label(f.target, lang)),
+                name = f"{i + 1}. {self._label(f.target, lang)}"
+                button = FitButton(text=(f"[s]{name}[/s] ({tr('scan_struck', lang)})" if struck else name),
                                    markup=True, base_font=sp(16), size_hint_y=None, height=dp(48),
                                    bg=theme.STRUCK if struck else theme.COUNTED)
                 button.wid = f"scan_item_{i}"
@@ -249,31 +265,45 @@ class ScanScreen(Screen):
         self.ids.add.text = tr("scan_add", lang)
 
     def _texture(self, scan):
-        """The photo with the counted outlines (struck ones in red), as a texture no wider than 1280 px."""
+        """The photo no wider than 1280 px with each piece outlined (struck ones in red, crossed)
+        and its number in a badge large enough to read on a phone, badges never overlapping."""
         import cv2
         import numpy as np
         from kivy.graphics.texture import Texture
 
-        from ludoteca.companion.scan.draw import annotate
+        from .badges import badge_radius, place_badges
         if scan.photo not in self._images:
             image = cv2.imread(scan.photo, cv2.IMREAD_COLOR)
             self._images = {scan.photo: image}
         image = self._images[scan.photo]
-        kept = [f for i, f in enumerate(scan.found) if i not in scan.struck]
-        drawn = annotate(image, kept, App.get_running_app().lang)
-        for i in scan.struck:
-            pts = [tuple(int(v) for v in p) for p in scan.found[i].outline]
-            cv2.polylines(drawn, [np.int32(pts)], True, (0, 0, 255), max(2, int(max(image.shape[:2]) / 400)))
-            a, c = pts[0], pts[2 if len(pts) == 4 else len(pts) // 2]
-            cv2.line(drawn, a, c, (0, 0, 255), max(2, int(max(image.shape[:2]) / 300)))
-        h, w = drawn.shape[:2]
+        h, w = image.shape[:2]
         k = min(1.0, 1280 / max(w, h))
-        if k < 1.0:
-            drawn = cv2.resize(drawn, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+        drawn = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1.0 else image.copy()
         dh, dw = drawn.shape[:2]
+        line = max(2, int(max(dw, dh) / 400))
+        outlines = [np.int32([(x * k, y * k) for x, y in f.outline]) for f in scan.found]
+        for i, pts in enumerate(outlines):
+            struck = i in scan.struck
+            cv2.polylines(drawn, [pts], True, (0, 0, 255) if struck else (60, 200, 60), line)
+            if struck:
+                cv2.line(drawn, tuple(pts[0]), tuple(pts[2 if len(pts) == 4 else len(pts) // 2]), (0, 0, 255), line)
+        radius = badge_radius((dw, dh))
+        centres = [(f.centre[0] * k, f.centre[1] * k) for f in scan.found]
+        self.badges = place_badges(centres, radius, (dw, dh))
+        self.badge_radius = radius
+        font = cv2.FONT_HERSHEY_SIMPLEX
+        for i, ((cx, cy), (bx, by)) in enumerate(zip(centres, self.badges)):
+            if (bx, by) != (int(round(cx)), int(round(cy))):
+                cv2.line(drawn, (int(cx), int(cy)), (bx, by), (255, 255, 255), line)
+            cv2.circle(drawn, (bx, by), radius, (0, 0, 255) if i in scan.struck else (255, 255, 255), -1)
+            cv2.circle(drawn, (bx, by), radius, (30, 30, 30), line)
+            label = str(i + 1)
+            scale = radius / 22
+            (tw, th), _ = cv2.getTextSize(label, font, scale, max(2, line))
+            cv2.putText(drawn, label, (bx - tw // 2, by + th // 2), font, scale, (20, 20, 20), max(2, line),
+                        cv2.LINE_AA)
         texture = Texture.create(size=(dw, dh), colorfmt="rgb")
         texture.blit_buffer(cv2.flip(drawn, 0).tobytes(), colorfmt="bgr", bufferfmt="ubyte")
         return texture, (w, h)
-
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))

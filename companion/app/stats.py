@@ -19,14 +19,6 @@ from .strings import count
 from .widgets import FitButton, GrowLabel, rgba
 
 
-def open_stats(app: Any) -> None:
-    """Show the statistics screen (added to the app the first time)."""
-    manager = app.root
-    if not manager.has_screen("stats"):
-        manager.add_widget(StatsScreen(name="stats"))
-    app.go("stats")
-
-
 class StatsScreen(Screen):
     """One game's table of figures and its chart; buttons switch the game."""
 

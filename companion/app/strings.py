@@ -70,6 +70,8 @@ UI: dict[str, tuple[str, str]] = {
                      "OpenCV is missing: pip install 'ludoteca[scan]'"),
     "scan_no_camera": ("No hay cámara en este equipo", "No camera on this device"),
     "scan_result": ("Con las fotos", "From the photos"),
+    "scan_save": ("Guardar como final", "Save as the final score"),
+    "reviewed": ("Puntuación revisada con las fotos", "Score reviewed with the photos"),
     "scan_kind_district": ("distritos", "districts"),
     "scan_kind_dark_district": ("distritos de Ciudad Oscura", "Dark City districts"),
     "scan_kind_building": ("edificios", "buildings"),

@@ -1,5 +1,6 @@
 """The clock bar every game screen shows: whose turn it is and for how long (advisory, seen by all,
-never forcing anything), the play's time, a pause for everyone, and in Ciudadelas the caller's voice.
+never forcing anything), the play's time, a pause for everyone, and in Ciudadelas the caller's voice
+(on or off; the calls themselves are the round's own taps).
 
 The clock itself lives in the engine (:mod:`companion.engine.clock`); the app's ``clock_now``
 (a callable) gives the time, so tests move it by hand.
@@ -37,11 +38,9 @@ class ClockBar(BoxLayout):
     text = StringProperty("")
     paused = BooleanProperty(False)
     can_call = BooleanProperty(False)
-    call_text = StringProperty("")
 
     def __init__(self, **kwargs: Any):
         super().__init__(**kwargs)
-        self.caller = None
         self._tick = Clock.schedule_interval(lambda dt: self.tick(), 1.0)
 
     def on_kv_post(self, base_widget: Any) -> None:
@@ -101,32 +100,7 @@ class ClockBar(BoxLayout):
         self.tick()
 
     def call(self) -> None:
-        """Call the eight characters aloud (all of them, at the same pace); again to stop."""
-        app = App.get_running_app()
-        if self.caller is not None and self.caller.running:
-            self.caller.stop()
-            self.call_text = ""
-            return
-        from ludoteca.companion.engine.caller import SLOT_S, calls
-
-        from .voice import Caller
-
-        voice = app.voice() if hasattr(app, "voice") else None
-        if voice is None:
-            from .voice import platform_voice
-
-            voice = platform_voice(app.lang)
-        lines = calls(app.game_data("ciudadelas"), app.lang)
-        notice = app.n(voice.notice) + "  " if voice.notice else ""
-
-        def shown(i: int, line: str) -> None:
-            last = i == len(lines) - 1
-            self.call_text = notice + app.t("voice_calling", text=line) + (f" · {app.t('calls_done')}" if last else "")
-
-        self.caller = Caller(voice, lines, SLOT_S, on_call=shown,
-                             schedule_once=getattr(app, "caller_schedule", None))
-        self.call_text = notice
-        self.caller.start()
-
+        """The caller's button: the voice on (each call said from now on) or off."""
+        App.get_running_app().toggle_caller()
 
 Builder.load_file(str(Path(__file__).with_suffix(".kv")))

@@ -33,6 +33,9 @@ CARDS: RGBA = (0.20, 0.35, 0.55, 1)
 POWER: RGBA = (0.45, 0.18, 0.18, 1)
 FIGHT: RGBA = (0.55, 0.18, 0.18, 1)
 CALL: RGBA = (0.55, 0.20, 0.20, 1)
+CALLED: RGBA = (0.25, 0.25, 0.28, 1)     # a character already called this round
+CALLING: RGBA = (0.80, 0.55, 0.15, 1)    # the character just called
+TO_CALL: RGBA = (0.40, 0.22, 0.45, 1)    # a character still to call
 CHARACTER: RGBA = (0.30, 0.25, 0.45, 1)
 FACE_DOWN: RGBA = (0.22, 0.22, 0.30, 1)
 PURPLE_DISTRICT: RGBA = (0.40, 0.22, 0.50, 1)
@@ -71,6 +74,7 @@ def pressed(colour) -> RGBA:
 CLOCK_TEXT: RGBA = (0.85, 0.9, 1, 1)
 CLOCK_PAUSED_TEXT: RGBA = (1, 0.8, 0.4, 1)
 VOICE: RGBA = (0.45, 0.30, 0.10, 1)
+VOICE_ON: RGBA = (0.70, 0.18, 0.12, 1)   # the caller's button while the voice is on ("stop")
 CALL_TEXT: RGBA = (1, 0.85, 0.5, 1)
 TAB_SELECTED: RGBA = (0.16, 0.40, 0.60, 1)
 

@@ -139,7 +139,8 @@ class Arg:
     """One declared argument of a move: its type, whether it may be left out, its range.
 
     ``kind`` is ``player`` (a name or seat), ``name`` (text naming a card or an id), ``int``,
-    ``bool``, ``list`` (of names) or ``counts`` (``{name: number}``).  A number's range is
+    ``bool``, ``list`` (of names), ``counts`` (``{name: number}``) or ``record`` (an end-of-game
+    record as ``ludoteca score`` reads it).  A number's range is
     ``lo..hi``; ``hi`` may be a function of the game's data when the rules fix it (El Mapa's
     treasures: no more than the tiles hold).
 
@@ -203,6 +204,11 @@ class Arg:
                 raise BadArgument(text(f"'{key}' tiene {len(value)} nombres (como mucho {LONGEST_LIST})",
                                        f"'{key}' has {len(value)} names (at most {LONGEST_LIST})"))
             return value
+        if self.kind == "record":
+            if not isinstance(value, dict):
+                raise BadArgument(text(f"'{key}' es un registro del final (un objeto), no {_short(value)}",
+                                       f"'{key}' is an end-of-game record (an object), not {_short(value)}"))
+            return value
         if self.kind == "counts":
             if not isinstance(value, dict) or len(value) > LONGEST_LIST:
                 raise BadArgument(text(f"'{key}' es un objeto {{nombre: número}}",
@@ -261,6 +267,7 @@ class Move:
     active: bool = True
     candidates: Candidates | None = None
     wrong_phase: Text | None = None
+    after_end: bool = False  # taken only once the game is over (the final score, reviewed)
 
     @functools.cached_property
     def declared(self) -> dict[str, Arg]:
@@ -283,7 +290,12 @@ class Move:
 
     def check_open(self, state: dict) -> None:
         """Raise why no form of the move can be taken now whatever its arguments: the game is over
-        (:class:`GameOver`) or this is not one of its phases (:class:`WrongPhase`)."""
+        (:class:`GameOver`) or this is not one of its phases (:class:`WrongPhase`); a move taken
+        after the end is closed until then."""
+        if self.after_end:
+            if not is_over(state):
+                raise WrongPhase(text("solo cuando la partida ha terminado", "only once the game is over"))
+            return
         check_not_over(state)
         if self.phases and state.get("phase") not in self.phases:
             raise WrongPhase(self.wrong_phase or text(
@@ -330,6 +342,45 @@ def adjust_move(resources: Any, describe: str) -> Move:
                 precondition=lambda state, a, data: _adjust_check(state, a, resources(data)),
                 effect=lambda state, a, rng, data: _adjust_effect(state, a, resources(data)),
                 active=False)
+
+
+def final_record_move() -> Move:
+    """The ``final_record`` move every game has: once the game is over, the table's reviewed record
+    of the end (the scan screen's photos, corrected by hand) becomes the final score.  The record
+    names the game's players in seat order; it is scored as the engine scores its own end
+    (leniently: an end the box would not allow gets a note)."""
+    return Move("final_record",
+                text("Puntúa el final con el registro revisado en la mesa (las fotos).",
+                     "Score the end with the record the table reviewed (the photos)."),
+                {"record": Arg("record", "an end-of-game record, as `ludoteca score` reads it")},
+                precondition=_final_record_check, effect=_final_record_effect, active=False, after_end=True)
+
+
+def _final_record_check(state: dict, a: dict, data: Any) -> None:
+    from .scoring import RecordError, score_record
+
+    record = a["record"]
+    if record.get("game") != state.get("game"):
+        raise BadArgument(text(f"el registro es de otro juego ({_short(record.get('game'))})",
+                               f"the record is of another game ({_short(record.get('game'))})"))
+    players = record.get("players")
+    names = [p.get("name") if isinstance(p, dict) else None for p in players] if isinstance(players, list) else None
+    if names != [p["name"] for p in state.get("players", [])]:
+        raise BadArgument(text("el registro no nombra a los jugadores de esta partida en su orden",
+                               "the record does not name this game's players in their seat order"))
+    try:
+        score_record(record, {state["game"]: data}, lenient=True)
+    except RecordError as exc:
+        problems = "; ".join(str(p.message) for p in exc.problems[:3])
+        raise BadArgument(text(f"el registro no se puede puntuar: {problems}",
+                               f"the record cannot be scored: {problems}")) from None
+
+
+def _final_record_effect(state: dict, a: dict, rng: Any, data: Any) -> None:
+    from .final import final_scores
+
+    state["final"] = final_scores(a["record"], data)
+    state["final"]["reviewed"] = True
 
 
 def actions_table(moves: dict[str, Move]) -> dict[str, dict[str, Any]]:

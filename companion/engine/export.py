@@ -1,6 +1,7 @@
-"""A saved game as text: ``json`` (players, state, actions, raw log), ``csv`` (one row per logged
-action) or ``bgstats`` (the play format BG Stats imports).  ``ludoteca export`` and the app's final
-screen both call :func:`export_data`.
+"""A saved game as text: ``json`` (players, state, actions, raw log), ``csv`` (the final scores,
+one row per player), ``log`` (the action log as CSV, one row per logged action with who made it),
+``bgstats`` (the play file BG Stats imports) or ``bgstats-link`` (BG Stats' "push plays" link, which
+opens its import dialog).  ``ludoteca export`` and the app's final screen both call :func:`export_data`.
 """
 
 from __future__ import annotations
@@ -9,16 +10,21 @@ import csv
 import io
 import json
 import uuid
+from urllib.parse import quote
 from datetime import datetime, timezone, tzinfo
 
 from .common import text
 from .errors import BadArgument
 
-FORMATS = ("json", "csv", "bgstats")
+FORMATS = ("json", "csv", "log", "bgstats", "bgstats-link")
 #: What a spreadsheet may read as the start of a formula (OWASP, "CSV Injection").
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 #: The file name ending of each format (what the app names a shared export).
-SUFFIXES = {"json": "json", "csv": "csv", "bgstats": "bgsplay"}
+SUFFIXES = {"json": "json", "csv": "csv", "log": "log.csv", "bgstats": "bgsplay", "bgstats-link": "txt"}
+#: BG Stats' "push plays" address: the play as URL-encoded JSON after ``data=``.
+BGSTATS_PUSH = "https://app.bgstatsapp.com/createPlay.html?data="
+#: How a play pushed to BG Stats names where it came from.
+SOURCE_NAME = "Ludoteca"
 #: The ``about`` text of a BG Stats file (our words; BG Stats shows it to whoever opens the file elsewhere).
 ABOUT = ("Partida exportada por Ludoteca en el formato de Board Game Stats: ábrela con esa app. / "
          "A play exported by Ludoteca in Board Game Stats' format: open it with that app.")
@@ -41,17 +47,84 @@ def export_data(store, game_id: str, fmt: str, tz: tzinfo | None = None) -> str:
                            "clock": _clock_json(store, game_id, len(session.players))},
                           ensure_ascii=False, indent=1) + "\n"
     if fmt == "csv":
+        return _scores_csv(session)
+    if fmt == "log":
+        rows = store.log(game_id)
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)  # a CR inside a cell stays in it
         writer.writerow(["seq", "at", "action", "player", "arguments"])
-        for row in store.log(game_id):
+        for row, who in zip(rows, session.actors([r["action"] for r in rows])):
             action = dict(row["action"])
             name = action.pop("action", "")
-            player = action.pop("player", "")
+            action.pop("player", None)
             writer.writerow([spreadsheet_safe(cell) for cell in (
-                row["seq"], row["at"], name, player, json.dumps(action, ensure_ascii=False) if action else "")])
+                row["seq"], row["at"], name, who, json.dumps(action, ensure_ascii=False) if action else "")])
         return buf.getvalue()
+    if fmt == "bgstats-link":
+        return bgstats_link(push_play(session, summary, store, tz)) + "\n"
     return json.dumps(_bgstats(session, summary, store, tz), ensure_ascii=False, indent=1) + "\n"
+
+
+def _scores_csv(session) -> str:
+    """The final scores: one row per player in seat order (name, each scoring line, total, rank,
+    winner 1/0); an unfinished game has the names and empty scores."""
+    final = session.state.get("final") or {}
+    scores = {p["name"]: p for p in final.get("players", [])}
+    lines = list((final.get("labels") or {}).keys())
+    for p in final.get("players", []):
+        lines += [key for key in p.get("breakdown", {}) if key not in lines]
+    winners = set(final.get("winners", []))
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    writer.writerow(["player", *lines, "total", "rank", "winner"])
+    for name in session.players:
+        s = scores.get(name)
+        cells = [name, *[(s["breakdown"].get(key, 0) if s else "") for key in lines],
+                 s["total"] if s else "", s["rank"] if s else "", (1 if name in winners else 0) if s else ""]
+        writer.writerow([spreadsheet_safe(cell) for cell in cells])
+    return buf.getvalue()
+
+
+def push_play(session, summary: dict, store=None, tz: tzinfo | None = None) -> dict:
+    """The play in BG Stats' "push plays" format: where it comes from (``sourceName``, ``sourcePlayId``),
+    the game (BoardGameGeek id, name), the local start date, the minutes played, and the players
+    inline with a numeric ``score``, ``winner``, ``rank``, ``startPlayer`` and seat order."""
+    from .clock import play_times
+
+    meta = session.data.meta
+    final = session.state.get("final") or {}
+    scores = {p["name"]: p for p in final.get("players", [])}
+    winners = set(final.get("winners", []))
+    start_seat = session.state.get("first_player")
+    times = (play_times(store, session.id, seats=len(session.players)) if store is not None
+             else {"start": None, "minutes": 0})
+    moment = times["start"] or datetime.fromisoformat(summary["created"])
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    players = []
+    for i, name in enumerate(session.players):
+        s = scores.get(name)
+        players.append({"name": name, "sourcePlayerId": str(uuid.uuid5(uuid.NAMESPACE_URL, f"ludoteca:player:{name}")),
+                        "score": s["total"] if s else 0, "winner": name in winners,
+                        "rank": s["rank"] if s else 0, "startPlayer": start_seat == i, "seatOrder": i + 1,
+                        "role": ""})
+    return {"sourceName": SOURCE_NAME, "sourcePlayId": session.id,
+            "playDate": moment.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S"),
+            "durationMin": times["minutes"], "location": "", "board": "",
+            "comments": f"Ludoteca {session.id}",
+            "game": {"name": (meta.get("name") or {}).get("es") or session.game,
+                     "bggId": int((meta.get("bgg") or {}).get("id") or 0), "sourceGameId": session.game,
+                     "highestWins": True, "noPoints": False},
+            "players": players}
+
+
+def bgstats_link(play: dict) -> str:
+    """The link that opens BG Stats' import dialog with ``play`` (:func:`push_play`).
+
+    >>> bgstats_link({"sourceName": "Ludoteca"})
+    'https://app.bgstatsapp.com/createPlay.html?data=%7B%22sourceName%22%3A%22Ludoteca%22%7D'
+    """
+    return BGSTATS_PUSH + quote(json.dumps(play, ensure_ascii=False, separators=(",", ":")), safe="")
 
 
 def spreadsheet_safe(cell: object) -> object:

@@ -106,6 +106,50 @@ class Session:
         state["can_redo"] = bool(self._undone)
         return state
 
+    def actors(self, rows: list[dict]) -> list[str]:
+        """Who acted in each action of a raw log (the actions of :meth:`Store.log`, undo and redo
+        included): the action's own ``player``, else the player whose turn it was, else the one
+        holding the crown (Ciudadelas' calls); an undo or redo is credited to whoever made the
+        action it takes back or makes again; '' when nobody did."""
+        names: list[str] = []
+        applied: list[dict] = []
+        undone: list[dict] = []
+        by: list[str] = []        # who made each applied action
+        by_undone: list[str] = []
+        state = self.initial_state()
+        for action in rows:
+            name = action.get("action")
+            if name == "undo":
+                if applied:
+                    walk(applied, undone, action)
+                    by_undone.append(by.pop())
+                    state = self._replay(applied)
+                    names.append(by_undone[-1])
+                else:
+                    names.append("")
+                continue
+            if name == "redo":
+                if undone:
+                    walk(applied, undone, action)
+                    by.append(by_undone.pop())
+                    state = self.module.apply(state, applied[-1], self._rng(len(applied) - 1), self.data)
+                    names.append(by[-1])
+                else:
+                    names.append("")
+                continue
+            who = action.get("player")
+            if not isinstance(who, str):
+                players = state.get("players") or []
+                seat = state.get("active")
+                seat = seat if seat is not None else state.get("crown")
+                who = players[seat]["name"] if isinstance(seat, int) and 0 <= seat < len(players) else ""
+            walk(applied, undone, action)
+            by_undone.clear()
+            by.append(who)
+            state = self.module.apply(state, action, self._rng(len(applied) - 1), self.data)
+            names.append(who)
+        return names
+
     # -- public API -----------------------------------------------------------------------------
     @property
     def can_undo(self) -> bool:

@@ -30,7 +30,12 @@ class MissingExtra(ScanError):
 
 
 def require_cv2():
-    """The ``cv2`` module, or :class:`MissingExtra` with the one-line install hint."""
+    """The ``cv2`` module, or :class:`MissingExtra` with the one-line install hint.
+
+    Reading markers uses no linear algebra library: NumPy's OpenBLAS (imported by OpenCV) is kept
+    to one thread, which spares its start-up of a thread per core (a third of the command's CPU)."""
+    import os
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         import cv2
     except ImportError:

@@ -21,6 +21,9 @@ from .targets import Target
 
 #: longest side, in pixels, that detection works on (a larger photo is scaled down to it)
 WORK_SIDE = 2048
+#: a photo of WORK_SIDE or less is read enlarged this many times (its small markers then have the
+#: pixels the detector's thresholds need)
+UPSCALE = 2
 #: the largest photo file read, in bytes (a phone's photo is 2 to 15 MB)
 MAX_PHOTO_BYTES = 64 * 2**20
 #: the most pixels a photo may declare: more than a phone's photo at its usual size (12 to 50 MP),
@@ -30,23 +33,46 @@ MAX_PIXELS = 100_000_000
 HEADER_STEPS = 100_000
 #: points of a round component's outline
 CIRCLE_POINTS = 24
-#: the quiet-zone check: where the ring is sampled (cells out from the black square) and the share
-#: of its samples that must be lighter than halfway between the black border and the white cells
-RING_OFFSET = 0.5
+#: the quiet-zone check: where the ring is sampled (cells out from the black square; the printed
+#: quiet zone is one cell wide, its frame line just outside) and the share of its samples that must
+#: be lighter than halfway between the black border and the white cells
+RING_OFFSETS = (0.5, 0.75)
 RING_SHARE = 0.75
+#: the bit check: each cell is sampled over its middle (this far from its centre, in cells); each
+#: inner cell lies CELL_MARGIN of the black-white range clear of the halfway grey on its bit's
+#: side, or else the code, blurred by one of BLURS (in cells), explains the samples FIT_RATIO
+#: times better than any code one inner cell away
+CELL_CORE = 0.2
+CELL_MARGIN = 0.05
+BLURS = (0.35, 0.6, 0.9)
+FIT_RATIO = 1.6
 #: a printed marker seen from a camera is close to a square: its shortest side in the working
 #: image (px) and how much longer its longest side or diagonal may be
 MIN_SIDE = 10.0
-MAX_STRETCH = 1.6
+MAX_STRETCH = 2.5
+#: two reads of one code are one face's two copies when the step from one to the other is within
+#: this share of the step the two markers' frames foresee
+SAME_FACE = 0.3
 
 
 @dataclass
 class Found:
-    """One recognised component: its marker, what it is, and where (image pixels of the photo)."""
+    """One recognised component: its marker, what it is, and where (image pixels of the photo).
+
+    ``copies`` is how many printed copies of its marker were read (a card or tile carries two, in
+    opposite corners: both read is a sure reading, one a likely one); ``printed`` how many it has.
+    """
 
     target: Target
     corners: list[tuple[float, float]]          # the marker's black square, clockwise from its top-left
     outline: list[tuple[float, float]] = field(default_factory=list)   # the whole face
+    copies: int = 1
+    printed: int = 1
+    seen: list[list[tuple[float, float]]] = field(default_factory=list)   # every copy read, corners
+
+    def __post_init__(self) -> None:
+        if not self.seen and self.corners:
+            self.seen = [list(self.corners)]
 
     @property
     def marker(self) -> int:
@@ -58,10 +84,17 @@ class Found:
         ys = [p[1] for p in self.outline or self.corners]
         return sum(xs) / len(xs), sum(ys) / len(ys)
 
+    @property
+    def sure(self) -> bool:
+        """Every printed copy of the marker was read (a component added by hand is sure too)."""
+        return self.copies >= self.printed
+
     def as_json(self) -> dict[str, Any]:
         return {"marker": self.marker, "kind": self.target.kind, "id": self.target.id,
-                "name": self.target.name,
+                "name": self.target.name, "markers_read": self.copies, "markers_printed": self.printed,
+                "sure": self.sure,
                 "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+                "markers": [[[round(x, 1), round(y, 1)] for x, y in quad] for quad in self.seen],
                 "outline": [[round(x, 1), round(y, 1)] for x, y in self.outline]}
 
 
@@ -172,21 +205,31 @@ def detector(dictionary: str = markers.DICTIONARY):
     return aruco.ArucoDetector(aruco.getPredefinedDictionary(getattr(aruco, dictionary)), params)
 
 
-def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None
+def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, enlarge: bool = True
                  ) -> list[tuple[int, list[tuple[float, float]]]]:
-    """(code, corners) of every marker of the dictionary in a grey image, corners in its pixels."""
+    """(code, corners) of every marker of the dictionary in a grey image, corners in its pixels.
+
+    A large image is read at :data:`WORK_SIDE`; a photo of that size or less (``enlarge``: it was
+    not decoded reduced) is read enlarged :data:`UPSCALE` times, where its small markers have the
+    pixels the detector needs.
+    """
     cv2 = require_cv2()
     scale = 1.0
     work = gray
     if max(gray.shape[:2]) > WORK_SIDE * 1.05:
         scale = WORK_SIDE / max(gray.shape[:2])
         work = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    elif enlarge and UPSCALE > 1:
+        scale = float(UPSCALE)
+        work = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
     corners, ids, _rejected = (det or detector(dictionary)).detectMarkers(work)
     out = []
     if ids is None:
         return out
     for quad, code in zip(corners, ids.ravel()):
-        if not square_enough(quad.reshape(4, 2)) or not quiet_zone_clear(work, quad.reshape(4, 2), int(code)):
+        # the size check in the image's own pixels: enlarging helps read a small marker, not
+        # admit a smaller one
+        if not square_enough(quad.reshape(4, 2) / max(scale, 1.0)) or not quiet_zone_clear(work, quad.reshape(4, 2), int(code)):
             continue
         out.append((int(code), [(float(x) / scale, float(y) / scale) for x, y in quad.reshape(4, 2)]))
     return out
@@ -217,7 +260,8 @@ def quiet_zone_clear(gray, quad, code: int) -> bool:
     ring, border, white = [], [], []
     steps = np.linspace(0.25, n - 0.25, 4 * n)
     for t in steps:
-        ring += [(t, -RING_OFFSET), (t, n + RING_OFFSET), (-RING_OFFSET, t), (n + RING_OFFSET, t)]
+        for off in RING_OFFSETS:
+            ring += [(t, -off), (t, n + off), (-off, t), (n + off, t)]
         border += [(t, 0.5), (t, n - 0.5), (0.5, t), (n - 0.5, t)]
     for r in range(1, n - 1):
         for c in range(1, n - 1):
@@ -233,7 +277,51 @@ def quiet_zone_clear(gray, quad, code: int) -> bool:
     if light - dark < 25:
         return False
     middle = (dark + light) / 2
-    return float((sample(ring) > middle).mean()) >= RING_SHARE
+    if float((sample(ring) > middle).mean()) < RING_SHARE:
+        return False
+    # the cells must fit the code better than any code one cell away (another family's code read
+    # through blur has that cell in between): the code, blurred as the photo is, explains what is
+    # seen far better than each of its one-cell neighbours
+    offsets = [(dx, dy) for dx in (-CELL_CORE, 0, CELL_CORE) for dy in (-CELL_CORE, 0, CELL_CORE)]
+    centres = [(c + 0.5, r + 0.5) for r in range(n) for c in range(n)]
+    seen = sample([(cx + dx, cy + dy) for cx, cy in centres for dx, dy in offsets]).reshape(n * n, -1).mean(axis=1)
+    inner = seen.reshape(n, n)[1:-1, 1:-1].ravel()
+    bits = np.array([grid[r][c] for r in range(1, n - 1) for c in range(1, n - 1)])   # True: black
+    margin = CELL_MARGIN * (light - dark)
+    if np.all(np.where(bits, inner < middle - margin, inner > middle + margin)):
+        return True
+    return bits_fit(seen, grid)
+
+
+def bits_fit(seen, grid) -> bool:
+    """Whether the cell means ``seen`` (row by row, border included) fit the marker ``grid`` at
+    least :data:`FIT_RATIO` times better (squared error, best blur) than any grid one inner cell
+    away."""
+    cv2 = require_cv2()
+    import numpy as np
+    n = len(grid)
+    ideal = np.ones((n + 2, n + 2), np.float32)
+    ideal[1:-1, 1:-1] = 1.0 - np.array(grid, np.float32)
+
+    def error(pattern) -> float:
+        best = float("inf")
+        for sigma in BLURS:
+            blurred = cv2.GaussianBlur(pattern, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)[1:-1, 1:-1].ravel()
+            a = np.vstack([blurred, np.ones_like(blurred)]).T
+            fit, residual, *_ = np.linalg.lstsq(a, seen, rcond=None)
+            if fit[0] <= 0:
+                continue
+            best = min(best, float(np.sum((a @ fit - seen) ** 2)))
+        return best
+
+    own = error(ideal)
+    for r in range(2, n):
+        for c in range(2, n):
+            other = ideal.copy()
+            other[r, c] = 1.0 - other[r, c]
+            if error(other) < FIT_RATIO * own:
+                return False
+    return True
 
 
 def outline(target: Target, corners: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -253,15 +341,55 @@ def outline(target: Target, corners: Sequence[tuple[float, float]]) -> list[tupl
     return [(float(a), float(b)) for a, b in mapped]
 
 
+def _frame(corners, side: float):
+    """A marker's centre and its x and y steps per mm in the image, each the mean of two opposite
+    sides (steadier than a homography from four corners of a small marker)."""
+    import numpy as np
+    p = np.asarray(corners, float)
+    ex = ((p[1] - p[0]) + (p[2] - p[3])) / (2 * side)
+    ey = ((p[3] - p[0]) + (p[2] - p[1])) / (2 * side)
+    return p.mean(axis=0), ex, ey
+
+
+def same_face(a: Found, b: Found) -> bool:
+    """Whether two reads of the same code are two copies on one face: turned half a turn from each
+    other, and ``b``'s marker where the face's other copy is printed as ``a``'s marker and ``b``'s
+    see it.  Each marker's own scale is off across a face seen from a seat (the near one larger),
+    one one way and one the other: their mean is compared with the step between the two markers
+    (within :data:`SAME_FACE` of its length)."""
+    import numpy as np
+    x, y, s = a.target.place
+    ca, exa, eya = _frame(a.corners, s)
+    cb, exb, eyb = _frame(b.corners, s)
+    if float(np.dot(exa, exb)) >= 0 or float(np.dot(eya, eyb)) >= 0:
+        return False
+    for px, py, side, _turn in a.target.places[1:]:
+        dx, dy = px + side / 2 - (x + s / 2), py + side / 2 - (y + s / 2)
+        step = ((exa * dx + eya * dy) - (exb * dx + eyb * dy)) / 2
+        if float(np.linalg.norm(cb - ca - step)) < SAME_FACE * float(np.linalg.norm(step)):
+            return True
+    return False
+
+
 def recognise(gray, table: Mapping[int, Target], factor: float = 1.0, det: Any = None) -> list[Found]:
-    """The components of ``table`` in a grey image; coordinates divided by ``factor`` (the photo's)."""
-    found = []
-    for code, quad in find_markers(gray, det=det):
+    """The components of ``table`` in a grey image; coordinates divided by ``factor`` (the photo's).
+
+    A face's copies of its marker count once: reads of one code whose faces lie on each other are
+    one component, read as many times as copies were seen."""
+    found: list[Found] = []
+    for code, quad in find_markers(gray, det=det, enlarge=factor == 1.0):
         target = table.get(code)
         if target is None:
             continue
         quad = [(px / factor, py / factor) for px, py in quad]
-        found.append(Found(target, quad, outline(target, quad)))
+        read = Found(target, quad, outline(target, quad), printed=len(target.places))
+        twin = next((f for f in found if f.marker == code and f.copies < f.printed and same_face(f, read)),
+                    None)
+        if twin is not None:
+            twin.copies += 1
+            twin.seen.append(quad)
+        else:
+            found.append(read)
     found.sort(key=lambda f: (f.centre[1], f.centre[0]))
     return found
 

@@ -36,6 +36,32 @@ def counts(found: Iterable[Found]) -> dict[str, dict[str, int]]:
     return {kind: dict(sorted(c.items())) for kind, c in sorted(out.items())}
 
 
+def merge(photos: Sequence[Sequence[Found]]) -> list[Found]:
+    """One player's photos as one: a second photo of the same pieces adds what the first missed.
+    Each kind of piece counts as often as the photo that shows it most often (two photos from two
+    sides of one city show its cards twice, and each counts once)."""
+    best: dict[int, list[Found]] = {}
+    for found in photos:
+        by_marker: dict[int, list[Found]] = {}
+        for f in found:
+            by_marker.setdefault(f.marker, []).append(f)
+        for number, seen in by_marker.items():
+            if len(seen) > len(best.get(number, [])) or (
+                    len(seen) == len(best[number]) and sum(f.copies for f in seen) > sum(f.copies for f in best[number])):
+                best[number] = seen
+    return [f for number in sorted(best) for f in best[number]]
+
+
+def likely_missing(game: Game, found: Sequence[Found], players: int) -> dict[int, int] | None:
+    """What the rules say must be there and the photos do not show: for El Mapa, the buildings by
+    level that the read buildings need under them (``{1: 2}``: two of level 1), ``{}`` when
+    nothing is missing, ``None`` when more than a few are; other games: ``{}``."""
+    if game.id != "el_mapa":
+        return {}
+    from ludoteca.companion.engine.scoring.el_mapa import missing_under
+    return missing_under(game, [f.target.id for f in found if f.target.kind == "building"], players)
+
+
 def _one_point_troop(game: Game) -> str:
     ones = [t["id"] for t in game.entries("troop") if t.get("points") == 1]
     if not ones:

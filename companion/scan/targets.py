@@ -39,6 +39,11 @@ class Target:
         """(x, y, side) of the marker's black square on the face, mm."""
         return markers.place(self.face, *self.size_mm)
 
+    @property
+    def places(self) -> list[tuple[float, float, float, int]]:
+        """Every printed copy of the marker: (x, y, side, turn), mm and degrees."""
+        return markers.places(self.face, *self.size_mm)
+
 
 def _face_of(game: Game, kind: str, entry: dict) -> tuple[str, tuple[float, float], bool]:
     if game.id == "ciudadelas":

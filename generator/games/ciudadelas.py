@@ -49,9 +49,33 @@ def colour_style(colour: dict) -> dict:
             "ink": "#2b2118" if _luminance(base) > 0.5 else "#ffffff"}
 
 
-def _district_face(d: dict, colours: dict[str, dict], variant: int, dark_city: bool = False) -> Face:
+#: the drawn elements a district's ``art:`` names: the public macros of this template
+ART_TEMPLATE = "ciudadelas/_art.svg.j2"
+
+
+def art_elements() -> list[str]:
+    """The names of the drawn elements a district's ``art:`` may use, sorted."""
+    from ludoteca.generator.templating import environment
+    module = environment().get_template(ART_TEMPLATE).module
+    return sorted(name for name, value in vars(module).items()
+                  if not name.startswith("_") and callable(value))
+
+
+def _check_art(game, kind: str, d: dict, elements: list[str]) -> None:
+    """A DataError on its own line when a district's ``art:`` names an element that is not drawn."""
+    for i, part in enumerate(d["art"]):
+        if part["el"] not in elements:
+            path, _line = game.location(kind, d["id"])
+            near = difflib.get_close_matches(part["el"], elements, 3, 0.5)
+            hint = f" (closest: {', '.join(near)})" if near else ""
+            raise DataError([Problem(str(path), d["art"].line_of(i), kind, d["id"], f"art[{i}].el",
+                                     f"a drawn element of templates/{ART_TEMPLATE}{hint}",
+                                     part["el"])])
+
+
+def _district_face(d: dict, colours: dict[str, dict], dark_city: bool = False) -> Face:
     points = d.get("points")
-    ctx = {"id": d["id"], "name": plain(d["name"]), "cost": d["cost"], "variant": variant,
+    ctx = {"id": d["id"], "name": plain(d["name"]), "cost": d["cost"], "art": plain(d["art"]),
            "points": points if points is not None and points != d["cost"] else None,
            "effect": plain(d.get("effect")), "colour": colours[d["colour"]],
            "dark_city": dark_city, "labels": {k: LABELS[k] for k in ("points", "optional")},
@@ -65,11 +89,10 @@ def _district_back() -> Face:
 
 def _deck(game, kind: str, comp_id: str, colours: dict, dark_city: bool) -> Component:
     fronts: list[Face] = []
-    seen: dict[str, int] = {}
+    elements = art_elements()
     for d in game.entries(kind):
-        variant = seen.get(d["colour"], 0) + (1 if dark_city else 0)
-        seen[d["colour"]] = seen.get(d["colour"], 0) + 1
-        fronts += [_district_face(d, colours, variant, dark_city)] * int(d["copies"])
+        _check_art(game, kind, d, elements)
+        fronts += [_district_face(d, colours, dark_city)] * int(d["copies"])
     back = _district_back()
     return Component(GAME, comp_id, TITLES[comp_id], card_size(game), fronts,
                      [back] * len(fronts), deck=True)

@@ -25,7 +25,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..model import Options
 from ..sheets import paper_size
@@ -128,15 +128,53 @@ def documents(catalog: Any, games: tuple[str, ...], opts: Options, cache_dir: Pa
     instead of being set again.  When the example record does not score with the data (edited
     cards), the book leaves the worked example out and ``notes`` says why.
     """
-    lang = lang_ok(opts.lang)
-    out = []
+    return start_documents(catalog, games, opts, cache_dir, notes)()
+
+
+#: The catalog render workers typeset books from: set before they start (forked, they share it;
+#: a catalog is too big to send with every book).
+_SHARED: Any = None
+
+
+def start_documents(catalog: Any, games: tuple[str, ...], opts: Options, cache_dir: Path | None = None,
+                    notes: list[str] | None = None, workers: Any = None) -> Callable[[], list[Document]]:
+    """:func:`documents`, with the books to set again typeset by ``workers`` (a
+    :class:`~..render.Workers`, started here, sharing ``catalog``) while the caller goes on
+    with the components; the function returned waits for them and gives the documents."""
+    global _SHARED
+    made: dict[str, Any] = {}
     for game_id in games:
         if not (TEXTS / f"{game_id}.yaml").is_file():
             continue
         key = _key(catalog, game_id, opts)
         found = [_cached(cache_dir, f"{key}-{kind}") for kind in ("plain", "booklet")]
         if any(data is None for data, _n, _size, _note in found):
-            found = _make(catalog, game_id, opts, cache_dir, key)
+            if workers is not None and workers.pool is None:
+                _SHARED = catalog
+                workers.start()
+            if workers is not None and workers.pool is not None and _SHARED is catalog:
+                found = workers.submit(_make_shared, game_id, opts, cache_dir, key)
+            else:
+                found = _make(catalog, game_id, opts, cache_dir, key)
+        made[game_id] = found
+
+    def finish() -> list[Document]:
+        return _documents(catalog, made, opts, notes, workers)
+    return finish
+
+
+def _make_shared(game_id: str, opts: Options, cache_dir: Path | None, key: str) -> list[tuple]:
+    """:func:`_make` in a render worker, from the catalog it shares with the build."""
+    return _make(_SHARED, game_id, opts, cache_dir, key)
+
+
+def _documents(catalog: Any, made: dict[str, Any], opts: Options, notes: list[str] | None,
+               workers: Any) -> list[Document]:
+    lang = lang_ok(opts.lang)
+    out = []
+    for game_id, found in made.items():
+        if not isinstance(found, list):
+            found = workers.result(found)
         for booklet, (data, n, size, note) in enumerate(found):
             if note and notes is not None and not booklet:
                 notes.append(note)
@@ -184,10 +222,11 @@ def _make(catalog: Any, game_id: str, opts: Options, cache_dir: Path | None, key
     for kind, data in (("plain", pages), ("booklet", booklet_of(pages, catalog, game_id, opts))):
         n, size = _measure(data)
         if cache_dir is not None:
-            from ludoteca.atomic import write_bytes, write_text
-            write_bytes(cache_dir / f"{key}-{kind}.pdf", data)
-            write_text(cache_dir / f"{key}-{kind}.json",
-                       json.dumps({"pages": n, "size": list(size), "note": note}))
+            from ludoteca.atomic import write_bytes
+            # a cache, made again if lost: no fsync (a book a crash cut short is not read back)
+            write_bytes(cache_dir / f"{key}-{kind}.pdf", data, durable=False)
+            write_bytes(cache_dir / f"{key}-{kind}.json", json.dumps(
+                {"pages": n, "size": list(size), "note": note}).encode("utf-8"), durable=False)
         out.append((data, n, size, note))
     return out
 
@@ -198,7 +237,9 @@ def _cached(cache_dir: Path | None, key: str) -> tuple[bytes | None, int, tuple[
         return None, 0, (0.0, 0.0), ""
     try:
         meta = json.loads((cache_dir / f"{key}.json").read_text(encoding="utf-8"))
-        return ((cache_dir / f"{key}.pdf").read_bytes(), int(meta["pages"]), tuple(meta["size"]),
-                str(meta.get("note", "")))
+        data = (cache_dir / f"{key}.pdf").read_bytes()
+        if b"%%EOF" not in data[-32:]:
+            raise ValueError("cut short")
+        return data, int(meta["pages"]), tuple(meta["size"]), str(meta.get("note", ""))
     except (OSError, ValueError, KeyError, TypeError):
         return None, 0, (0.0, 0.0), ""

@@ -354,7 +354,13 @@ def play_lines() -> Iterator[Case]:
                '{"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1, "id": "' + "x" * 101 + '"}',
                '{"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1, "id": 1.5}',
                "{'action': 'adjust'}", '{"action": "adjust",}', "\x00\x00", "\t", "\u2028",
-               '{"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1}' * 2]
+               '{"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1}' * 2,
+               # issue 22 #8's final_record: before the end, not a record, a record of strangers or too deep
+               '{"action": "final_record"}', '{"action": "final_record", "record": "Ana 30"}',
+               '{"action": "final_record", "record": {"game": "ciudadelas", "players": [{"name": "Eva"}]}}',
+               '{"action": "final_record", "record": {"game": "ciudadelas", "players": [{"name": "Ana"}, '
+               '{"name": "Luis"}]}}',
+               '{"action": "final_record", "record": ' + '{"a": ' * 60 + "1" + "}" * 61]
     for k, line in enumerate(garbage):
         if not line.strip():
             continue  # blank lines are skipped without an answer
@@ -598,9 +604,10 @@ def csv_injection() -> Iterator[Case]:
             from ludoteca.companion.engine.export import export_data
             store = Store(folder / "g.db", readonly=True)
             [game] = store.history()
-            rows = list(csv.reader(io.StringIO(export_data(store, game["id"], "csv"), newline="")))
+            rows = [row for fmt in ("csv", "log")
+                    for row in list(csv.reader(io.StringIO(export_data(store, game["id"], fmt), newline="")))[1:]]
             store.close()
-            cells = [c for row in rows[1:] for c in row]
+            cells = [c for row in rows for c in row]
             bad = [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")]
             return f"formula cells: {bad}" if bad else None
         line = json.dumps({"action": "adjust", "player": name, "resource": "gold", "delta": 1})
@@ -1100,6 +1107,34 @@ def deck_templates() -> Iterator[Case]:
         yield deck_case(name, body, ("t.svg.j2: ", needle, "cards.csv:2"))
 
 
+def district_art() -> Iterator[Case]:
+    """A Ciudadelas district's ``art:`` naming what is not drawn (a typo, a private helper macro of
+    the art template) or a thousand elements long: each refused in one line naming the file, the
+    line, the district and the field, before anything is written."""
+    root = Path(__file__).resolve().parents[2] / "cards"
+    text = (root / "ciudadelas" / "districts.yaml").read_text(encoding="utf-8")
+    spot = "      - {el: pier, x: 34, s: 0.9}\n"
+    at = text.index(spot)
+    line = text.count("\n", 0, at) + 1
+    rel = "cards/ciudadelas/districts.yaml"
+
+    def no_output(folder: Path, out: str, err: str) -> str | None:
+        if len(err.strip().splitlines()) != 1:
+            return f"expected one line, got {err.strip()[:300]!r}"
+        return "something was written" if (folder / "out").exists() else None
+
+    bad = {
+        "typo": ("      - {el: peir, x: 34}\n", "art[2].el: a drawn element of templates/ciudadelas/_art.svg.j2 (closest: pier"),
+        "private_macro": ("      - {el: _win}\n", "art[2].el: a drawn element of templates/ciudadelas/_art.svg.j2, got _win"),
+        "thousand": ("      - {el: boat}\n" * 1000, "art: a list of "),
+    }
+    for name, (lines, needle) in bad.items():
+        edited = text[:at] + lines + text[at + len(spot):]
+        yield Case("district_art", name, ["build", "ciudadelas", "--cards", "cards", "--out", "out", "-q"],
+                   {rel: edited.encode()}, cards=True, check=no_output,
+                   must=(f"{rel}:{line if name != 'thousand' else line - 3}: district 'harbor': ", needle))
+
+
 def gladiadores_art() -> Iterator[Case]:
     """Gladiadores' art: fields naming a drawing the kit does not have, or not as an ASCII id: one
     line naming the file, the entry and the field, and no kit folder begun."""
@@ -1138,7 +1173,7 @@ GENERATORS: list[Callable[[], Iterator[Case]]] = [issue_cases, yaml_bombs, deep_
                                                   store_troubles,
                                                   surrogate_lines, names, player_count_buildings, schema_words,
                                                   special_files, scan_photos, app_files, names_in_lines,
-                                                  output_targets, deck_templates, gladiadores_art, art_parts]
+                                                  output_targets, deck_templates, district_art, gladiadores_art, art_parts]
 #: Cases other parts add: callables returning an iterable of :class:`Case`.
 EXTRA: list[Callable[[], Iterator[Case]]] = []
 

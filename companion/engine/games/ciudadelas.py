@@ -14,7 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..common import (Arg, Move, Text, actions_table, adjust_move, apply_move, declare, find_entry, legal_moves, log,
+from ..caller import characters, next_call
+from ..common import (Arg, Move, Text, actions_table, adjust_move, apply_move, declare, final_record_move, find_entry, legal_moves, log,
                       name_of, need, next_seat, player_index, text)
 from ..errors import BadArgument, Duplicate, LimitReached, NotAllowed, NotEnough, NotYourTurn, WrongPhase
 from ..final import finish
@@ -73,7 +74,7 @@ def _character(data, name: Any) -> dict:
 
 
 def _characters(data) -> list[dict]:
-    return sorted(data.entries("character"), key=lambda c: c["number"])
+    return characters(data)
 
 
 def _draft_rule(data, players: int) -> dict:
@@ -358,13 +359,11 @@ def _nothing(state: dict, a: dict, data) -> None:
 
 
 def _call(state: dict, a: dict, rng: random.Random, data) -> None:
-    number = state["called"] + 1
-    char = next(c for c in _characters(data) if c["number"] == number)
-    cid = char["id"]
+    call = next_call(state, data)
+    number, cid, owner, murdered = call["number"], call["character"], call["owner"], call["murdered"]
+    char = data.get("character", cid)
     state["called"] = number
-    owner = _owner(state, cid)
-    murdered = state["murdered"] == cid
-    state["calling"] = {"number": number, "character": cid, "answered": owner is not None and not murdered}
+    state["calling"] = {"number": number, "character": cid, "answered": call["answered"]}
     state["last_call"] = state["calling"]
     if owner is None or murdered:
         if murdered and owner is not None and "protect_city" in (char.get("powers") or []) \
@@ -742,6 +741,7 @@ TURN = ("turn",)
 
 MOVES: dict[str, Move] = declare(
     adjust_move(lambda data: RESOURCES, "gold|hand"),
+    final_record_move(),
     Move("choose", text("Elige en secreto un personaje.", "Pick a character in secret."),
          {"character": CHARACTER,
           "discard": Arg("name", "character (optional: needed by the picks that also discard, 2 players)", optional=True)},

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..common import (Arg, Move, actions_table, adjust_move, apply_move, declare, find_entry, legal_moves, log, name_of,
+from ..common import (Arg, Move, actions_table, adjust_move, apply_move, declare, final_record_move, find_entry, legal_moves, log, name_of,
                       pass_turn, player_index, text)
 from ..errors import BadArgument, Duplicate, LimitReached, NotAllowed, NotEnough
 from ..final import finish
@@ -718,6 +718,7 @@ TROOPS = Arg("counts", "{troop: n} (optional)", optional=True, lo=0, hi=1000)
 
 MOVES: dict[str, Move] = declare(
     adjust_move(adjustable, "a resource (cards/el_mapa resources: id or name)|tiles_revealed"),
+    final_record_move(),
     Move("hire", text("Contrata tropas entrenadas.", "Hire trained troops."),
          {"troop": Arg("name", "troop"), "count": Arg("int", "int", optional=True, default=1, lo=1, hi=1000),
           "army": Arg("name", "army id (optional: a new army)", optional=True)},

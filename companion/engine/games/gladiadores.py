@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..common import (CORRECTION, Arg, Move, actions_table, adjust_move, apply_move, declare, find_entry, legal_moves, log, name_of,
+from ..common import (CORRECTION, Arg, Move, actions_table, adjust_move, apply_move, declare, final_record_move, find_entry, legal_moves, log, name_of,
                       need, next_seat, pass_turn, player_index, text)
 from ..errors import BadArgument, Duplicate, LimitReached, NotAllowed, NotEnough, NotYourTurn, WrongPhase
 from ..final import finish
@@ -881,5 +881,6 @@ MOVES: dict[str, Move] = declare(
     Move("end_turn", text("Termina el turno.", "End the turn."), {}, _end_turn_check, _end_turn,
          phases=("auction", "end"), candidates=_one,
          wrong_phase=text("termina antes la fase principal", "end the main phase first")),
+    final_record_move(),
 )
 ACTIONS = actions_table(MOVES)

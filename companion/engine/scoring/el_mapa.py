@@ -223,6 +223,50 @@ def castles_needed(levels: dict[str, int], counts: dict[str, int], shapes: froze
     return None
 
 
+def missing_under(game: Game, buildings: list[str], players: int, most_added: int = 4) -> dict[int, int] | None:
+    """The fewest buildings, by level, that one player's ``buildings`` (ids) lack to stand by the
+    support rule in the castles they may have (the game's boards less one per other player):
+    ``{}`` when they stand as they are, ``{1: 2}`` when two level-1 buildings are missing, and
+    ``None`` when adding up to ``most_added`` lower buildings does not make them stand.
+
+    What a photo misses is most likely a building under another (hidden by it, or not read): this
+    names how many of which level, for the scanner to say instead of refusing the record.
+    """
+    board = castle_board(game)
+    slots = tuple((s["id"], s["level"], tuple(s.get("rests_on", []))) for s in board["slots"])
+    shapes = _shapes(slots)
+    top = max(level for _, level, _ in slots)
+    levels = {e["id"]: e["level"] for e in game.entries("building")}
+    most = max(board["copies"] - (players - 1), 1)
+    by_level: dict[int, list[str]] = {}
+    for entry in game.entries("building"):
+        if not entry.get("variant") and entry.get("scope") != "shared":
+            by_level.setdefault(entry["level"], []).append(entry["id"])
+    counts: dict[str, int] = {}
+    for bid in buildings:
+        counts[bid] = counts.get(bid, 0) + 1
+
+    def stands(extra: tuple[int, ...]) -> bool:
+        trial = dict(counts)
+        for lv, k in enumerate(extra, start=1):
+            # each added building of a level is one of that level's kinds the player has fewest of
+            for _ in range(k):
+                bid = min(by_level.get(lv, []), key=lambda b: (trial.get(b, 0), b))
+                trial[bid] = trial.get(bid, 0) + 1
+        try:
+            return castles_needed({b: levels[b] for b in trial}, trial, shapes, top, most) is not None
+        except TimeoutError:
+            return False
+
+    if not counts:
+        return {}
+    for added in range(most_added + 1):
+        for extra in sorted(_splits(added, top - 1), key=lambda e: tuple(-x for x in e)):
+            if stands(extra):
+                return {lv: k for lv, k in enumerate(extra, start=1) if k}
+    return None
+
+
 def check_physical(record: dict, game: Game, reader: Reader, castle_ids: list[list[tuple[str, int | None]]],
                    tiles: list[tuple[int, int | None]], enabled: set[str]) -> None:
     """What the box allows: the support rule, building and board copies, tiles, variants.

@@ -1,0 +1,68 @@
+"""Work overlapped: pages go to the workers as soon as they are laid out, books are set there."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from ludoteca.generator import build as build_module
+from ludoteca.generator import render, rulebook
+from ludoteca.generator.model import Component, Face, Options
+from ludoteca.generator.templating import TEMPLATES
+
+pytestmark = pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="no pool on one core")
+
+
+def _deck(name: str) -> Component:
+    faces = [Face("deck/card.svg.j2", {"name": f"{name} {i}", "text": "Roba."}, f"c{i}") for i in range(9)]
+    return Component("deck", name, {"es": name, "en": name}, (63.0, 88.0), faces, None, grid=(3, 3),
+                     deck=True)
+
+
+def test_a_components_pages_are_sent_before_the_next_is_laid_out(tmp_path, monkeypatch):
+    events: list[str] = []
+    plan, submit = build_module.plan, render.Workers.submit
+
+    def planned(comp, *args):
+        events.append(f"plan {comp.id}")
+        return plan(comp, *args)
+
+    def submitted(self, fn, *args):
+        events.append(f"send {fn.__name__}")
+        return submit(self, fn, *args)
+
+    monkeypatch.setattr(build_module, "plan", planned)
+    monkeypatch.setattr(render.Workers, "submit", submitted)
+    build_module.build_components([_deck("uno"), _deck("dos")], Options(), tmp_path,
+                                  roots=(str(TEMPLATES),), flat=True)
+    assert events[:3] == ["plan uno", "send _render_job", "plan dos"]
+
+
+def test_books_are_typeset_in_a_render_worker_while_the_build_goes_on(tmp_path, monkeypatch):
+    from ludoteca.cards import load
+    pids = tmp_path / "pid"
+    make = rulebook._make
+
+    def spy(*args):
+        pids.write_text(str(os.getpid()))
+        return make(*args)
+
+    monkeypatch.setattr(rulebook, "_make", spy)
+    catalog = load(games=("ciudadelas",))
+    with render.Workers() as workers:
+        finish = rulebook.start_documents(catalog, ("ciudadelas",), Options(), tmp_path / "books",
+                                          [], workers)
+        assert workers.pool is not None                     # started for the book
+        docs = finish()
+    assert int(pids.read_text()) != os.getpid()
+    assert [d.rel for d in docs] == ["ciudadelas/reglamento.pdf", "ciudadelas/reglamento-cuadernillo.pdf"]
+    assert all(d.data.startswith(b"%PDF-") and d.pages > 1 for d in docs)
+    again = rulebook.documents(catalog, ("ciudadelas",), Options(), tmp_path / "books")
+    assert [d.data for d in again] == [d.data for d in docs]          # and cached as before
+    # the cache is written without fsync: a book a crash cut short is set again, not read back
+    (cut,) = (tmp_path / "books").glob("*-plain.pdf")
+    cut.write_bytes(cut.read_bytes()[:-40])
+    pids.unlink()
+    assert [d.data for d in rulebook.documents(catalog, ("ciudadelas",), Options(), tmp_path / "books")] \
+        == [d.data for d in docs] and pids.exists()

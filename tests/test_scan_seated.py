@@ -1,0 +1,161 @@
+"""Scanning a real table: twin markers, a seated player's view, codes of other families, what the
+rules say is missing, several photos of one player, and ``--review``.  Small photos, in-process."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+import yaml
+
+cv2 = pytest.importorskip("cv2", reason="the scan extra (opencv) is part of the test extra")
+
+import scanphotos  # noqa: E402
+
+from ludoteca.cards import markers  # noqa: E402
+from ludoteca.companion.scan import detect, synth, tally  # noqa: E402
+from ludoteca.companion.scan.targets import targets  # noqa: E402
+
+
+def _table(game_id: str):
+    return targets(scanphotos.catalog()[game_id])
+
+
+def _face(game_id: str, entry_id: str) -> synth.Face:
+    """One marked face as the kit prints it (rendered alone: the game's other faces are not needed)."""
+    import importlib
+
+    from ludoteca.generator.model import Options
+    game = scanphotos.catalog()[game_id]
+    table = targets(game)
+    module = importlib.import_module(f"ludoteca.generator.games.{game_id}")
+    for comp in module.components(game, Options()):
+        for face in comp.fronts:
+            number = face.context.get("marker")
+            if number in table and table[number].id == entry_id and comp.layout == "grid":
+                rendered = synth._render(face, comp.size_mm, False)
+                return synth.Face(rendered.rgb, rendered.alpha, rendered.size_mm, table[number])
+    raise LookupError(entry_id)
+
+
+def _photo(tmp_path, name: str, game_id: str, seed: int, pieces: list[synth.Face]):
+    """A 1.2 MP photo of these pieces only (overlapping as the scene lays them), and its truth."""
+    rng = np.random.default_rng(seed)
+    scene = synth.scene(scanphotos.catalog()[game_id], rng, [], [], pieces)
+    jpg, truth = synth.photo(scene, synth.SIZES["1.2MP"], rng, table_mm=460)
+    path = tmp_path / f"{name}.jpg"
+    path.write_bytes(jpg)
+    return path, truth
+
+
+def _grey(face: synth.Face, scale: float = 0.5):
+    """The face in grey at ``scale`` of its rendering (5 px/mm: markers of 45 px, read quickly)."""
+    return cv2.resize(cv2.cvtColor(face.rgb, cv2.COLOR_BGR2GRAY), None, fx=scale, fy=scale,
+                      interpolation=cv2.INTER_AREA)
+
+
+def test_a_card_covered_from_either_side_is_read_once_and_says_how_sure():
+    face = _face("ciudadelas", "harbor")
+    table = _table("ciudadelas")
+    gray = _grey(face)
+    h, w = gray.shape
+    whole = detect.recognise(gray, table)
+    assert [(f.target.id, f.copies, f.printed, f.sure) for f in whole] == [("harbor", 2, 2, True)]
+    for covered in ((slice(0, h // 2), slice(0, w // 2)), (slice(h // 2, h), slice(w // 2, w))):
+        part = gray.copy()
+        part[covered] = 120                      # another card lies over this corner
+        found = detect.recognise(part, table)
+        assert [(f.target.id, f.copies, f.sure) for f in found] == [("harbor", 1, False)]
+
+
+def test_two_identical_cards_side_by_side_are_two():
+    gray = _grey(_face("gladiadores", "casula"))
+    pair = np.hstack([gray, np.full((gray.shape[0], 20), 200, np.uint8), gray])
+    found = detect.recognise(pair, _table("gladiadores"))
+    assert [(f.target.id, f.copies) for f in found] == [("casula", 2), ("casula", 2)]
+
+
+def test_a_marker_seen_from_a_seat_at_57_degrees_is_read(tmp_path):
+    """Its sides differ by more than 1.6 times, which the squareness check once refused."""
+    scene = synth.Scene("ciudadelas", [synth.Item(_face("ciudadelas", "temple"), (0.0, 0.0), 0.0)])
+    view = synth.View(tilt=57, width_mm=400, quality=90)
+    jpg, truth = synth.photo(scene, synth.SIZES["1.2MP"], np.random.default_rng(3), view=view)
+    (tmp_path / "seat.jpg").write_bytes(jpg)
+    found = detect.scan_photo(tmp_path / "seat.jpg", _table("ciudadelas"))
+    assert [f.target.id for f in found] == ["temple"] and truth.visible == [found[0].marker]
+    quad = np.array(found[0].corners)
+    sides = [np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)]
+    assert max(sides) / min(sides) > 1.6
+
+
+def _marker_image(code: int, cell: int = 12, grey_cell: tuple[int, int] | None = None):
+    grid = markers.cells(code)
+    n = len(grid)
+    img = np.full(((n + 4) * cell, (n + 4) * cell), 235, np.uint8)
+    for r in range(n):
+        for c in range(n):
+            if grid[r][c]:
+                img[(r + 2) * cell:(r + 3) * cell, (c + 2) * cell:(c + 3) * cell] = 20
+    if grey_cell:
+        r, c = grey_cell
+        img[(r + 2) * cell:(r + 3) * cell, (c + 2) * cell:(c + 3) * cell] = 128
+    return cv2.GaussianBlur(img, (0, 0), 1.0)
+
+
+def test_a_code_one_cell_away_from_ours_is_refused():
+    """A code of another family one cell from ours (AprilTag 16h5 has three), read through blur,
+    shows that cell in between black and white: it is not our marker."""
+    quad = np.float32([[24, 24], [96, 24], [96, 96], [24, 96]])
+    assert detect.quiet_zone_clear(_marker_image(27), quad, 27)
+    grid = markers.cells(27)
+    r, c = next((r, c) for r in range(1, 5) for c in range(1, 5) if not grid[r][c])
+    assert not detect.quiet_zone_clear(_marker_image(27, grey_cell=(r, c)), quad, 27)
+
+
+def test_el_mapa_names_the_buildings_the_support_rule_needs():
+    game = scanphotos.catalog()["el_mapa"]
+    table = _table("el_mapa")
+    by_id = {t.id: t for t in table.values()}
+
+    def read(*ids):
+        return [detect.Found(by_id[i], []) for i in ids]
+    assert tally.likely_missing(game, read("cuartel", "mercado", "arqueria"), 2) == {}
+    assert tally.likely_missing(game, read("cuartel", "arqueria"), 2) == {1: 1}
+    assert tally.likely_missing(game, read("arqueria"), 2) == {1: 2}
+    assert tally.likely_missing(scanphotos.catalog()["ciudadelas"], [], 2) == {}
+
+
+def test_el_mapa_scores_what_was_read_and_says_what_is_missing(tmp_path, capsys):
+    from ludoteca.cli import main
+    path, truth = _photo(tmp_path, "ana", "el_mapa", 41, [_face("el_mapa", "arqueria"), _face("el_mapa", "cuartel")])
+    assert len(truth.visible) == 2
+    code = main(["scan", "--game", "el_mapa", "--score", "--player", f"Ana={path}", "--player", f"Luis={path}",
+                 "--set", "Ana.tiles_revealed=3", "--set", "Luis.tiles_revealed=3", "--lang", "en"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "Ana: likely missing buildings the support rule needs under those read: 1 of level 1" in err
+    assert "Ana: 2 pieces read" in out and "Total" in out
+
+
+def test_a_second_photo_adds_what_the_first_missed():
+    table = _table("el_mapa")
+    by_id = {t.id: t for t in table.values() if t.kind == "building"}
+    one = [detect.Found(by_id["cuartel"], [(0, 0)] * 4, copies=1), detect.Found(by_id["mercado"], [])]
+    two = [detect.Found(by_id["mercado"], []), detect.Found(by_id["banco"], []), detect.Found(by_id["banco"], [])]
+    merged = tally.merge([one, two])
+    assert Counter(f.target.id for f in merged) == Counter({"cuartel": 1, "mercado": 1, "banco": 2})
+
+
+def test_review_writes_the_annotated_photo_and_a_record_to_edit(tmp_path, capsys):
+    from ludoteca.cli import main
+    path, truth = _photo(tmp_path, "ana", "ciudadelas", 44, [_face("ciudadelas", "temple"), _face("ciudadelas", "castle")])
+    assert len(truth.visible) == 2
+    review = tmp_path / "review"
+    assert main(["scan", str(path), "--game", "ciudadelas", "--review", str(review)]) == 0
+    capsys.readouterr()
+    assert cv2.imread(str(review / "ana-scan.png")) is not None
+    text = (review / "record.yaml").read_text(encoding="utf-8")
+    assert text.startswith("# ludoteca scan --review") and "ana: 2 piezas leídas" in text
+    record = yaml.safe_load(text)
+    assert record["game"] == "ciudadelas" and sorted(record["players"][0]["city"]) == ["castle", "temple"]
