@@ -38,11 +38,11 @@ QUIET_CELLS = 1.0
 #: ("token", fraction, cx, cy): a square of ``fraction`` of the face's width centred at
 #: (cx, cy) fractions of the face.  On tokens the icon and the value come first and the marker
 #: takes at most a fifth of the face (issue 20): read as area, the marker with its white quiet zone
-#: (8 cells across for 6 of marker) on a round token: 0.3 of the width gives (0.3 * 8/6)^2 / (pi/4)
-#: = 20 % of the disc, the black square alone 11 %.  A fifth of the *width* (3 to 5 mm on 15 to
+#: (8 cells across for 6 of marker) on a round token: 0.29 of the width gives
+#: (0.29 * 8/6)^2 / (pi/4) = 19 % of the disc, the black square alone 11 %.  A fifth of the *width* (3 to 5 mm on 15 to
 #: 25 mm tokens) was tried: read from a close photo of one player's pieces, it was missed in a
 #: third of photos 40 cm across and in the scan tests' photos of a whole table.
-TOKEN_SHARE = 0.3
+TOKEN_SHARE = 0.29
 PLACES: dict[str, tuple] = {
     "ciudadelas/district": (5.0, 5.0, 9.0),
     "gladiadores/building": (5.0, 5.0, 9.0),
@@ -110,7 +110,7 @@ def place(face: str, w: float, h: float) -> tuple[float, float, float]:
     """(x, y, side) in mm of the marker's black square on a face of kind ``face``, ``w`` x ``h`` mm.
 
     >>> place("el_mapa/counter", 20, 20)
-    (10.1, 10.8, 6.0)
+    (10.2, 10.9, 5.8)
     """
     spec = PLACES[face]
     if spec[0] == "token":

@@ -140,8 +140,8 @@ def _icon_mm(svg: str, units: float) -> float:
 @pytest.mark.parametrize("game_id", ["el_mapa", "gladiadores"])
 def test_tokens_show_icon_and_value_first(game_id):
     """On every round token and marker: an icon of at least 8 mm; where it has a value, the value
-    in figures at least 3 mm tall; where the data gives a scan marker, one of at most a fifth of
-    the width, clear of the value.  ``--no-markers`` leaves the marker out."""
+    in figures at least 3 mm tall; where the data gives a scan marker, one that with its white
+    quiet zone covers at most a fifth of the disc, clear of the value.  ``--no-markers`` leaves the marker out."""
     kind = "el_mapa/counter" if game_id == "el_mapa" else "gladiadores/token"
     units = 100 if game_id == "el_mapa" else 10
     icons = values = marked = 0
@@ -162,8 +162,9 @@ def test_tokens_show_icon_and_value_first(game_id):
         if ctx.get("marker") is None:
             continue
         x, y, side = markers.place(kind, w, w)
-        assert side <= w / 5 + 1e-9 and 'class="scan-marker"' in svg
         half, quiet = 0.32 * size * len(value.group(4)), markers.quiet(side)
+        assert (side + 2 * quiet) ** 2 <= math.pi * (w / 2) ** 2 / 5 + 1e-9, (face.name, side)
+        assert 'class="scan-marker"' in svg
         assert vx + half <= x - quiet or vy <= y - quiet, face.name  # beside it or above it
         marked += 1
     assert icons and values and marked

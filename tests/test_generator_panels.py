@@ -87,9 +87,18 @@ def layout(svg: str) -> tuple[list[tuple[int, Box, str]], list[tuple[int, Box]],
     top = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
     order = 0
 
-    def walk(node, m, rotated, art=False):
+    clips = {c.get("id"): c.find(f"{SVG}rect") for c in root.iter(f"{SVG}clipPath")}
+
+    def walk(node, m, rotated, art=False, clip: Box | None = None):
         nonlocal order
         m = _mul(m, _matrix(node.get("transform")))
+        ref = re.fullmatch(r"url\(#([^)]+)\)", node.get("clip-path") or "")
+        shape = clips.get(ref.group(1)) if ref else None
+        if shape is not None:                        # what is drawn inside shows only in the clip
+            x, y = float(shape.get("x", 0)), float(shape.get("y", 0))
+            box = _mapped(m, (x, y, x + float(shape.get("width")), y + float(shape.get("height"))))
+            clip = box if clip is None else (max(clip[0], box[0]), max(clip[1], box[1]),
+                                             min(clip[2], box[2]), min(clip[3], box[3]))
         rotated = rotated or "rotate" in (node.get("transform") or "")
         art = art or node.get("class") == "art"      # a picture: its lettering is the art's own
         tag = node.tag.replace(SVG, "")
@@ -100,7 +109,9 @@ def layout(svg: str) -> tuple[list[tuple[int, Box, str]], list[tuple[int, Box]],
             x, y = float(node.get("x", 0)), float(node.get("y", 0))
             w, h = float(node.get("width")), float(node.get("height"))
             box = _mapped(m, (x, y, x + w, y + h))
-            if w > 0 and h > 0 and node.get("fill", "black") != "none":
+            if clip is not None:
+                box = (max(box[0], clip[0]), max(box[1], clip[1]), min(box[2], clip[2]), min(box[3], clip[3]))
+            if w > 0 and h > 0 and box[2] > box[0] and box[3] > box[1] and node.get("fill", "black") != "none":
                 panels.append((order, box))
             stroke = float(node.get("stroke-width", 1)) * abs(m[0])
             if node.get("stroke", "none") != "none" and stroke > 0 and m == top and not art:
@@ -119,7 +130,7 @@ def layout(svg: str) -> tuple[list[tuple[int, Box, str]], list[tuple[int, Box]],
                 texts.append((order, _mapped(m, (x0, y - ASCENT * size, x0 + width, y + below)), words))
             return
         for child in node:
-            walk(child, m, rotated, art)
+            walk(child, m, rotated, art, clip)
 
     for child in root:
         walk(child, top, False)

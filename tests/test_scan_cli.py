@@ -169,7 +169,7 @@ def test_el_mapa_end_to_end_with_a_partial_record(tmp_path):
 
 
 def test_gladiadores_end_to_end(tmp_path):
-    args = _photos(tmp_path, "gladiadores", GLADIADORES, 41, "1.2MP")
+    args = _photos(tmp_path, "gladiadores", GLADIADORES, 41, "3MP")  # tokens: 1.2 MP is under 2 px a cell
     done = run("scan", "--game", "gladiadores", "--score", *args, "--set", "target=10",
                "--set", "Ana.coins=3", "--set", "Luis.coins=5", "--json")
     assert done.returncode == 0, done.stderr
