@@ -31,7 +31,8 @@ def main() -> int:
         rows = rc.build(src, games=3, per_game=300)
         healthy = src.read_bytes()
         print(f"{len(rows)} actions, {len(healthy) // rc.PAGE} pages")
-        print(f"{'damage':24} {'seed':>4} {'intact':>6} {'back':>5} {'apart':>5} {'lost':>5} {'wrong':>5} {'games':>5} {'s':>6}")
+        print(f"{'damage':24} {'seed':>4} {'intact':>6} {'back':>5} {'apart':>5} {'lost':>5} {'wrong':>5} "
+              f"{'games':>5} {'s':>6}")
         for kind in rc.ISSUE_DAMAGE:
             for seed in range(1, args.seeds + 1):
                 damaged = rc.damage(healthy, kind, seed)

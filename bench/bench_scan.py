@@ -236,7 +236,8 @@ def main() -> int:
     for (system, res, what), values in sorted(r["times"].items()):
         med = statistics.median(values) * 1000
         timing[f"{system} {res} {what}"] = med
-        print(f"{system:22} {res:>6} {what:7}: median {med:6.1f} ms, max {max(values) * 1000:6.1f} ms (n={len(values)})")
+        print(f"{system:22} {res:>6} {what:7}: median {med:6.1f} ms, max {max(values) * 1000:6.1f} ms "
+              f"(n={len(values)})")
     print(f"\nfailures ({len(r['failures'])}):")
     for f in r["failures"][:40]:
         print("  ", json.dumps(f))

@@ -87,9 +87,11 @@ def main(argv: list[str] | None = None) -> int:
         broken: list[str] = []
         for k, (label, extra) in enumerate(parts):
             report = scratch / f"part{k}.xml"
-            done = subprocess.run([str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", str(os.cpu_count() or 1),
+            done = subprocess.run([str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n",
+                                   str(os.cpu_count() or 1),
                                    f"--junitxml={report}", *extra], cwd=ROOT, env=env, capture_output=True, text=True)
-            summary = [line for line in done.stdout.splitlines() if " in " in line and ("passed" in line or "failed" in line)]
+            summary = [line for line in done.stdout.splitlines()
+                       if " in " in line and ("passed" in line or "failed" in line)]
             print(f"{label}: {summary[-1] if summary else f'exit {done.returncode}'}")
             broken += failures(report) if done.returncode else []
         print(f"{len(broken)} test(s) break with the newest releases" + (":" if broken else ""))

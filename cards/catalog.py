@@ -20,7 +20,8 @@ from importlib import resources
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from ludoteca.atomic import kind_of
 
@@ -300,7 +301,7 @@ def _known_ids(schema: dict, raw: dict[str, tuple[Path, Any, int]]) -> dict[str,
     A kind whose file could not be read has no ids: its refs are not checked, so that one broken
     file gives one problem, not one per reference to it."""
     ids: dict[str, set[str]] = {}
-    for kind, (path, items, line) in raw.items():
+    for kind, (_path, items, _line) in raw.items():
         if not schema["kinds"][kind].get("single") and isinstance(items, list):
             ids[kind] = {e["id"] for e in items if isinstance(e, dict) and isinstance(e.get("id"), str)}
     return ids
@@ -511,7 +512,7 @@ def _check_totals(game: Game, sections: dict[str, tuple[Path, int]],
         chosen = [e for e in entries if all(e.get(k) == v for k, v in where.items())]
         total_field = check.get("sum")
 
-        def total(items: list[dict]) -> int:
+        def total(items: list[dict], total_field: str | None = total_field) -> int:
             if total_field:
                 return sum(v for v in (e.get(total_field) for e in items)
                            if isinstance(v, int) and not isinstance(v, bool))

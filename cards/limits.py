@@ -98,7 +98,7 @@ _SEPARATOR = re.compile(r"[,\[{]")
 #: A ``\uD800``-``\uDFFF`` escape that is not half of a pair (what JSON allows and no text holds).
 _HALF_CHARACTER = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
                              r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
-_LONG_NUMBER = re.compile(r"\d{%d,}" % (MAX_INT_DIGITS + 1))
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_INT_DIGITS + 1},}}")
 
 
 def json_depth_ok(text: str, path: Path | str, limit: int = MAX_DEPTH) -> None:

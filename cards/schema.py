@@ -26,7 +26,8 @@ import copy
 import difflib
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from .names import MAX_NAME, name_problem, shown
 
@@ -181,7 +182,8 @@ class Checker:
         if lo is not None and len(value) < lo or hi is not None and len(value) > hi:
             self.fail(path, "a list of " + _range_phrase("items", lo, hi), value, line)
         item_spec = normalise_spec(spec["of"])
-        with_ids = item_spec["type"] == "object" and normalise_spec(item_spec["fields"].get("id", "str"))["type"] == "id"
+        with_ids = item_spec["type"] == "object" and normalise_spec(item_spec["fields"].get("id",
+                                                                                            "str"))["type"] == "id"
         seen: set = set()
         first_ids: dict[str, int | None] = {}
         for i, item in enumerate(value):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 DESCRIPTION = "Open the table companion app in a window."
 MISSING_KIVY = ("ludoteca: error: the companion app needs Kivy, which comes with the app extra: "

@@ -10,11 +10,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator
+from typing import Any, BinaryIO
+from collections.abc import Iterator
 
 from ludoteca.atomic import Unwritable, write_text
 from ludoteca.cards.limits import MAX_LINE_BYTES, InputTooLarge, json_loads
 from ludoteca.cards.names import json_text, shown
+from datetime import UTC
 
 #: The largest seed: what one SQLite integer holds.
 MAX_SEED = 2**63 - 1
@@ -200,14 +202,14 @@ def _lines(stream: BinaryIO) -> Iterator[str | InputTooLarge]:
 def _local_time(stamp: str) -> str:
     """A stored UTC time (ISO 8601) as the clock on the wall shows it: ``2026-03-29 01:10``.
     A stamp that is not one (a recovered database may hold anything) is shown as it is, cut short."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     try:
         when = datetime.fromisoformat(str(stamp))
     except ValueError:
         return str(stamp)[:19]
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
+        when = when.replace(tzinfo=UTC)
     return when.astimezone().strftime("%Y-%m-%d %H:%M")
 
 

@@ -16,7 +16,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 from urllib.parse import quote
 
 from ludoteca.atomic import write_bytes

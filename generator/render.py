@@ -18,7 +18,7 @@ import math
 import os
 import re
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from . import binding, fonts
 from ludoteca.atomic import tmp_name, write_bytes, write_text
@@ -319,7 +319,7 @@ def _render_job(job: list[tuple[Path, Page]]) -> int:
     return len(job)
 
 
-def _jobs(todo: dict[str, Page], cache: "Cache", workers: int) -> list[list[tuple[Path, Page]]]:
+def _jobs(todo: dict[str, Page], cache: Cache, workers: int) -> list[list[tuple[Path, Page]]]:
     """Pages grouped by component, big groups split so no worker idles; costliest first."""
     groups: dict[str, list[tuple[Path, Page]]] = {}
     for key, page in todo.items():
@@ -399,7 +399,7 @@ class Workers:
             self.pool.shutdown(wait=True, cancel_futures=failed)
             self.pool = None
 
-    def __enter__(self) -> "Workers":
+    def __enter__(self) -> Workers:
         return self
 
     def __exit__(self, kind, *exc) -> None:

@@ -17,7 +17,8 @@ import math
 import os
 import time
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any
+from collections.abc import Iterable, Iterator
 
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame

@@ -117,7 +117,7 @@ class Grid(_Sheet):
 
     @classmethod
     def make(cls, paper: str | tuple[float, float], item: tuple[float, float], bleed: float,
-             grid: tuple[int, int] | None = None, what: str = "items") -> "Grid":
+             grid: tuple[int, int] | None = None, what: str = "items") -> Grid:
         """Lay out items of ``item`` size on ``paper`` (a name or (w, h) mm); ``grid`` forces
         cols x rows, else as many as fit."""
         pw, ph = paper_size(paper) if isinstance(paper, str) else (float(paper[0]), float(paper[1]))
@@ -227,7 +227,7 @@ class PageArea:
     margin: float
 
     @classmethod
-    def make(cls, paper: str) -> "PageArea":
+    def make(cls, paper: str) -> PageArea:
         return cls(paper_size(paper), float(data()["page"]["margin"]))
 
     @property
@@ -256,7 +256,7 @@ class Board(_Sheet):
     margin: float
 
     @classmethod
-    def make(cls, paper: str, item: tuple[float, float], bleed: float) -> "Board":
+    def make(cls, paper: str, item: tuple[float, float], bleed: float) -> Board:
         pw, ph = paper_size(paper)
         cfg = data()["board"]
         margin, overlap = float(cfg["margin"]), float(cfg["overlap"])
@@ -305,7 +305,7 @@ class Fold:
     half: Grid
 
     @classmethod
-    def make(cls, paper: str, item: tuple[float, float], bleed: float, what: str = "items") -> "Fold":
+    def make(cls, paper: str, item: tuple[float, float], bleed: float, what: str = "items") -> Fold:
         pw, ph = paper_size(paper)
         best: Fold | None = None
         for w, h in ((pw, ph), (ph, pw)):

@@ -9,7 +9,8 @@ import re
 import traceback
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from .fonts import MIN_PT, FitError, fit as fit_text
 from .units import pt_to_mm

@@ -60,7 +60,7 @@ def packaged_files(root: Path = ROOT, app: configparser.SectionProxy | None = No
     exclude_dirs = [d if d.endswith("/") else d + "/" for d in _list(app, "source.exclude_dirs")]
     patterns = _list(app, "source.exclude_patterns")
     chosen = []
-    for folder, dirs, files in os.walk(root):
+    for folder, _dirs, files in os.walk(root):
         rel = Path(folder).relative_to(root)
         if any(part.startswith(".") for part in rel.parts):
             continue

@@ -22,7 +22,8 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = Path(__file__).resolve().parent / "screenshots"
@@ -113,7 +114,7 @@ class AppDriver:
         self.shots: list[Path] = []
 
     # -- life cycle ---------------------------------------------------------------------------
-    def start(self) -> "AppDriver":
+    def start(self) -> AppDriver:
         configure_kivy(self.size)
         os.environ["LUDOTECA_DB"] = str(self.db)
         os.environ["LUDOTECA_SETTINGS"] = str(self.settings)
@@ -144,7 +145,7 @@ class AppDriver:
         self.app = None
         self.step(1)
 
-    def __enter__(self) -> "AppDriver":
+    def __enter__(self) -> AppDriver:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:

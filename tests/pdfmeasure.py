@@ -428,7 +428,7 @@ def pdf_complaints(path: str | Path) -> list[str]:
                         for value in kind.values():
                             value.get_object()
             if page.get_contents() is not None:
-                ContentStream(page.get_contents(), reader).operations
+                _ = ContentStream(page.get_contents(), reader).operations  # parsing is the check
     except Exception as exc:  # what strict mode refuses
         handler.messages.append(f"{type(exc).__name__}: {exc}")
     finally:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -11,12 +11,12 @@ from ludoteca.cards import load
 from ludoteca.companion.scan import synth
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalog():
     return load()
 
 
-@lru_cache(maxsize=None)
+@cache
 def faces(game_id: str):
     return synth.faces(catalog()[game_id])
 

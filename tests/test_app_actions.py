@@ -147,7 +147,8 @@ def test_gladiadores_chain_and_destroy_from_the_screen(drv):
     # Without the Officina and the Aries: chain and destroy are shown disabled, with the engine's reasons.
     first = me["gladiators"][0]["uid"]
     drv.press(f"glad_{first}")
-    for wid, reason in (("chain", "necesitas la Officina para encadenar"), ("destroy", "necesitas el Aries para destruir")):
+    for wid, reason in (("chain", "necesitas la Officina para encadenar"), ("destroy",
+                                                                            "necesitas el Aries para destruir")):
         button = drv.find(wid)
         assert button.disabled and button.text.endswith(f"\n{reason}"), button.text
     assert not drv.find("work").disabled and not drv.find("fight").disabled

@@ -13,6 +13,7 @@ from ludoteca.companion.app.platform import ACTION_VIEW, AUTHORITY, EXTRA_STREAM
 from ludoteca.companion.engine.export import BGSTATS_PUSH
 from ludoteca.companion.engine.common import refusals
 from ludoteca.companion.engine.games import gladiadores as G
+from datetime import UTC
 
 
 def test_short_game_to_final_scoring(drv):
@@ -161,12 +162,12 @@ def test_a_fight_records_the_combat_card_revealed_at_the_table(drv):
 def test_the_clock_stops_while_the_home_screen_is_in_front(drv):
     """15 s on the home screen add nothing to the play or to Ana's thinking; the phone pausing the app
     stops it too, and it counts again once the play is in front."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from fakeclock import FakeTime
     from ludoteca.companion.app.tableclock import game_clock
 
-    now = FakeTime(datetime(2026, 3, 28, 18, 0, tzinfo=timezone.utc))
+    now = FakeTime(datetime(2026, 3, 28, 18, 0, tzinfo=UTC))
     drv.app.clock_now = now
     new_game(drv, "gladiadores", ["Ana", "Luis"])
     seat = drv.state["active"]

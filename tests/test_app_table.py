@@ -3,7 +3,7 @@ play and thinking time, and the statistics screen (screenshots under tests/scree
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 
 import appdriver  # noqa: F401  (sets up Kivy before anything imports it)
 from appdriver import AppDriver, drv, new_game  # noqa: F401  (drv is a fixture)
@@ -17,7 +17,7 @@ from ludoteca.companion.engine.stats import compute_stats
 from test_engine_helpers import choose_move
 from fakeclock import FakeTime
 
-T0 = datetime(2026, 3, 28, 18, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 3, 28, 18, 0, tzinfo=UTC)
 
 
 class Recorder(Speech):
@@ -173,8 +173,8 @@ def test_final_chart_play_time_and_thinking_then_statistics(tmp_path):
         assert drv.app.root.current == "final"
         from ludoteca.companion.app import theme
         from ludoteca.companion.app.widgets import rgba
-        played = {name: rgba(drv.app.colour_of(seat)) for seat, name in enumerate(drv.state["players"][i]["name"]
-                                                                               for i in range(len(drv.state["players"])))}
+        names = [p["name"] for p in drv.state["players"]]
+        played = {name: rgba(drv.app.colour_of(seat)) for seat, name in enumerate(names)}
         assert played["Ana"] == rgba("purple")
         final = drv.state["final"]
         chart = drv.find("breakdown_chart")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import hashlib
 import re
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import pytest
 

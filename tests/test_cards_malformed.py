@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 
@@ -361,7 +361,7 @@ def map_key_out_of_range(c: Copy) -> list[str]:
 @case
 def undecodable_bytes(c: Copy) -> list[str]:
     path = c.game / "components.yaml"
-    path.write_bytes(path.read_bytes().replace("Carta de ayuda".encode(), "Carta de ayuda \xe9".encode("latin-1")))
+    path.write_bytes(path.read_bytes().replace(b"Carta de ayuda", "Carta de ayuda \xe9".encode("latin-1")))
     return [f"{REL}/components.yaml:1: file 'components.yaml': file: UTF-8 text, "
             "got undecodable bytes (invalid continuation byte)"]
 

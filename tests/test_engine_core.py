@@ -362,7 +362,8 @@ def test_optional_arguments_may_be_left_out():
 
 
 @pytest.mark.parametrize("game, action, es, en", [
-    ("el_mapa", {"action": "build", "building": "Nowhere", "castle": 0}, "edificio desconocido: ", "unknown building: "),
+    ("el_mapa", {"action": "build", "building": "Nowhere", "castle": 0}, "edificio desconocido: ",
+     "unknown building: "),
     ("el_mapa", {"action": "hire", "troop": "Nobody", "count": 1}, "tropa desconocida: ", "unknown troop: "),
     ("gladiadores", {"action": "build", "building": "Nowhere", "gladiators": ["g1"]},
      "edificio desconocido: ", "unknown building: "),

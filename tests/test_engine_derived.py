@@ -242,6 +242,7 @@ def test_el_mapa_trade_limit_battle_points_and_timers(store):
     # A timer showing 1 turn left recruits at that player's next turn start; more does not.
     s.apply({"action": "adjust", "player": me["name"], "resource": "oro", "delta": 9})
     s.apply({"action": "adjust", "player": me["name"], "resource": "madera", "delta": 3})
+    left: dict[str, int] = {}
     for turn in range(4):
         s.apply({"action": "end_turn"})
         s.apply({"action": "end_turn"})
@@ -275,7 +276,8 @@ def test_gladiadores_derived_and_building_adjust(store):
     s.apply({"action": "undo"})
     assert s.state["max_buildings"] == s.data.meta["limits"]["max_buildings"]
     uids = [g["uid"] for g in me["gladiators"]]
-    chain = {"action": "chain", "gladiator": uids[0], "target": rival["name"], "targets": [rival["gladiators"][0]["uid"]]}
+    chain = {"action": "chain", "gladiator": uids[0], "target": rival["name"],
+             "targets": [rival["gladiators"][0]["uid"]]}
     destroy = {"action": "destroy", "target": rival["name"], "building": rival["buildings"][0], "gladiators": uids}
     assert refusals(G.MOVES, s.state, s.data, [chain, destroy]) == [
         {"es": "necesitas la Officina para encadenar", "en": "you need the Officina to chain"},
@@ -290,7 +292,8 @@ def test_gladiadores_derived_and_building_adjust(store):
     assert refusals(G.MOVES, s.state, s.data, [chain])[0] is None
     # With the Aries, the rival's Stabulum (cost 3) is refused for the two Tiros' construction 1 + 1.
     assert destroy["building"] == "stabulum"
-    assert refusals(G.MOVES, s.state, s.data, [destroy]) == [{"es": "derribar Stabulum cuesta 3 y tus gladiadores suman 2",
+    assert refusals(G.MOVES, s.state, s.data,
+                    [destroy]) == [{"es": "derribar Stabulum cuesta 3 y tus gladiadores suman 2",
                                                               "en": "demolishing Stabulum costs 3; your gladiators "
                                                                     "add up to 2"}]
     assert G.pooled_construction(s.state, seat, uids, s.data) == sum(me["glad_stats"][u]["construction"] for u in uids)

@@ -159,7 +159,8 @@ def test_five_buildings_at_most_and_no_demolishing_points(store):
     me = active(s)
     free = [b for b in s.state["centre"]["buildings"] if b not in me["buildings"]]
     with pytest.raises(LimitReached):
-        s.apply({"action": "build", "building": free[0], "gladiators": [g["uid"] for g in me["gladiators"] if g["ready"]]})
+        s.apply({"action": "build", "building": free[0],
+                 "gladiators": [g["uid"] for g in me["gladiators"] if g["ready"]]})
     assert all(not a["action"] == "build" for a in s.legal_actions())
 
 
@@ -211,7 +212,8 @@ def test_auction_order_payment_and_ready_arrival(store):
     coins = s.state["players"][seat]["coins"]
     s.apply({"action": "bid", "player": me["name"], "amount": card["min_bid"] + 1})  # the active player matches
     winner = s.state["players"][seat]
-    discount = sum(e.get("amount", 0) for b in winner["buildings"] for e in s.data.get("building", b).get("effects") or []
+    discount = sum(e.get("amount", 0) for b in winner["buildings"] for e in s.data.get("building",
+                                                                                       b).get("effects") or []
                    if e["kind"] == "auction_discount")
     assert winner["coins"] == coins - max(0, card["min_bid"] + 1 - discount)
     new = winner["gladiators"][-1]

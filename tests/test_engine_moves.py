@@ -202,7 +202,7 @@ def test_bad_options_name_the_option(game, options, message):
 
 
 def test_player_counts_come_from_the_data_for_all_three_games():
-    for game, data in DATA.items():
+    for data in DATA.values():
         lo, hi = data.meta["players"]["min"], data.meta["players"]["max"]
         setup_options(data, NAMES[:lo], {})
         with pytest.raises(BadArgument, match=f"takes {lo} to {hi} players, not {hi + 1}"):
@@ -267,7 +267,8 @@ def test_a_fight_ending_level_scores_nothing_for_the_attacker():
                  "card": tie["id"]})
         level = a_combat + tie["swords"]
         fight = next(line for line in s.state["log"] if line["es"].startswith("Combate"))
-        assert fight["es"].startswith(f"Combate {level} contra {level} ") and fight["es"].endswith(f"gana {rival['name']}")
+        assert fight["es"].startswith(f"Combate {level} contra {level} ")
+        assert fight["es"].endswith(f"gana {rival['name']}")
         assert (s.state["players"][seat]["combat_wins"], s.state["players"][1 - seat]["defence_wins"]) == (0, 1)
         return
     pytest.fail("no seed gave a tie to test")

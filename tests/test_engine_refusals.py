@@ -98,7 +98,8 @@ def test_the_bank_table_as_the_trade_move_offers_it():
     3 gold -> 1 stone; each line's action is the one the screen sends and legal_actions offers."""
     lines = M.trade_lines(MAPA)
     assert [(line["give"], line["get"]) for line in lines] == [
-        ({"madera": 1}, {"oro": 1}), ({"piedra": 1}, {"oro": 2}), ({"oro": 2}, {"madera": 1}), ({"oro": 3}, {"piedra": 1})]
+        ({"madera": 1}, {"oro": 1}), ({"piedra": 1}, {"oro": 2}), ({"oro": 2}, {"madera": 1}), ({"oro": 3},
+                                                                                                {"piedra": 1})]
     assert lines[1]["action"] == {"action": "trade", "give": "piedra", "get": "oro"}
     candidates = [{"action": "trade", **args} for args in M.MOVES["trade"].candidates({}, MAPA)]
     assert candidates == [line["action"] for line in lines]

@@ -193,7 +193,7 @@ def test_an_alias_inside_its_own_anchor_counts_one_value(tmp_path, monkeypatch):
 
 
 def test_a_yaml_mapping_with_one_list_is_that_list_of_cards(tmp_path):
-    path = _csv(tmp_path, "cartas:\n  - name: Ana\n  - name: Luis\n".encode(), "d.yaml")
+    path = _csv(tmp_path, b"cartas:\n  - name: Ana\n  - name: Luis\n", "d.yaml")
     assert read_rows(path) == [({"name": "Ana"}, 1), ({"name": "Luis"}, 2)]
     two = _csv(tmp_path, b"cartas: []\notras: []\n", "two.yaml")
     with pytest.raises(GeneratorError) as exc:

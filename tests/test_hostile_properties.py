@@ -21,17 +21,20 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
                                                                          HealthCheck.function_scoped_fixture])
 NAMES = ["Ana", "Luis", "Mercado", "Cuartel", "Pirámides", "Templo", "King", "Rey", "templum", "leva", "oro",
          "gold", "el_mapa", "ciudadelas", "gladiadores", "", " ", "x" * 300]
-scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**60, 10**60), st.floats(allow_nan=False, allow_infinity=False),
+scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**60, 10**60), st.floats(allow_nan=False,
+                                                                                      allow_infinity=False),
                     st.sampled_from(NAMES), st.text(max_size=20))
 values = st.recursive(scalars, lambda inner: st.one_of(
     st.lists(inner, max_size=6), st.dictionaries(st.sampled_from(
-        ["game", "players", "name", "city", "buildings", "gold", "tiles_revealed", "combat_wins", "defence_wins", "characters",
+        ["game", "players", "name", "city", "buildings", "gold", "tiles_revealed", "combat_wins", "defence_wins",
+         "characters",
          "defeated", "resources", "variants", "target", "first_complete", "dark_city", "x"]), inner, max_size=6)),
     max_leaves=40)
 records = st.builds(lambda game, players, extra: {"game": game, "players": players, **extra},
                     st.sampled_from(["ciudadelas", "el_mapa", "gladiadores", "Ciudadelas", "mapa"]),
                     st.one_of(values, st.lists(st.dictionaries(st.sampled_from(
-                        ["name", "city", "buildings", "gold", "tiles_revealed", "combat_wins", "defence_wins", "characters",
+                        ["name", "city", "buildings", "gold", "tiles_revealed", "combat_wins", "defence_wins",
+                         "characters",
                          "defeated", "resources", "trained_troops", "hand", "coins"]),
                         st.one_of(scalars, st.lists(st.sampled_from(NAMES), max_size=12),
                                   st.dictionaries(st.sampled_from(NAMES), st.integers(-5, 10**9), max_size=4))),

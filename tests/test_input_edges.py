@@ -136,7 +136,8 @@ def test_validate_refuses_a_card_name_of_100000_characters_or_with_control_chara
     assert main(["validate", "--cards", str(tmp_path / "cards")]) == 2
     err = capsys.readouterr().err
     assert f"buildings.yaml:{line}: building 'domus': name.es: a name of at most 60 characters, got 100,000" in err
-    assert f"buildings.yaml:{line}: building 'domus': name.en: a name of letters" in err and "'\\x09' at character 3" in err
+    assert f"buildings.yaml:{line}: building 'domus': name.en: a name of letters" in err
+    assert "'\\x09' at character 3" in err
 
 
 @pytest.mark.parametrize("game, old, new, where", [
@@ -144,7 +145,8 @@ def test_validate_refuses_a_card_name_of_100000_characters_or_with_control_chara
      "schema 'gladiadores': game.player_counts: a list whose 'min_len' is a whole number of items, got 'one'"),
     ("gladiadores", "      type: int\n      min: 1\n", "      type: int\n      min: uno\n",
      "schema 'gladiadores': setup.options.target.min: a whole number, got 'uno'"),
-    ("el_mapa", "players: {type: object, fields: {min: {type: int, min: 1,", "players: {type: object, fields: {min: {type: int, min: uno,",
+    ("el_mapa", "players: {type: object, fields: {min: {type: int, min: 1,",
+     "players: {type: object, fields: {min: {type: int, min: uno,",
      "schema 'el_mapa': game.players.min: an integer with a plausible range ('min' and its value), got 'min': 'uno'"),
 ])
 def test_a_word_where_the_schema_wants_a_number_is_one_line(capsys, tmp_path, game, old, new, where):
@@ -275,10 +277,12 @@ def test_a_png_that_lies_about_its_data_is_one_line(capsys, tmp_path, white_png)
 def test_a_photo_that_is_a_fifo_or_a_device_is_refused_without_waiting(capsys, tmp_path, white_png):
     fifo = fifo_at(tmp_path / "x.jpg")
     code, out, err = unblocking(fifo, lambda: scan(capsys, fifo, "--game", "ciudadelas"))
-    assert code == 2 and err == f"ludoteca scan: {fifo}: cannot read the photo (a FIFO (named pipe), not a regular file)\n"
+    assert code == 2
+    assert err == f"ludoteca scan: {fifo}: cannot read the photo (a FIFO (named pipe), not a regular file)\n"
     if Path("/dev/zero").exists():
         code, out, err = scan(capsys, "/dev/zero", "--game", "ciudadelas")
-        assert code == 2 and err == "ludoteca scan: /dev/zero: cannot read the photo (a character device, not a regular file)\n"
+        assert code == 2
+        assert err == "ludoteca scan: /dev/zero: cannot read the photo (a character device, not a regular file)\n"
 
 
 def test_a_set_value_of_5000_digits_is_one_line(capsys, white_png):

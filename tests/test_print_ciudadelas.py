@@ -139,10 +139,10 @@ def _page_boxes(pdf: Path) -> list[list[tuple[float, float, float, float]]]:
     tops = _strip(pdf, 0, 0, int(page_w * PX_PER_MM), th)
     lefts = _strip(pdf, 0, 0, lw, int(page_h * PX_PER_MM))
     pages = []
-    for t, l in zip(tops, lefts):
-        tp, lp = t.load(), l.load()
+    for t, left in zip(tops, lefts):
+        tp, lp = t.load(), left.load()
         xs = _runs([int(any(tp[x, y] < 128 for y in range(t.height))) for x in range(t.width)])
-        ys = _runs([int(any(lp[x, y] < 128 for x in range(l.width))) for y in range(l.height)])
+        ys = _runs([int(any(lp[x, y] < 128 for x in range(left.width))) for y in range(left.height)])
         assert len(xs) % 2 == 0 and len(ys) % 2 == 0, (pdf.name, xs, ys)
         cols = list(zip(xs[0::2], xs[1::2]))
         rows = list(zip(ys[0::2], ys[1::2]))

@@ -257,9 +257,11 @@ def test_gladiadores_counts_and_cards_are_the_data(books, catalog, lang):
     text = body(books["gladiadores", lang, "a4", "plain"], footer(catalog, "gladiadores", lang))
     by_kind = counts["gladiators_by_kind"]
     if lang == "es":
-        assert f"{counts['gladiators']} cartas de gladiador: {by_kind['tiro']} tiros (novatos) y {by_kind['veteran']} veteranos" in text
+        assert (f"{counts['gladiators']} cartas de gladiador: {by_kind['tiro']} tiros (novatos) y "
+                f"{by_kind['veteran']} veteranos") in text
     else:
-        assert f"{counts['gladiators']} gladiator cards: {by_kind['tiro']} Tiros (novices) and {by_kind['veteran']} veterans" in text
+        assert (f"{counts['gladiators']} gladiator cards: {by_kind['tiro']} Tiros (novices) and "
+                f"{by_kind['veteran']} veterans") in text
     for t in game.entries("token"):
         assert f"{t['copies']} × {t['name'][lang]}" in text, t["id"]
     rows = flat(text_of(books["gladiadores", lang, "a4", "plain"]))

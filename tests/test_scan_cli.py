@@ -214,7 +214,8 @@ def test_missing_extra_is_a_one_line_hint(tmp_path):
                           capture_output=True, text=True, timeout=120,
                           env={**__import__("os").environ, "PYTHONPATH": env_path})
     assert done.returncode == 2
-    assert done.stderr.strip().splitlines() == ["ludoteca scan: ludoteca scan needs OpenCV: pip install 'ludoteca[scan]'"]
+    needs = "ludoteca scan: ludoteca scan needs OpenCV: pip install 'ludoteca[scan]'"
+    assert done.stderr.strip().splitlines() == [needs]
 
 
 def _tally_record(partial):

@@ -128,7 +128,8 @@ def test_four_copies_of_a_district_the_deck_holds_three_of():
     name = f"{three['name']['es']} / {three['name']['en']}"
     assert problem == (f"<record>: players[3].city[0]: '{name}' is in the cities 4 times or more "
                        "(players[0].city[0], players[1].city[0], players[2].city[0], players[3].city[0]), and "
-                       f"the deck holds 3; seed {CATALOG['ciudadelas'].meta['physical']['district_copies']['seed_line']}")
+                       "the deck holds 3; seed "
+                       f"{CATALOG['ciudadelas'].meta['physical']['district_copies']['seed_line']}")
     record["players"].pop()
     score_record(record, CATALOG)
 
@@ -213,7 +214,8 @@ def test_a_building_of_a_larger_player_count_is_refused():
                {"name": "Luis", "combat_wins": 2, "buildings": ["basilica"]}, {"name": "Eva", "combat_wins": 1}]
     assert refused({"game": "gladiadores", "players": players}) == [
         f"<record>: players[0].buildings[{j}]: '{name} / {name}' (symbol V) is only in games of 5 or more players, "
-        f"and this one has 3 (buildings with no symbol and III); seed {seed}" for j, name in enumerate(["Domus", "Arcus"])]
+        f"and this one has 3 (buildings with no symbol and III); seed {seed}" for j, name in enumerate(["Domus",
+                                                                                                        "Arcus"])]
     result = score_record({"game": "gladiadores", "players": players}, CATALOG, lenient=True)
     assert [p.total for p in result.players] == [3 + 1 + 2, 2 + 2, 1]
     assert sum(n["en"].startswith("House rule (--lenient)") and "(symbol V)" in n["en"] for n in result.notes) == 2

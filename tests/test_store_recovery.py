@@ -12,6 +12,7 @@ import pytest
 
 import recoverycases as rc
 from ludoteca.companion.engine import Store
+from datetime import UTC
 
 
 @pytest.fixture(scope="module")
@@ -114,14 +115,14 @@ def test_rows_longer_than_a_page_are_read_along_their_overflow_pages(tmp_path, m
 
 def test_the_clock_and_rows_kept_apart_come_back_too(tmp_path):
     """A second recovery keeps what the first set apart, and the play's clock is recovered."""
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     from ludoteca.companion.engine.clock import GameClock, play_times
 
     path = tmp_path / "g.db"
     store = Store(path)
     session = store.new_game("ciudadelas", ["Ana", "Luis"], seed=1)
-    t0 = datetime(2026, 5, 1, 17, 0, tzinfo=timezone.utc)
+    t0 = datetime(2026, 5, 1, 17, 0, tzinfo=UTC)
     now = [t0]
     clock = GameClock(store, session.id, now=lambda: now[0])
     clock.observe({"active": 0})
@@ -130,7 +131,7 @@ def test_the_clock_and_rows_kept_apart_come_back_too(tmp_path):
     session.apply({"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1})
     store.conn.execute("INSERT INTO unreplayed VALUES ('20260101-abcdef', 3, '{\"action\": \"adjust\"}',"
                        " '2026-01-01T10:00:00.000+00:00', NULL, 'the game''s own record was lost')")
-    before = play_times(store, session.id, now=lambda: datetime(2026, 5, 1, 17, 9, tzinfo=timezone.utc))
+    before = play_times(store, session.id, now=lambda: datetime(2026, 5, 1, 17, 9, tzinfo=UTC))
     store.close()
     data = bytearray(path.read_bytes())
     data[:100] = bytes(100)
@@ -139,5 +140,5 @@ def test_the_clock_and_rows_kept_apart_come_back_too(tmp_path):
     assert (store.recovery.actions, store.recovery.apart, store.recovery.actions_found) == (1, 1, 2)
     assert store.conn.execute("SELECT game_id, seq, reason FROM unreplayed").fetchall() == [
         ("20260101-abcdef", 3, "the game's own record was lost")]
-    after = play_times(store, session.id, now=lambda: datetime(2026, 5, 1, 17, 9, tzinfo=timezone.utc))
+    after = play_times(store, session.id, now=lambda: datetime(2026, 5, 1, 17, 9, tzinfo=UTC))
     assert after == before and after["thinking"] == {0: 240.0, 1: 300.0}

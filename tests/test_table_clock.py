@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 
 import pytest
 
 from ludoteca.companion.engine import Store
 from ludoteca.companion.engine.clock import GameClock, clock_text, play_times
 
-T0 = datetime(2026, 5, 1, 17, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 5, 1, 17, 0, tzinfo=UTC)
 
 
 class FakeTime:

@@ -17,7 +17,7 @@ import os
 import re
 import subprocess
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone, UTC
 from pathlib import Path
 
 import pytest
@@ -41,7 +41,7 @@ REAL_PLAY = {"uuid", "playDate", "entryDate", "modificationDate", "durationMin",
 REAL_SCORE = {"score", "winner", "newPlayer", "startPlayer", "playerRefId", "rank", "seatOrder"}
 #: Spain in winter (CET, UTC+1): 23:30 UTC on 28 March is already 29 March at the table.
 CET = timezone(timedelta(hours=1), "CET")
-T0 = datetime(2026, 3, 28, 23, 30, tzinfo=timezone.utc)
+T0 = datetime(2026, 3, 28, 23, 30, tzinfo=UTC)
 
 
 def clocked_game(tmp_path):

@@ -64,7 +64,8 @@ class CiudadelasScreen(GameScreen):
         return f"{char['number']}. {app.n(char['name'])}"
 
     def fill_draft(self, app, state, body) -> None:
-        """The draft: the discarded characters, then the active player's choice (and the discard step, the face-down card)."""
+        """The draft: the discarded characters, then the active player's choice (and the discard step, the
+        face-down card)."""
         draft = state.get("draft", {})
         up = ", ".join(self.char_name(app, c) for c in draft.get("face_up", [])) or "-"
         body.add_widget(self.note(f"{app.t('face_up')}: {up}\n{app.t('face_down')}: {len(draft.get('face_down', []))}",

@@ -4,7 +4,8 @@ log, and a body that the game's own screen fills from ``app.state``."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from kivy.app import App
 from kivy.clock import Clock

@@ -103,7 +103,8 @@ class GladiadoresScreen(GameScreen):
             for b in sorted(set(state.get("centre", {}).get("buildings", []))):
                 entry = self.entry("building", b)
                 options.append(self.action_button(f"{app.n(entry['name'])} · {app.t('cost', n=entry.get('cost', '?'))}",
-                                                  f"building_{b}", {"action": "build", "building": b, "gladiators": uids}))
+                                                  f"building_{b}", {"action": "build", "building": b,
+                                                                    "gladiators": uids}))
             body.add_widget(self.grid(1, *options))
         elif self.mode == ("demolish",) and chosen:
             body.add_widget(self.grid(1, *[self.action_button(app.n(self.entry("building", b)["name"]), f"demolish_{b}",
@@ -175,7 +176,8 @@ class GladiadoresScreen(GameScreen):
         if marked and target is not None:
             rival = state["players"][target]["name"]
             body.add_widget(self.action_button(app.t("chain_these", n=len(marked)), "chain_confirm",
-                                               {"action": "chain", "gladiator": uid, "target": rival, "targets": marked},
+                                               {"action": "chain", "gladiator": uid, "target": rival,
+                                                "targets": marked},
                                                bg=theme.GOLD))
 
     # -- auction --------------------------------------------------------------------------------
@@ -215,8 +217,9 @@ class GladiadoresScreen(GameScreen):
         body.add_widget(self.heading(app.t("bidder", name=bidder["name"]), font=sp(22)))
         body.add_widget(self.counter(app.t("coins"), self.bid_amount, "bid_amount", self.change_bid))
         body.add_widget(self.even_grid(2,
-                                       self.action_button(app.t("bid"), "bid", {"action": "bid", "player": bidder["name"],
-                                                                               "amount": self.bid_amount}, bg=theme.BUILD),
+                                       self.action_button(app.t("bid"), "bid",
+                                                          {"action": "bid", "player": bidder["name"],
+                                                           "amount": self.bid_amount}, bg=theme.BUILD),
                                        self.action_button(app.t("pass"), "pass",
                                                           {"action": "pass", "player": bidder["name"]})))
 

@@ -254,7 +254,7 @@ class ScanScreen(Screen):
                 button.wid = f"scan_item_{i}"
                 button.bind(on_release=lambda _b, k=i: self.toggle(k))
                 items.add_widget(button)
-            for k, target in enumerate(scan.added):
+            for target in scan.added:
                 items.add_widget(GrowLabel(text=f"+ {self._label(target, lang)} ({tr('scan_added', lang)})",
                                            font_size=sp(16)))
             from ludoteca.companion.scan.tally import counts

@@ -88,7 +88,7 @@ class Settings:
 
     @classmethod
     def load(cls, where: str | os.PathLike | None = None, db: str | os.PathLike | None = None,
-             platform: str | None = None) -> "Settings":
+             platform: str | None = None) -> Settings:
         """Read the settings; no file yet gives the defaults in the system's language.  A file that
         is not settings (too large, too deep, not JSON) gives the defaults; a value of the wrong
         kind gives that value's default, the others are kept."""

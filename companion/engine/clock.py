@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any, Callable, Iterable
+from datetime import datetime, UTC
+from typing import Any
+from collections.abc import Callable, Iterable
 
 from .common import text
 from .errors import StoreError
@@ -50,13 +51,13 @@ Now = Callable[[], datetime]
 
 def utc_now() -> datetime:
     """The current time, in UTC."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def parse_time(stamp: str) -> datetime:
     """An ISO time from the database (a time without offset is taken as UTC)."""
     moment = datetime.fromisoformat(stamp)
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def row_problem(kind: Any, at: Any, seat: Any, seats: int | None = None) -> str | None:
@@ -118,8 +119,8 @@ def timing(events: Iterable[Event], now: datetime) -> Timing:
     """Fold the events in order: played and paused seconds, the current turn, thinking per seat.
 
     Time between a ``turn`` event and the next event counts for that seat while the clock runs;
-    time ``away`` (until ``back``) and time after an ``end`` count for nothing (a ``resume`` after it reopens the play); an open play
-    is counted up to ``now``.
+    time ``away`` (until ``back``) and time after an ``end`` count for nothing (a ``resume`` after it
+    reopens the play); an open play is counted up to ``now``.
     """
     out = Timing()
     last: datetime | None = None
@@ -214,7 +215,7 @@ class GameClock:
             self.conn.execute(
                 "INSERT INTO clock (game_id, n, kind, at, seat) SELECT ?, COALESCE(MAX(n), 0) + 1, ?, ?, ?"
                 " FROM clock WHERE game_id = ?",
-                (self.game_id, kind, moment.astimezone(timezone.utc).isoformat(timespec="milliseconds"),
+                (self.game_id, kind, moment.astimezone(UTC).isoformat(timespec="milliseconds"),
                  seat, self.game_id))
         except sqlite3.Error as exc:
             from .store import trouble_error

@@ -13,7 +13,8 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
+from collections.abc import Callable, Iterable
 
 from .errors import (BadArgument, GameOver, IllegalAction, NotEnough, NotYourTurn, UnknownAction, UnknownPlayer,
                      WrongPhase)

@@ -137,7 +137,7 @@ def _values(buf: bytes, pos: int, serials: list[int]) -> list | None:
     return values
 
 
-def _record(buf: bytes, start: int, body: int, pages: "Pages | None" = None) -> list | None:
+def _record(buf: bytes, start: int, body: int, pages: Pages | None = None) -> list | None:
     """The values of a record whose header starts at ``start`` and whose body starts at ``body``;
     with ``pages``, a record too long for one page is read on along its overflow pages."""
     serials = _header(buf, start, body)

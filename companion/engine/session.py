@@ -63,7 +63,7 @@ def fold_log(rows: list[dict]) -> tuple[list[dict], list[dict]]:
 class Session:
     """One game being played: its id, its log, its current state (see ``API.md`` beside this module)."""
 
-    def __init__(self, store: "Store", game_id: str, game: str, players: list[str], seed: int,
+    def __init__(self, store: Store, game_id: str, game: str, players: list[str], seed: int,
                  options: dict, rows: list[dict], seq: int):
         from .games import GAME_MODULES
 

@@ -11,7 +11,8 @@ statistics screen and ``ludoteca history --stats``.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from ludoteca.cards.names import shown
 

@@ -26,9 +26,10 @@ import stat
 import sys
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ludoteca.atomic import kind_of
 
@@ -116,7 +117,7 @@ def default_db_path() -> Path:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 #: Free bytes below which an SQLite "disk I/O error" is taken for a full disk (SQLite gives no errno).
@@ -217,7 +218,7 @@ def _reading(method: Callable) -> Callable:
     """A read of the database: an error found only now (a bad page, a lost disk) becomes a
     :class:`StoreError` saying which."""
     @functools.wraps(method)
-    def wrapper(self: "Store", *args: Any, **kwargs: Any) -> Any:
+    def wrapper(self: Store, *args: Any, **kwargs: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
         except sqlite3.DatabaseError as exc:

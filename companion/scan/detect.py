@@ -11,7 +11,8 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from ludoteca.cards import markers
 from ludoteca.cards.limits import InputTooLarge, read_bytes

@@ -3,7 +3,7 @@ with a question mark when only one of its markers was read)."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from . import require_cv2
 from .detect import Found

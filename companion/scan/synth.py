@@ -15,7 +15,8 @@ import hashlib
 import importlib
 import math
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from ludoteca.cards import Game
 from ludoteca.cards import markers
@@ -230,7 +231,7 @@ def scene(game: Game, rng, marked: Sequence[Face], plain: Sequence[Face],
     w0, h0 = chosen[0].size_mm if chosen else (30.0, 30.0)
     x, y = -2.2 * w0, -0.6 * h0
     row_start = x
-    for k, face in enumerate(chosen):
+    for face in chosen:
         w, h = face.size_mm
         placed = _place(out, face, rng, (x, y), 3.0, base) or _place(out, face, rng, (x, y + 0.5 * h), 0.6 * w, base)
         if not placed and pieces is not None:

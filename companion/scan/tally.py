@@ -16,7 +16,8 @@ partial record and ``--set`` values.  Scoring itself is never done here.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 import yaml
 

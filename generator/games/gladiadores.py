@@ -10,7 +10,8 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from ludoteca.cards import Game
 from ludoteca.cards.problems import Problem

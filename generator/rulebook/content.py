@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ludoteca.cards import Game
 
@@ -159,7 +160,8 @@ def blocks(game: Game, lang: str, catalog: Any, examples: Path | None = None,
     for i, item in enumerate(items):
         at = where(name, items, i, f"blocks[{i}]")
         if not isinstance(item, dict) or len(item) != 1:
-            raise RulebookError(f"{at}: one of {', '.join(sorted(HEADINGS) + ['p', 'small', 'list', 'steps', 'data', 'auto'])}")
+            kinds = sorted(HEADINGS) + ["p", "small", "list", "steps", "data", "auto"]
+            raise RulebookError(f"{at}: one of {', '.join(kinds)}")
         (kind, value), = item.items()
         at = f"{at}.{kind}"
         if kind in HEADINGS:

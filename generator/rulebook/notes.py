@@ -8,7 +8,8 @@ note shows up as untranslated instead of silently stale.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from ludoteca.cards import Game
 

@@ -29,7 +29,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 #: Memory a case may use beyond what the idle process holds (the issue's bound).
 MEMORY_LIMIT = 200 * 1024 * 1024
@@ -302,7 +302,7 @@ def encodings() -> Iterator[Case]:
         "empty": b"",
         "only_comment": b"# nothing\n",
         "tabs": b"game:\tel_mapa\n\tplayers: []\n",
-        "control_chars": "game: el_mapa\nplayers:\n  - name: \x1b[31mAna\n".encode(),
+        "control_chars": b"game: el_mapa\nplayers:\n  - name: \x1b[31mAna\n",
         "surrogate_escape": b'{"game": "\\ud800"}',
     }
     for name, data in samples.items():
@@ -387,7 +387,7 @@ def play_lines() -> Iterator[Case]:
 def databases() -> Iterator[Case]:
     """Files that are not our database, damaged ones, and missing paths, for every command."""
     foreign = {
-        "text": "Comprar pan.\n".encode(),
+        "text": b"Comprar pan.\n",
         "random": bytes(random.Random(7).randrange(256) for _ in range(20_000)),
         "sqlite_magic_garbage": b"SQLite format 3\x00" + b"\xff" * 5000,
         "png": b"\x89PNG\r\n\x1a\n" + b"\x00" * 2000,
@@ -1084,7 +1084,7 @@ def deck_templates() -> Iterator[Case]:
     yield deck_case("xxe_http", "&x;", entity, head=XXE_DOCTYPE.replace("file:///etc/passwd", "http://127.0.0.1:9/x"))
     yield deck_case("xxe_parameter_entity", "", ("declares the XML entity 'p'",),
                     head='<!DOCTYPE svg [<!ENTITY % p SYSTEM "file:///etc/passwd"> %p;]>\n')
-    laughs = "".join(f'<!ENTITY x{k} "{("&x%d;" % (k - 1)) * 10 if k else "lol"}">' for k in range(10))
+    laughs = "".join(f'<!ENTITY x{k} "{f"&x{k - 1};" * 10 if k else "lol"}">' for k in range(10))
     yield deck_case("entity_laughs", "&x9;", ("declares the XML entity 'x0'",),
                     head=f"<!DOCTYPE svg [{laughs}]>\n")
     icon = ('<?xml version="1.0"?>\n' + XXE_DOCTYPE + '<svg xmlns="http://www.w3.org/2000/svg"><text>&x;</text></svg>').encode()

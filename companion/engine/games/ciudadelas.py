@@ -534,7 +534,8 @@ def _target_character(state: dict, a: dict, data, char: dict) -> dict:
         raise NotAllowed(text(f"{name_of(char)} no puede elegir a {name_of(target)}",
                               f"{name_of(char, 'en')} cannot name {name_of(target, 'en')}"))
     if target["number"] <= char["number"]:
-        raise NotAllowed(text(f"{name_of(target)} ya ha jugado esta ronda", f"{name_of(target, 'en')} has already played"))
+        raise NotAllowed(text(f"{name_of(target)} ya ha jugado esta ronda",
+                              f"{name_of(target, 'en')} has already played"))
     return target
 
 
@@ -585,7 +586,8 @@ def _exchange_hand(state: dict, a: dict, rng: random.Random, data) -> None:
     them = state["players"][player_index(state, a["target"], "target")]
     player["hand"], them["hand"] = them["hand"], player["hand"]
     state["turn"]["power_used"] = True
-    log(state, f"{player['name']} cambia su mano con {them['name']}", f"{player['name']} swaps hands with {them['name']}")
+    log(state, f"{player['name']} cambia su mano con {them['name']}",
+        f"{player['name']} swaps hands with {them['name']}")
 
 
 def _player_candidates(state: dict, data) -> list[dict]:
@@ -629,7 +631,8 @@ def _destroy_check(state: dict, a: dict, data) -> None:
     if char.get("spares_complete_cities") and len(victim["city"]) >= _meta(data)["complete_city"]:
         raise NotAllowed(text(f"la ciudad de {victim['name']} está completa", f"{victim['name']}'s city is complete"))
     if "indestructible" in _abilities(district):
-        raise NotAllowed(text(f"{name_of(district)} no se puede destruir", f"{name_of(district, 'en')} cannot be destroyed"))
+        raise NotAllowed(text(f"{name_of(district)} no se puede destruir",
+                              f"{name_of(district, 'en')} cannot be destroyed"))
     need(player, "gold", destroy_price(state, data, other, district, char), "oro", "gold")
 
 
@@ -661,10 +664,12 @@ def _destroy_candidates(state: dict, data) -> list[dict]:
 def _reclaim_check(state: dict, a: dict, data) -> None:
     pending = state.get("pending_reclaim")
     if not pending:
-        raise WrongPhase(text("no hay ningún distrito recién destruido que recuperar", "no district was just destroyed"))
+        raise WrongPhase(text("no hay ningún distrito recién destruido que recuperar",
+                              "no district was just destroyed"))
     who = player_index(state, a["player"])
     if who != pending["player"]:
-        raise NotYourTurn(text("solo el dueño del Cementerio puede recuperarlo", "only the Graveyard's owner may reclaim it"))
+        raise NotYourTurn(text("solo el dueño del Cementerio puede recuperarlo",
+                               "only the Graveyard's owner may reclaim it"))
     need(state["players"][who], "gold", pending["pay"], "oro", "gold")
 
 
@@ -674,7 +679,8 @@ def _reclaim(state: dict, a: dict, rng: random.Random, data) -> None:
     player["gold"] -= pending["pay"]
     player["hand"] += 1
     state["pending_reclaim"] = None
-    log(state, f"{player['name']} recupera el distrito en su mano", f"{player['name']} takes the district into their hand")
+    log(state, f"{player['name']} recupera el distrito en su mano",
+        f"{player['name']} takes the district into their hand")
 
 
 def _reclaim_candidates(state: dict, data) -> list[dict]:
@@ -688,7 +694,8 @@ def _use_check(state: dict, a: dict, data) -> None:
         raise BadArgument(text(f"{player['name']} no tiene {name_of(district)}",
                                f"{player['name']} has no {name_of(district, 'en')}"))
     if district["id"] in state["turn"]["districts_used"]:
-        raise LimitReached(text(f"{name_of(district)} ya se usó este turno", f"{name_of(district, 'en')} was used this turn"))
+        raise LimitReached(text(f"{name_of(district)} ya se usó este turno",
+                                f"{name_of(district, 'en')} was used this turn"))
     abilities = _abilities(district)
     if "discard_for_gold" in abilities:
         if player["hand"] < 1:
@@ -744,7 +751,8 @@ MOVES: dict[str, Move] = declare(
     final_record_move(),
     Move("choose", text("Elige en secreto un personaje.", "Pick a character in secret."),
          {"character": CHARACTER,
-          "discard": Arg("name", "character (optional: needed by the picks that also discard, 2 players)", optional=True)},
+          "discard": Arg("name", "character (optional: needed by the picks that also discard, 2 players)",
+                         optional=True)},
          _choose_check, _choose, phases=("choose",), candidates=_choose_candidates,
          wrong_phase=text("ahora no se eligen personajes", "characters are not being picked now")),
     Move("call", text("La corona llama al siguiente personaje.", "The crown calls the next character."), {},
@@ -752,9 +760,11 @@ MOVES: dict[str, Move] = declare(
          wrong_phase=text("ahora no se llama a personajes", "characters are not being called now")),
     Move("take_gold", text("Coge oro de la banca.", "Take gold from the bank."), {},
          _resource_check, _take_gold, phases=TURN, candidates=_one, wrong_phase=NOT_A_TURN),
-    Move("draw_cards", text("Roba cartas de distrito y quédate las que toque.", "Draw district cards and keep as many as allowed."),
+    Move("draw_cards", text("Roba cartas de distrito y quédate las que toque.",
+                            "Draw district cards and keep as many as allowed."),
          {}, _resource_check, _draw_cards, phases=TURN, candidates=_one, wrong_phase=NOT_A_TURN),
-    Move("income", text("Cobra por los distritos del color de tu personaje.", "Collect gold for your character's colour."),
+    Move("income", text("Cobra por los distritos del color de tu personaje.",
+                        "Collect gold for your character's colour."),
          {}, _income_check, _income, phases=TURN, candidates=_one, wrong_phase=NOT_A_TURN),
     Move("build", text("Construye un distrito pagando su coste.", "Build a district, paying its cost."),
          {"district": Arg("name", "district")}, _build_check, _build, phases=TURN, candidates=_districts,
@@ -772,10 +782,12 @@ MOVES: dict[str, Move] = declare(
     Move("destroy", text("Destruye un distrito de otra ciudad.", "Destroy a district in another city."),
          {"target": Arg("player", "name"), "district": Arg("name", "district")}, _destroy_check, _destroy,
          phases=TURN, candidates=_destroy_candidates, wrong_phase=NOT_A_TURN),
-    Move("use_district", text("Usa un distrito púrpura (Laboratorio, Herrería).", "Use a purple district (Laboratory, Smithy)."),
+    Move("use_district", text("Usa un distrito púrpura (Laboratorio, Herrería).",
+                              "Use a purple district (Laboratory, Smithy)."),
          {"district": Arg("name", "district")}, _use_check, _use_district, phases=TURN,
          candidates=_own_district_candidates, wrong_phase=NOT_A_TURN),
-    Move("reclaim", text("Recupera en la mano el distrito destruido (Cementerio).", "Take the destroyed district into your hand (Graveyard)."),
+    Move("reclaim", text("Recupera en la mano el distrito destruido (Cementerio).",
+                         "Take the destroyed district into your hand (Graveyard)."),
          {"player": Arg("player", "name")}, _reclaim_check, _reclaim, active=False, candidates=_reclaim_candidates),
     Move("end_turn", text("Termina el turno.", "End the turn."), {}, _nothing, _end_turn, phases=TURN,
          candidates=_one, wrong_phase=NOT_A_TURN),

@@ -96,11 +96,13 @@ def _counts(data, value: Any, field: str) -> dict[str, int]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise BadArgument(text(f"'{field}' es un objeto {{tropa: número}}", f"'{field}' is an object {{troop: number}}"))
+        raise BadArgument(text(f"'{field}' es un objeto {{tropa: número}}",
+                               f"'{field}' is an object {{troop: number}}"))
     out: dict[str, int] = {}
     for name, n in value.items():
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise BadArgument(text(f"'{field}.{name}' debe ser un número >= 0", f"'{field}.{name}' must be a number >= 0"))
+            raise BadArgument(text(f"'{field}.{name}' debe ser un número >= 0",
+                                   f"'{field}.{name}' must be a number >= 0"))
         tid = _troop(data, name)["id"]
         out[tid] = out.get(tid, 0) + n
     return out
@@ -292,7 +294,8 @@ def derive(state: dict, data) -> None:
         p["trades_left"] = max(0, p["trade_limit"] - p["trades_used"]) if may_trade(p, data) else 0
         p["army_limit"] = _army_limit(state, seat, data)
         for castle in p["castles"]:
-            castle["timers_left"] = {tid: max(1, troops[tid]["recruit_every"] - n) for tid, n in castle["timers"].items()}
+            castle["timers_left"] = {tid: max(1, troops[tid]["recruit_every"] - n) for tid,
+                                     n in castle["timers"].items()}
 
 
 def _storehouse_may_fight(player: dict, data) -> bool:
@@ -350,7 +353,8 @@ def _hire_check(state: dict, a: dict, data) -> None:
             raise LimitReached(text(f"ya tienes {len(p['armies'])} ejércitos (límite {limit})",
                                     f"you already have {len(p['armies'])} armies (limit {limit})"))
     elif _army(p, a["army"]) is None:
-        raise BadArgument(text(f"{p['name']} no tiene el ejército '{a['army']}'", f"{p['name']} has no army '{a['army']}'"))
+        raise BadArgument(text(f"{p['name']} no tiene el ejército '{a['army']}'",
+                               f"{p['name']} has no army '{a['army']}'"))
     _afford(p, troop["cost"], data, count)
 
 
@@ -389,8 +393,8 @@ def _trade_line(a: dict, data) -> dict:
     give, get = names.get(give, give), names.get(get, get)
     line = next((t for t in data.meta["bank_trades"] if list(t["give"]) == [give] and list(t["get"]) == [get]), None)
     if line is None:
-        rates = "; ".join(f"{list(t['give'].values())[0]} {list(t['give'])[0]} -> {list(t['get'].values())[0]} {list(t['get'])[0]}"
-                          for t in data.meta["bank_trades"])
+        rates = "; ".join(f"{list(t['give'].values())[0]} {list(t['give'])[0]} -> "
+                          f"{list(t['get'].values())[0]} {list(t['get'])[0]}" for t in data.meta["bank_trades"])
         raise BadArgument(text(f"la banca no cambia {give} por {get} (tabla: {rates})",
                                f"the bank does not trade {give} for {get} (table: {rates})"))
     return line
@@ -401,7 +405,8 @@ def _trade_check(state: dict, a: dict, data) -> None:
     line = _trade_line(a, data)
     if not may_trade(p, data):
         needs = trade_building(data)
-        raise NotAllowed(text(f"necesitas {name_of(needs)} para comerciar", f"you need {name_of(needs, 'en')} to trade"))
+        raise NotAllowed(text(f"necesitas {name_of(needs)} para comerciar",
+                              f"you need {name_of(needs, 'en')} to trade"))
     limit = _trade_limit(state, seat, data)
     if p["trades_used"] + a["times"] > limit:
         raise LimitReached(text(f"puedes comerciar {limit} vez/veces por turno y llevas {p['trades_used']}",
@@ -444,23 +449,28 @@ def _slot(state: dict, p: dict, a: dict, data) -> tuple[dict, dict, dict]:
     building = _bld(data, a["building"], state)
     index = a["castle"]
     if index >= len(p["castles"]):
-        raise BadArgument(text(f"{p['name']} tiene {len(p['castles'])} castillo(s)", f"{p['name']} has {len(p['castles'])} castle(s)"))
+        raise BadArgument(text(f"{p['name']} tiene {len(p['castles'])} castillo(s)",
+                               f"{p['name']} has {len(p['castles'])} castle(s)"))
     castle = p["castles"][index]
     if castle["built_this_turn"]:
-        raise LimitReached(text("ya construiste en este castillo este turno", "you already built in this castle this turn"))
+        raise LimitReached(text("ya construiste en este castillo este turno",
+                                "you already built in this castle this turn"))
     if building.get("scope") == "shared":
         if building["id"] in state["wonders"]:
             owner = state["players"][state["wonders"][building["id"]]]["name"]
-            raise Duplicate(text(f"{name_of(building)} ya es de {owner}", f"{name_of(building, 'en')} already belongs to {owner}"))
+            raise Duplicate(text(f"{name_of(building)} ya es de {owner}",
+                                 f"{name_of(building, 'en')} already belongs to {owner}"))
     elif building["id"] in castle["slots"].values():
-        raise Duplicate(text(f"este castillo ya tiene {name_of(building)}", f"this castle already has {name_of(building, 'en')}"))
+        raise Duplicate(text(f"este castillo ya tiene {name_of(building)}",
+                             f"this castle already has {name_of(building, 'en')}"))
     slots = {s["id"]: s for s in _slots(data)}
     open_slots = [s for s in _slots(data) if s["id"] not in castle["slots"] and s["level"] >= building["level"]
                   and all(r in castle["slots"] for r in s.get("rests_on") or [])]
     wanted = a["slot"]
     if wanted is not None:
         if wanted not in slots:
-            raise BadArgument(text(f"casilla desconocida '{wanted}' (hay {', '.join(slots)})", f"unknown slot '{wanted}' (known: {', '.join(slots)})"))
+            raise BadArgument(text(f"casilla desconocida '{wanted}' (hay {', '.join(slots)})",
+                                   f"unknown slot '{wanted}' (known: {', '.join(slots)})"))
         slot = slots[wanted]
         if slot not in open_slots:
             why = ("ocupada" if wanted in castle["slots"] else "de nivel menor" if slot["level"] < building["level"]
@@ -623,7 +633,8 @@ def _battle_plans(state: dict, a: dict, data) -> tuple[int, int | None, dict[str
     if lose == win:
         raise BadArgument(text("el vencedor y el vencido son el mismo", "winner and loser are the same player"))
     if seat not in (win, lose):
-        raise NotAllowed(text("las batallas se libran en el turno de quien ataca", "battles are fought in the attacker's turn"))
+        raise NotAllowed(text("las batallas se libran en el turno de quien ataca",
+                              "battles are fought in the attacker's turn"))
     defeated = _counts(data, a["defeated"], "defeated")
     if a["winner_army"] is None and any(_counts(data, a["winner_losses"], "winner_losses").values()):
         raise BadArgument(text("las bajas del vencedor salen de un ejército: indica 'winner_army'",
@@ -662,7 +673,7 @@ def _battle(state: dict, a: dict, rng: random.Random, data) -> None:
     seat = state["active"]
     win, lose, defeated, plans = _battle_plans(state, a, data)
     winner = state["players"][win]
-    for who, army, losses in plans:
+    for _who, army, losses in plans:
         for tid, n in losses.items():
             army["troops"][tid] -= n
             if not army["troops"][tid]:
@@ -728,13 +739,15 @@ MOVES: dict[str, Move] = declare(
           "times": Arg("int", "int", optional=True, default=1, lo=1, hi=1000)},
          _trade_check, _trade, candidates=_trade_candidates),
     Move("build", text("Construye un edificio en un castillo.", "Build in a castle."),
-         {"building": Arg("name", "building"), "castle": Arg("int", "int", optional=True, default=0, lo=0, hi=_tiles_in_game),
+         {"building": Arg("name", "building"), "castle": Arg("int", "int", optional=True, default=0, lo=0,
+                                                             hi=_tiles_in_game),
           "slot": Arg("name", "slot id (optional)", optional=True)},
          _build_check, _build, candidates=_build_candidates),
     Move("reveal", text("Losetas del mapa reveladas por tus ejércitos.", "Map tiles your armies revealed."),
          {"count": Arg("int", "int", lo=1, hi=_tiles_in_game)}, _reveal_check, _reveal,
          candidates=lambda state, data: [{"count": 1}]),
-    Move("claim", text("Te apropias de un pueblo, una mina o un hechizo del mapa.", "Take a village, mine or spell tile."),
+    Move("claim", text("Te apropias de un pueblo, una mina o un hechizo del mapa.",
+                       "Take a village, mine or spell tile."),
          {"what": Arg("name", "village|mine|spell_mine"),
           "resource": Arg("name", "mine resource (optional: for a mine)", optional=True),
           "level": Arg("int", "spell level (optional: for a spell_mine)", optional=True, lo=1, hi=100),

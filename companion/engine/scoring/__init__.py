@@ -16,7 +16,8 @@ checks a record first.  Card facts and rule numbers all come from ``cards/``.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ludoteca.cards import fold
 from ludoteca.cards.schema import describe

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ludoteca.cards import Game, fold
 
@@ -23,7 +23,7 @@ ANY_COLOUR = "end_any_colour"      # ability: one colour of the owner's choice f
 DUPLICATE = "allow_duplicate"      # ability: params.max_duplicates repeated districts allowed
 
 #: Dark City end-of-game abilities: what each one counts for its owner (times params.per).
-PER_POINT: dict[str, Callable[["CityEnd", int, list[dict]], int]] = {
+PER_POINT: dict[str, Callable[[CityEnd, int, list[dict]], int]] = {
     "points_per_gold": lambda p, i, city: p.gold,
     "points_per_card_in_hand": lambda p, i, city: p.hand,
     "points_per_tucked_card": lambda p, i, city: p.tucked,
@@ -40,7 +40,7 @@ LABELS: dict[str, Text] = {
     "complete": {"es": "Otra ciudad completa", "en": "Other complete city"},
 }
 
-TIE_RULES: dict[str, tuple[Text, Callable[["CityEnd", Game], int]]] = {
+TIE_RULES: dict[str, tuple[Text, Callable[[CityEnd, Game], int]]] = {
     "most_gold": ({"es": "más oro", "en": "most gold"}, lambda p, g: p.gold),
     "highest_character": ({"es": "personaje más alto", "en": "highest character"},
                           lambda p, g: max((g.get("character", c)["number"] for c in p.characters),
@@ -278,7 +278,8 @@ def _first_complete(reader: Reader, record: dict, game: Game, players: list[City
     if "first_complete" not in record:
         complete = [p.name for p in players if len(p.city) >= complete_at]
         if len(complete) > 1:
-            reader.bad(line_of(record, "players"), "first_complete", f"missing: {', '.join(complete)} have {complete_at} or more "
+            reader.bad(line_of(record, "players"), "first_complete",
+                       f"missing: {', '.join(complete)} have {complete_at} or more "
                        "districts, so say which of them completed a city first")
         return complete[0] if len(complete) == 1 else None
     name = reader.text(record, "first_complete", "")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from ludoteca.cards import Game
 

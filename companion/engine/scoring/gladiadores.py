@@ -11,7 +11,7 @@ target together), so if a record shows several, the one with more points wins an
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
 
 from ludoteca.cards import Game
 

@@ -7,7 +7,8 @@ so tied players share a rank and the next rank is skipped (1, 1, 3).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 Text = dict  # {"es": ..., "en": ...}
 

@@ -12,7 +12,8 @@ import difflib
 import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from ludoteca.cards import fold
 from ludoteca.cards.limits import InputTooLarge, json_loads, read_bytes
