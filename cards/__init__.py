@@ -4,6 +4,10 @@ Everything about a card lives in the YAML files beside this module; the
 generator, the scoring and the companion all read it through :func:`load`.
 """
 
+from ludoteca import one_name
+
+one_name(__name__)
+
 from .catalog import GAMES, Catalog, Game, default_dir, fold, load
 from .problems import DataError, Problem, display_path
 

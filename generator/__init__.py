@@ -7,3 +7,7 @@ page cache), :mod:`build` (orchestration, manifest, print guide), :mod:`deck` (a
 :mod:`png` (PNG faces and Tabletop Simulator sheets), :mod:`calibration` (duplex offset page),
 :mod:`cli` (the ``build`` and ``deck`` sub-commands).
 """
+
+from ludoteca import one_name
+
+one_name(__name__)

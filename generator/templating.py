@@ -17,7 +17,7 @@ from .units import pt_to_mm
 from ludoteca.cards import markers
 from .model import Face, GeneratorError, Options
 
-TEMPLATES = Path(str(resources.files("ludoteca.templates")))
+TEMPLATES = Path(str(resources.files("ludoteca.templates"))).resolve()  # the same path however reached
 
 
 class TemplateError(GeneratorError):

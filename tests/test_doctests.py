@@ -9,7 +9,7 @@ import pkgutil
 
 import pytest
 
-PACKAGES = ("ludoteca.cards", "ludoteca.generator", "ludoteca.companion")
+PACKAGES = ("ludoteca",)
 
 
 def _modules() -> list[str]:

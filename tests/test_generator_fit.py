@@ -56,7 +56,7 @@ def test_measuring_text_does_not_load_reportlab_once_the_tables_are_cached(tmp_p
     import subprocess
     import sys
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
-    code = ("import sys; from generator.fonts import text_width_mm; w = text_width_mm('Señorío', 9); "
+    code = ("import sys; from ludoteca.generator.fonts import text_width_mm; w = text_width_mm('Señorío', 9); "
             "print(w, 'reportlab' in sys.modules)")
     first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                            check=True).stdout.split()

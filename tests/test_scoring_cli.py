@@ -164,7 +164,7 @@ def test_missing_cards_folder(tmp_path):
 
 
 def test_scoring_imports_without_kivy():
-    code = ("import sys, companion.engine.scoring, companion.score_cli; "
+    code = ("import sys, ludoteca.companion.engine.scoring, ludoteca.companion.score_cli; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'kivy'))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
