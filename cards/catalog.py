@@ -20,6 +20,7 @@ from importlib import resources
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+import os
 from typing import Any
 from collections.abc import Iterator
 
@@ -28,7 +29,7 @@ from ludoteca.atomic import kind_of
 from .names import shown
 from .problems import DataError, Problem
 from .schema import Checker, check_spec, describe, normalise_spec, repeated_id
-from .yamlread import LDict, YamlProblem, read
+from .yamlread import YamlProblem, line_of, read
 
 GAMES = ("ciudadelas", "el_mapa", "gladiadores")
 FEW_NAMES = 12  # an unknown name with no close match lists every known one when there are this few
@@ -191,7 +192,7 @@ class Catalog(dict):
         return super().__getitem__(game_id)
 
 
-def load(cards_dir: Path | str | None = None, games: tuple[str, ...] | None = None) -> Catalog:
+def load(cards_dir: Path | str | os.PathLike | None = None, games: tuple[str, ...] | None = None) -> Catalog:
     """Read and validate the data; raise :class:`DataError` with every problem found."""
     root = Path(cards_dir) if cards_dir is not None else default_dir()
     problems: list[Problem] = []
@@ -274,7 +275,7 @@ def _sections(folder: Path, schema: dict, files: dict[str, Any],
             problems.append(Problem(str(path), 1, "file", spec["file"], spec["key"],
                                     f"a '{spec['key']}:' section", "nothing"))
             continue
-        raw[kind] = (path, data[spec["key"]], data.line_of(spec["key"]))
+        raw[kind] = (path, data[spec["key"]], line_of(data, spec["key"]))
     return raw
 
 
@@ -285,7 +286,7 @@ def _check_strays(folder: Path, schema: dict, files: dict[str, Any], problems: l
             wanted = {s["key"] for s in schema["kinds"].values() if s["file"] == name}
             for key in data:
                 if key not in wanted:
-                    problems.append(Problem(str(folder / name), data.line_of(key), "file", name,
+                    problems.append(Problem(str(folder / name), line_of(data, key), "file", name,
                                             str(key), "a known section (" + ", ".join(sorted(wanted)) + ")",
                                             "an unknown section"))
     known_names = set(files) | {"schema.yaml"}
@@ -331,14 +332,14 @@ def _check_entries(game: Game, checker: Checker, raw: dict[str, tuple[Path, Any,
         seen: dict[str, int] = {}
         good: list[dict] = []
         for index, entry in enumerate(items):
-            entry_line = items.line_of(index)
+            entry_line = line_of(items, index)
             if not isinstance(entry, dict):
                 problems.append(Problem(str(path), entry_line, kind, f"#{index + 1}", "entry",
                                         "a mapping with an id", describe(entry)))
                 continue
-            entry_id = entry.get("id") if isinstance(entry.get("id"), str) else f"#{index + 1}"
+            entry_id: str = entry["id"] if isinstance(entry.get("id"), str) else f"#{index + 1}"
             if entry_id in seen:
-                problems.append(Problem(str(path), entry.line_of("id"), kind, entry_id, "id",
+                problems.append(Problem(str(path), line_of(entry, "id"), kind, entry_id, "id",
                                         *repeated_id(entry_id, seen[entry_id])))
             seen.setdefault(entry_id, entry_line)
             _check_entry(checker, spec, entry, path, kind, entry_id, problems)
@@ -361,7 +362,7 @@ def _check_markers(game: Game, problems: list[Problem]) -> None:
                 continue
             if number in first:
                 path, line = game.locations[(kind, entry["id"])]
-                line = entry.line_of("marker") if hasattr(entry, "line_of") else line
+                line = line_of(entry, "marker") if hasattr(entry, "line_of") else line
                 other_kind, other_id = first[number]
                 problems.append(Problem(str(path), line, kind, entry["id"], "marker",
                                         f"a marker unique in the game (already on {other_kind} "
@@ -369,12 +370,13 @@ def _check_markers(game: Game, problems: list[Problem]) -> None:
             first.setdefault(number, (kind, entry["id"]))
 
 
-def _check_entry(checker: Checker, spec: dict, entry: LDict, path: Path, kind: str,
+def _check_entry(checker: Checker, spec: dict, entry: dict, path: Path, kind: str,
                  entry_id: str, problems: list[Problem]) -> None:
     checker.findings = []
-    checker.check_fields(spec["fields"], entry, "", entry.line)
+    line = getattr(entry, "line", 0)  # a mapping read from YAML (LDict) knows its line
+    checker.check_fields(spec["fields"], entry, "", line)
     for f in checker.findings:
-        problems.append(Problem(str(path), f.line or entry.line, kind, entry_id, f.field, f.expected, f.got))
+        problems.append(Problem(str(path), f.line or line, kind, entry_id, f.field, f.expected, f.got))
 
 
 def _read_data(path: Path, game_id: str, problems: list[Problem]) -> Any:
@@ -411,22 +413,22 @@ def _schema_ok(schema: Any, path: Path, game_id: str, problems: list[Problem]) -
         return False
     for key in schema:
         if key not in ("kinds", "checks", "doc", "setup"):
-            bad(schema.line_of(key), str(key), "a known schema section (kinds, checks, doc, setup)", f"'{key}'")
+            bad(line_of(schema, key), str(key), "a known schema section (kinds, checks, doc, setup)", f"'{key}'")
     kinds = schema["kinds"]
     for kind, spec in kinds.items():
-        line = kinds.line_of(kind)
+        line = line_of(kinds, kind)
         if not isinstance(spec, dict):
             bad(line, str(kind), "a kind description", describe(spec))
             continue
         for key in spec:
             if key not in KIND_KEYS:
-                bad(spec.line_of(key), f"{kind}.{key}", "a known kind key", f"'{key}'")
+                bad(line_of(spec, key), f"{kind}.{key}", "a known kind key", f"'{key}'")
         if not isinstance(spec.get("file"), str) or not isinstance(spec.get("key"), str):
             bad(line, str(kind), "'file' and 'key'", "nothing")
         if "like" in spec:
             target = kinds.get(spec["like"]) if isinstance(spec["like"], str) else None
             if not isinstance(target, dict) or not isinstance(target.get("fields"), dict):
-                bad(spec.line_of("like"), f"{kind}.like", "a kind of this game with its own fields",
+                bad(line_of(spec, "like"), f"{kind}.like", "a kind of this game with its own fields",
                     describe(spec["like"]))
             continue
         if not isinstance(spec.get("fields"), dict):
@@ -438,11 +440,11 @@ def _schema_ok(schema: Any, path: Path, game_id: str, problems: list[Problem]) -
                 bad(line, f"{kind}.fields.id", "an 'id' field of type id", describe(id_spec))
         for name, field_spec in spec["fields"].items():
             for where, expected, got in check_spec(field_spec, f"{kind}.{name}", kinds):
-                bad(spec["fields"].line_of(name), where, expected, got)
+                bad(line_of(spec["fields"], name), where, expected, got)
     _setup_ok(schema, bad)
     checks = schema.get("checks", []) or []
     if not isinstance(checks, list):
-        bad(schema.line_of("checks"), "checks", "a list of checks", describe(checks))
+        bad(line_of(schema, "checks"), "checks", "a list of checks", describe(checks))
         return False
     for i, check in enumerate(checks):
         ok = isinstance(check, dict) and check.get("kind") in kinds and "expect" in check
@@ -452,7 +454,7 @@ def _schema_ok(schema: Any, path: Path, game_id: str, problems: list[Problem]) -
         elif ok:
             ok = isinstance(check["expect"], int) and not isinstance(check["expect"], bool)
         if not ok:
-            bad(checks.line_of(i), f"checks[{i}]",
+            bad(line_of(checks, i), f"checks[{i}]",
                 "a check with a known kind and 'expect' (a number, or a mapping with 'by')",
                 describe(check))
     return len(problems) == before
@@ -470,17 +472,17 @@ def _setup_ok(schema: dict, bad: Any) -> None:
         return
     options = setup.get("options") if isinstance(setup, dict) else None
     if not isinstance(options, dict) or set(setup) - {"options", "doc"}:
-        bad(schema.line_of("setup"), "setup", "a mapping with 'options'", describe(setup))
+        bad(line_of(schema, "setup"), "setup", "a mapping with 'options'", describe(setup))
         return
     for name, spec in options.items():
-        line = options.line_of(name)
+        line = line_of(options, name)
         if not isinstance(spec, dict) or spec.get("type") not in OPTION_TYPES:
             got = describe(spec.get("type") if isinstance(spec, dict) else spec)
             bad(line, f"setup.options.{name}.type", "one of " + ", ".join(sorted(OPTION_TYPES)), got)
             continue
         for key in spec:
             if key not in OPTION_KEYS:
-                bad(spec.line_of(key), f"setup.options.{name}.{key}", "a known option key", f"'{key}'")
+                bad(line_of(spec, key), f"setup.options.{name}.{key}", "a known option key", f"'{key}'")
         doc = spec.get("doc")
         if not (isinstance(doc, dict) and set(doc) == {"es", "en"}
                 and all(isinstance(v, str) and v.strip() for v in doc.values())):
@@ -489,7 +491,7 @@ def _setup_ok(schema: dict, bad: Any) -> None:
         for key in ("min", "max"):
             value = spec.get(key, 0)
             if spec["type"] == "int" and (isinstance(value, bool) or not isinstance(value, int)):
-                bad(spec.line_of(key), f"setup.options.{name}.{key}", "a whole number", describe(value))
+                bad(line_of(spec, key), f"setup.options.{name}.{key}", "a whole number", describe(value))
         if spec["type"] == "ids" and spec.get("of") not in schema["kinds"]:
             bad(line, f"setup.options.{name}.of", "a kind of this game", describe(spec.get("of")))
 

@@ -55,6 +55,14 @@ class LList(list):
         return self.line
 
 
+def line_of(node: Any, key: Any) -> int:
+    """The line of ``key`` in a mapping or list read by :func:`read` (for anything else: its own
+    line, else 1), so a caller that has only checked ``isinstance(node, dict)`` can ask."""
+    if isinstance(node, (LDict, LList)):
+        return node.line_of(key)
+    return getattr(node, "line", 1)
+
+
 class YamlProblem(ValueError):
     """A YAML file that cannot be read: syntax error or duplicate key."""
 

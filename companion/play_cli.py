@@ -256,12 +256,12 @@ def cmd_history(args: argparse.Namespace) -> int:
         print("no saved games")
         return 0
     header = ("id", "game", "players", "status", "actions", "updated", "final scores")
-    rows = [(g["id"], g["game"], _players_text(g["players"]), g["status"], str(g["seq"]),
-             _local_time(g["updated"]), _scores_text(g["final"])) for g in games]
-    widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
-    for row in [header] + rows:
+    table = [(g["id"], g["game"], _players_text(g["players"]), g["status"], str(g["seq"]),
+              _local_time(g["updated"]), _scores_text(g["final"])) for g in games]
+    widths = [max(len(r[i]) for r in table + [header]) for i in range(len(header))]
+    for row in [header] + table:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
-    stats = store.player_stats() if games else {}
+    stats = store.player_stats() if games and store is not None else {}
     if stats:
         print()
         print("player stats: " + "; ".join(f"{shown(n)} {s['wins']}/{s['games']} won"

@@ -246,7 +246,8 @@ def run_deck(args: argparse.Namespace) -> int:
     if args.template is None:
         args.template = str(example_files()["card.svg.j2"])
     try:
-        roots, names = [], []
+        roots: list[str] = []
+        names: list[str | None] = []
         for given in (args.template, args.back):
             if given is None:
                 names.append(None)
@@ -257,7 +258,8 @@ def run_deck(args: argparse.Namespace) -> int:
             roots.append(str(path.resolve().parent))
             names.append(path.name)
         notes: list[str] = []
-        comp = deck_component(Path(args.data), names[0], names[1], args.size or _deck_item(), notes=notes)
+        comp = deck_component(Path(args.data), Path(args.template).name, names[1], args.size or _deck_item(),
+                              notes=notes)
         summary = build_components([comp], _options(args), Path(args.out),
                                    roots=tuple(dict.fromkeys(roots)), flat=True, notes=notes)
     except GeneratorError as exc:

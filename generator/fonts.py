@@ -13,6 +13,7 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .model import GeneratorError
 from .units import pt_to_mm
@@ -114,7 +115,7 @@ def _widths() -> dict[str, tuple[dict[int, float], float]]:
     """
     import json
     folder = font_dir()
-    stamp = [FACES]
+    stamp: list[Any] = [FACES]
     for name in FACES.values():
         st = (folder / f"{name}.ttf").stat()
         stamp.append([name, st.st_size, st.st_mtime_ns])

@@ -17,6 +17,7 @@ import math
 import os
 import time
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 from collections.abc import Iterable, Iterator
 
@@ -230,12 +231,13 @@ def memory_cap(meter: Meter) -> Iterator[None]:
     cleanly.  One allocation too big fails at once: the address space is capped at the budget
     plus :data:`RESERVE` (never above a cap already set).  Restored afterwards; nothing of this
     where the platform cannot say its size."""
+    resource: ModuleType | None
     try:
         import resource
     except ImportError:
         resource = None
     now = _memory() if resource is not None else None
-    if now is None:
+    if resource is None or now is None:
         yield
         return
     size, resident = now

@@ -37,5 +37,5 @@ def one_name(name: str) -> None:
 
 _here = _Path(__file__).resolve().parent
 if not (_here / "companion").is_dir() and (_here.parent / "companion").is_dir():
-    __path__.append(str(_here.parent))  # type: ignore[name-defined]  # noqa: F821
+    __path__.append(str(_here.parent))  # noqa: F821
 del _here, _Path

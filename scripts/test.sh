@@ -3,8 +3,8 @@
 # pytest in the project's .venv, spread over the cores (pytest-xdist; UI tests start their own
 # Xvfb, one per worker). With arguments, one pytest run with them.
 #
-# Without arguments the suite runs in two parts, each in pytest processes of its own: the Kivy app
-# changes process-wide state (signal dispositions, GL threads) that the print tests' forked render
+# Without arguments: ruff and mypy, then the suite in two parts, each in pytest processes of its
+# own: the Kivy app changes process-wide state (signal dispositions, GL threads) that the print tests' forked render
 # workers should not inherit. Every part runs even when an earlier one failed; each prints one
 # summary line, then a total, and the exit code is non-zero if any part failed or ran no test.
 set -uo pipefail
@@ -21,6 +21,14 @@ args=("--ignore-glob=tests/test_app_*" "tests/test_app_*.py")
 summary=()
 status=0
 start=$SECONDS
+# Lint and types first, under the rules pyproject.toml chooses ([tool.ruff], [tool.mypy]): a new
+# finding fails the run as a failed test does.
+if .venv/bin/ruff check --quiet . && .venv/bin/mypy; then
+    summary+=("lint and types: ruff and mypy clean ($((SECONDS - start)) s)")
+else
+    status=1
+    summary+=("lint and types: findings above (ruff check, mypy)")
+fi
 for i in "${!parts[@]}"; do
     log="$(mktemp)"
     part_start=$SECONDS

@@ -398,7 +398,7 @@ def apply_move(moves: dict[str, Move], state: dict, action: dict, rng: Any, data
                before: Callable[[dict, Move], None] | None = None) -> dict:
     """A game module's ``apply``: the move's precondition, then (``before`` it, for a rule that
     comes with every move) its effect."""
-    move = moves.get(action.get("action"))
+    move = moves.get(str(action.get("action")))
     if move is None:
         raise UnknownAction(text(f"acción desconocida '{action.get('action')}'",
                                  f"unknown action '{action.get('action')}'"))
@@ -457,7 +457,7 @@ def refusals(moves: dict[str, Move], state: dict, data: Any, actions: Iterable[d
     disabled button."""
     out: list[Text | None] = []
     for action in actions:
-        move = moves.get(action.get("action"))
+        move = moves.get(str(action.get("action")))
         if move is None:
             out.append(text(f"acción desconocida '{action.get('action')}'", f"unknown action '{action.get('action')}'"))
             continue

@@ -12,7 +12,7 @@ Each error carries its message in Spanish and English:
 from __future__ import annotations
 
 
-class Worded:
+class Worded(Exception):
     """An error whose message is ``text``, ``{es, en}``; ``str()`` is the English one (the command
     line's), a screen shows its own language. A plain string serves both."""
 

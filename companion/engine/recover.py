@@ -197,7 +197,7 @@ class Pages:
         """Page ``number`` (from 1), or ``None`` when neither file holds it whole."""
         if number < 1:
             return None
-        where, at = ((self._wal, self.frames[number]) if number in self.frames
+        where, at = ((self._wal, self.frames[number]) if number in self.frames and self._wal is not None
                      else (self.main, (number - 1) * self.size))
         try:
             with open(where, "rb") as f:

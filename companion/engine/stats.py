@@ -49,16 +49,16 @@ def compute_stats(history: Iterable[dict]) -> dict[str, dict]:
                 row["scores"].append(score)
                 row["series"].append([game.get("updated", ""), _tidy(score)])
     out: dict[str, dict] = {}
-    for game in sorted(raw):
+    for game_id in sorted(raw):
         players = {}
-        for name, row in raw[game]["players"].items():
+        for name, row in raw[game_id]["players"].items():
             scores = row.pop("scores")
             row["win_rate"] = round(100.0 * row["wins"] / row["plays"], 1)
             row["average"] = round(sum(scores) / len(scores), 2) if scores else None
             row["best"] = _tidy(max(scores)) if scores else None
             players[name] = row
         ordered = sorted(players.items(), key=lambda kv: (-kv[1]["wins"], -kv[1]["plays"], kv[0].casefold()))
-        out[game] = {"plays": raw[game]["plays"], "players": dict(ordered)}
+        out[game_id] = {"plays": raw[game_id]["plays"], "players": dict(ordered)}
     return out
 
 

@@ -13,6 +13,7 @@ import re
 
 from ludoteca.cards import DataError
 from ludoteca.cards.problems import Problem
+from ludoteca.cards.yamlread import line_of
 from ludoteca.companion.engine.scoring.ciudadelas import LABELS as SCORE_LINES
 from ludoteca.generator.games import card_size, plain
 from ludoteca.generator.model import Component, Face, Options
@@ -173,7 +174,7 @@ def _filled_steps(game, ref: dict) -> list[dict]:
             except KeyError as exc:
                 near = difflib.get_close_matches(exc.args[0], values, 3, 0.5)
                 hint = f" (closest: {', '.join(near)})" if near else ""
-                raise DataError([Problem(str(path), steps.line_of(i), "component", ref["id"],
+                raise DataError([Problem(str(path), line_of(steps, i), "component", ref["id"],
                                          f"turn_summary[{i}].{lang}",
                                          f"a rule number named in braces{hint}",
                                          "{" + exc.args[0] + "}")]) from None

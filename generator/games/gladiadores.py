@@ -247,7 +247,7 @@ def aid_sections(g: Game) -> list[dict]:
     first = g.get("building", setup["first_player_building"])["name"]
     pool = []
     for pc in m["player_counts"]:
-        marks = [NUMERALS[s] for s in pc["symbols"] if NUMERALS[s]]
+        marks = [mark for s in pc["symbols"] if (mark := NUMERALS[s])]
         label = " + ".join(marks) if marks else None
         pool.append({"players": pc["players"], "marks": marks, "expansion": pc["expansion"],
                      "label": label})

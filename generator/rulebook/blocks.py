@@ -7,6 +7,7 @@ Texts here are already in their language and already marked up for reportlab's p
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 
@@ -52,7 +53,7 @@ Cell = str | Icon | list
 @dataclass
 class Table:
     header: list[str]
-    rows: list[list[Cell]]
+    rows: Sequence[Sequence[Cell]]
     widths: list[float] | None = None      # relative widths; None = equal
     align: list[str] | None = None         # per column: LEFT | CENTER | RIGHT
     bold_last: bool = False                # the last row is a total

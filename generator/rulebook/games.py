@@ -323,9 +323,9 @@ def _counters(ctx: Context) -> list[str]:
     valor 1."), not "15 × Madera ×5"; a counter alone of its kind as "5 × Obstáculo"."""
     groups: dict[tuple[str, str], list[dict]] = {}
     for c in ctx.game.entries("counter"):
-        key = ("resource", c["resource"]) if c.get("resource") else \
+        group = ("resource", c["resource"]) if c.get("resource") else \
             ("troop", c["troop"]) if c.get("troop") else ("what", c["what"])
-        groups.setdefault(key, []).append(c)
+        groups.setdefault(group, []).append(c)
     lines = []
     for (kind, key), counters in groups.items():
         if len(counters) == 1:

@@ -9,6 +9,7 @@ the middle read 1, 2, ..., n.
 from __future__ import annotations
 
 import io
+from typing import Any, cast
 
 from ..units import mm_to_pt
 
@@ -51,14 +52,14 @@ def impose(pdf: bytes, sheet_mm: tuple[float, float], title: str = "", lang: str
     forms = []
     for page in reader.pages:
         form = DecodedStreamObject()
-        contents = page["/Contents"].get_object()
+        contents: Any = page["/Contents"].get_object()
         streams = contents if isinstance(contents, list) else [contents]
         form.set_data(b"\n".join(s.get_object().get_data() for s in streams))
         box = page.mediabox
         form.update({NameObject("/Type"): NameObject("/XObject"), NameObject("/Subtype"): NameObject("/Form"),
                      NameObject("/BBox"): ArrayObject([FloatObject(v) for v in (box.left, box.bottom,
                                                                                 box.right, box.top)]),
-                     NameObject("/Resources"): page["/Resources"].get_object().clone(writer)})
+                     NameObject("/Resources"): cast(Any, page["/Resources"]).get_object().clone(writer)})
         forms.append((writer._add_object(form), float(box.width), float(box.height)))
     x = sw / 2
     tick = mm_to_pt(4)

@@ -72,7 +72,7 @@ def notes(game: Game) -> list[Note]:
         english = " ".join(str(value).split())
         saved = spanish.get(note_key(english))
         ok = isinstance(saved, str) and bool(saved.strip())
-        es = " ".join(saved.split()) if ok else english
+        es = " ".join(saved.split()) if ok and isinstance(saved, str) else english
         out.append(Note(path, topic, {"es": es, "en": english}, bool(ok), english))
     return out
 

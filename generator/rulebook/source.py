@@ -42,7 +42,7 @@ def _read(path: Path) -> Any:
 def texts(name: str, folder: Path | None = None) -> LDict:
     """One texts file (``common``, a game id, ``notes_es``) as read, with its lines."""
     data = _read((folder or TEXTS) / f"{name}.yaml")
-    if not isinstance(data, dict):
+    if not isinstance(data, LDict):
         raise RulebookError(f"{name}.yaml:1: a mapping at the top level")
     return data
 

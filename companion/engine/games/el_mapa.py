@@ -336,8 +336,12 @@ def _pay(p: dict, cost: dict[str, int], times: int = 1) -> None:
         p[res] -= n * times
 
 
-def _army(p: dict, army_id: Any) -> dict | None:
-    return next((a for a in p["armies"] if a["id"] == army_id), None)
+def _army(p: dict, army_id: Any) -> dict:
+    """Army ``army_id`` of player ``p``; refused when they have none of that id."""
+    army = next((a for a in p["armies"] if a["id"] == army_id), None)
+    if army is None:
+        raise BadArgument(text(f"{p['name']} no tiene el ejército '{army_id}'", f"{p['name']} has no army '{army_id}'"))
+    return army
 
 
 def _hire_check(state: dict, a: dict, data) -> None:
@@ -352,9 +356,8 @@ def _hire_check(state: dict, a: dict, data) -> None:
         if len(p["armies"]) >= limit:
             raise LimitReached(text(f"ya tienes {len(p['armies'])} ejércitos (límite {limit})",
                                     f"you already have {len(p['armies'])} armies (limit {limit})"))
-    elif _army(p, a["army"]) is None:
-        raise BadArgument(text(f"{p['name']} no tiene el ejército '{a['army']}'",
-                               f"{p['name']} has no army '{a['army']}'"))
+    else:
+        _army(p, a["army"])
     _afford(p, troop["cost"], data, count)
 
 
@@ -403,8 +406,8 @@ def _trade_line(a: dict, data) -> dict:
 def _trade_check(state: dict, a: dict, data) -> None:
     seat, p = _me(state)
     line = _trade_line(a, data)
-    if not may_trade(p, data):
-        needs = trade_building(data)
+    needs = trade_building(data)
+    if needs is not None and not may_trade(p, data):
         raise NotAllowed(text(f"necesitas {name_of(needs)} para comerciar",
                               f"you need {name_of(needs, 'en')} to trade"))
     limit = _trade_limit(state, seat, data)
@@ -542,6 +545,7 @@ def _claimed(state: dict, a: dict, data) -> tuple[dict, int | None]:
     """The tile a ``claim`` takes and the seat it is taken from (None: from the map), or the refusal."""
     seat, p = _me(state)
     what = a["what"]
+    tile: dict[str, Any]
     if what == "village":
         tile = {"contents": [{"type": "village"}], "level": 1}
     elif what == "mine":
@@ -644,9 +648,6 @@ def _battle_plans(state: dict, a: dict, data) -> tuple[int, int | None, dict[str
         if who is None or a[army_key] is None:
             continue
         army = _army(state["players"][who], a[army_key])
-        if army is None:
-            raise BadArgument(text(f"{state['players'][who]['name']} no tiene el ejército '{a[army_key]}'",
-                                   f"{state['players'][who]['name']} has no army '{a[army_key]}'"))
         losses = _counts(data, a[loss_key], loss_key) if loss_key else defeated
         for tid, n in losses.items():
             have = army["troops"].get(tid, 0)

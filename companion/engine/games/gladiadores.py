@@ -125,6 +125,9 @@ def setup(players: list[str], options: dict, rng: random.Random, data) -> dict:
     target = options["target"] or meta["target_points"]["quick_start" if options["quick"] else "standard"]
     from ..scoring.gladiadores import player_count_row  # the row scoring's box check reads too
     row = player_count_row(data, len(players))
+    if row is None:
+        raise BadArgument(text(f"los datos no tienen fila de player_counts para {len(players)} jugadores",
+                               f"the data has no player_counts row for {len(players)} players"))
     pool = [b for b in data.entries("building") if b["symbol"] in row["symbols"] for _ in range(b.get("copies", 1))]
     first_id = meta["setup"]["first_player_building"]
     starting = [b["id"] for b in pool if b["starting"] and b["id"] != first_id]

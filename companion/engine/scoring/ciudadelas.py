@@ -200,7 +200,7 @@ def from_record(record: dict, game: Game, reader: Reader) -> tuple[list[CityEnd]
             if entry is not None:
                 characters.append(entry["id"])
         gold, hand, tucked = (reader.count(player, k, prefix) for k in ("gold", "hand", "tucked"))
-        if not city_ok or not isinstance(player.get("name"), str):
+        if city is None or not city_ok or not isinstance(player.get("name"), str):
             continue
         out.append(CityEnd(player["name"].strip(), tuple(city), gold or 0, frozenset(built_last),
                            hand or 0, tucked or 0, tuple(characters)))
@@ -287,7 +287,7 @@ def _first_complete(reader: Reader, record: dict, game: Game, players: list[City
         return None
     line = line_of(record, "first_complete")
     match = [p for p in players if fold(p.name) == fold(name)]
-    players_list = record.get("players") if isinstance(record.get("players"), list) else []
+    players_list = record["players"] if isinstance(record.get("players"), list) else []
     named = [p["name"] for p in players_list if isinstance(p, dict) and isinstance(p.get("name"), str)]
     if not match:
         if not any(fold(n) == fold(name) for n in named):

@@ -292,7 +292,7 @@ def check_physical(record: dict, game: Game, reader: Reader, castle_ids: list[li
         return len(seen)
 
     needs_under = {lv: min(under(s[0]) for s in slots if s[1] == lv) for lv in range(1, top + 1)}
-    players = record.get("players") if isinstance(record.get("players"), list) else []
+    players = record["players"] if isinstance(record.get("players"), list) else []
     total_castles = 0
     table: dict[str, int] = {}
     for index, listed in enumerate(castle_ids):

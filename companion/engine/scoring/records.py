@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 from dataclasses import dataclass, field, replace
+from dataclasses import field as default  # `field` is also a name of RecordProblem
 from pathlib import Path
 from typing import Any
 from collections.abc import Iterable
@@ -40,7 +41,7 @@ class RecordProblem:
     field: str
     message: str
     #: What a player at the table reads about it ({es, en}: no ids, paths or options), when known.
-    plain: Any = field(default=None, compare=False)
+    plain: Any = default(default=None, compare=False)
 
     def __str__(self) -> str:
         head = f"{self.path}:{self.line}" if self.line else self.path
