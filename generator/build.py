@@ -476,9 +476,9 @@ def _shop(planned: list[Planned], opts: Options, out_dir: Path, roots: tuple[str
           notes: list[str], workers: Workers, stage: Stage, cache: Cache,
           summary: Summary) -> list[dict]:
     """``--shop``: the print shop's images, listing and ZIP (a kit entry of the manifest)."""
-    from .png import run_tasks
+    from .raster import run_tasks
     from .shop import plan_shop, write_bundle
-    tasks, rows, prof = plan_shop([p.comp for p in planned], opts, out_dir, roots, notes)
+    tasks, rows, prof = plan_shop([p.comp for p in planned], opts, out_dir, roots, notes, render_faces)
     if not rows:
         return []
     summary.written += run_tasks(tasks, stage, cache, workers, opts.quiet, what="images")

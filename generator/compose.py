@@ -6,11 +6,10 @@ import re
 from dataclasses import dataclass, field
 
 from .sheets import Line, Rect, data
+from .svgroot import with_root
 from .units import num
 
 _XML_HEAD = re.compile(r"^\s*(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?", re.S)
-_ROOT = re.compile(r"<svg\b[^>]*>", re.S)
-_SIZE_ATTR = re.compile(r'\s(?:width|height|x|y)="[^"]*"')
 _ID = re.compile(r'\bid="([^"]+)"')
 _REF = re.compile(r'(url\(#|href="#)([^)"]+)')
 
@@ -34,13 +33,7 @@ class Page:
 
 def nest(face_svg: str, x: float, y: float, w: float, h: float, prefix: str) -> str:
     """A face's SVG document placed at (x, y) with size (w, h) mm, its ids made unique."""
-    body = _XML_HEAD.sub("", face_svg, count=1)
-    match = _ROOT.search(body)
-    if not match:
-        raise ValueError("a face template did not produce an <svg> element")
-    tag = _SIZE_ATTR.sub("", match.group(0))
-    tag = tag[:4] + f' x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}"' + tag[4:]
-    body = body[:match.start()] + tag + body[match.end():]
+    body = with_root(_XML_HEAD.sub("", face_svg, count=1), x=num(x), y=num(y), width=num(w), height=num(h))
     if 'id="' in body:
         body = _ID.sub(lambda m: f'id="{prefix}{m.group(1)}"', body)
         body = _REF.sub(lambda m: f"{m.group(1)}{prefix}{m.group(2)}", body)

@@ -9,57 +9,20 @@ importable in one step from TTS's "Saved Objects".
 
 from __future__ import annotations
 
-import hashlib
-import io
 import json
 import math
-import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import quote
 
-from ludoteca.atomic import write_bytes
 from .layout import Laid, face_size
 from .model import Component, Options, in_lang
-from .progress import Progress
-from .units import mm_to_px, num
+from .raster import Task, digest, run_tasks
+from .units import mm_to_px
 
 TTS_COLS, TTS_ROWS, TTS_MAX_WIDTH = 10, 7, 4096
 TTS_PER_SHEET = TTS_COLS * TTS_ROWS - 1          # the 70th slot is TTS's hidden card
-_ROOT = re.compile(r"<svg\b[^>]*>", re.S)
-_ATTR = re.compile(r'\s(?:width|height|viewBox)="[^"]*"')
-
-
-def _trimmed(svg: str, w: float, h: float) -> str:
-    """The face without its bleed: the root's viewBox cut to the trim."""
-    m = _ROOT.search(svg)
-    tag = _ATTR.sub("", m.group(0))
-    tag = tag[:4] + f' width="{num(w)}mm" height="{num(h)}mm" viewBox="0 0 {num(w)} {num(h)}"' + tag[4:]
-    return svg[:m.start()] + tag + svg[m.end():]
-
-
-_GEOMETRIC = re.compile(r'\stext-rendering="geometricPrecision"')
-
-
-def _png(svg: str, **kw) -> bytes:
-    """A face as PNG.  Without ``text-rendering="geometricPrecision"``: it is there for the PDF's
-    glyph advances, and cairosvg rasterises text drawn with it into broken, blocky glyphs."""
-    from . import binding
-    binding.load()
-    import cairosvg
-    return cairosvg.svg2png(bytestring=_GEOMETRIC.sub("", svg).encode("utf-8"), **kw)
-
-
-@dataclass
-class Task:
-    """One PNG to write: what it shows (``kind`` and its arguments) and the hash of that."""
-
-    path: Path
-    digest: str
-    kind: str            # "face" | "trimmed" | "sheet" | "shop"
-    args: tuple
-    dest: Path | None = field(default=None)   # where it is written (the staging folder), if not path
 
 
 def tts_grid(n: int) -> tuple[int, int]:
@@ -81,55 +44,6 @@ def sheet_chunks(n: int) -> list[tuple[int, int]]:
     return [(s, min(n, s + TTS_PER_SHEET)) for s in range(0, n, TTS_PER_SHEET)]
 
 
-def run_task(task: Task) -> int:
-    """Render and write one PNG and its hash stamp (in a worker)."""
-    from . import fonts
-    fonts.configure()
-    if task.kind == "face":
-        svg, dpi = task.args
-        data = _png(svg, dpi=dpi)
-    elif task.kind == "shop":
-        from .shop import with_dpi
-        svg, (width, height), dpi = task.args
-        data = with_dpi(_png(svg, output_width=width, output_height=height), dpi)
-    elif task.kind == "trimmed":
-        svg, trim, cell = task.args
-        data = _png(_trimmed(svg, *trim), output_width=cell[0], output_height=cell[1])
-    else:
-        chunk, trim, cell = task.args
-        data = _sheet(chunk, trim, cell)
-    write_bytes(task.dest or task.path, data)
-    return 1
-
-
-def _sheet(chunk: list[str], trim: tuple[float, float], cell: tuple[int, int]) -> bytes:
-    """One TTS sheet: the faces of ``chunk`` trimmed, in rows of up to 10 cells of ``cell`` px."""
-    from . import binding
-    cairo = binding.load()
-    cols, rows = tts_grid(len(chunk))
-    cw, ch = cell
-    sheet = cairo.ImageSurface(cairo.FORMAT_ARGB32, cols * cw, rows * ch)
-    ctx = cairo.Context(sheet)
-    images: dict[str, object] = {}
-    for i, svg in enumerate(chunk):
-        if svg not in images:
-            data = _png(_trimmed(svg, *trim), output_width=cw, output_height=ch)
-            images[svg] = cairo.ImageSurface.create_from_png(io.BytesIO(data))
-        ctx.set_source_surface(images[svg], (i % cols) * cw, (i // cols) * ch)
-        ctx.paint()
-    buf = io.BytesIO()
-    sheet.write_to_png(buf)
-    return buf.getvalue()
-
-
-def _digest(*parts: object) -> str:
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(str(part).encode("utf-8"))
-        h.update(b"\0")
-    return h.hexdigest()[:16]
-
-
 def plan_png(comp: Component, laid: Laid, opts: Options, out_dir: Path,
              stage, game_name: str = "") -> tuple[list[Task], dict]:
     """The PNG tasks of one component and what its manifest entry lists (paths under out_dir);
@@ -142,15 +56,15 @@ def plan_png(comp: Component, laid: Laid, opts: Options, out_dir: Path,
     backs = comp.backs if comp.backs is not None else [f for p in comp.parts for f in p.backs or []]
     faces += list(zip(backs, laid.backs or []))
     for face, svg in faces:
-        digest = _digest(opts.png_dpi, svg)
-        if digest in seen:
+        key = digest(opts.png_dpi, svg)
+        if key in seen:
             continue
-        seen.add(digest)
+        seen.add(key)
         name, k = face.name, 2
         while name in names:
             name, k = f"{face.name}-{k}", k + 1
         names.add(name)
-        tasks.append(Task(folder / f"{name}.png", digest, "face", (svg, opts.png_dpi)))
+        tasks.append(Task(folder / f"{name}.png", key, "face", (svg, opts.png_dpi)))
     listed: dict = {"png": sorted(str(t.path.relative_to(out_dir)) for t in tasks)}
     if comp.deck and laid.fronts:
         more, listed["tts"] = _tts(comp, laid, opts, out_dir, stage, game_name)
@@ -169,25 +83,28 @@ def _tts(comp: Component, laid: Laid, opts: Options, out_dir: Path,
     """
     folder = out_dir / "png" / comp.game / "tts"
     w, h = face_size(comp, opts)
-    cw = int(min(mm_to_px(w, opts.png_dpi), TTS_MAX_WIDTH // TTS_COLS))
+    dpi = opts.png_dpi or 0  # a TTS sheet is made only with --png DPI
+    cw = int(min(mm_to_px(w, dpi), TTS_MAX_WIDTH // TTS_COLS))
     ch = int(round(cw * h / w))
     fronts, backs = laid.fronts or [], laid.backs or []
     one_back = len(set(backs)) <= 1
     chunks = sheet_chunks(len(fronts))
     tasks: list[Task] = []
-    sheets = []
+    sheets: list[dict[str, Any]] = []
     back_path = None
     if backs and one_back:
         back_path = folder / f"{comp.id}-back.png"
-        tasks.append(Task(back_path, _digest(cw, ch, backs[0]), "trimmed", (backs[0], (w, h), (cw, ch))))
+        tasks.append(Task(back_path, digest(cw, ch, backs[0]), "trimmed", (backs[0], (w, h), (cw, ch))))
     for s, (a, b) in enumerate(chunks):
         stem = f"{comp.id}-{s + 1}" if len(chunks) > 1 else comp.id
         face_path = folder / f"{stem}.png"
-        tasks.append(Task(face_path, _digest(cw, ch, *fronts[a:b]), "sheet", (fronts[a:b], (w, h), (cw, ch))))
+        tasks.append(Task(face_path, digest(cw, ch, *fronts[a:b]), "sheet",
+                          (fronts[a:b], (w, h), (cw, ch), tts_grid(b - a)[0])))
         sheet_back = back_path
         if backs and not one_back:
             sheet_back = folder / f"{stem}-back.png"
-            tasks.append(Task(sheet_back, _digest(cw, ch, *backs[a:b]), "sheet", (backs[a:b], (w, h), (cw, ch))))
+            tasks.append(Task(sheet_back, digest(cw, ch, *backs[a:b]), "sheet",
+                              (backs[a:b], (w, h), (cw, ch), tts_grid(b - a)[0])))
         cols, rows = tts_grid(b - a)
         sheets.append({"face": str(face_path.relative_to(out_dir)),
                        "back": str(sheet_back.relative_to(out_dir)) if sheet_back else None,
@@ -270,29 +187,3 @@ def export_png(items: list[tuple[Component, Laid, str]], opts: Options, out_dir:
         listed[rel] = entry
         todo += tasks
     return run_tasks(todo, stage, cache, workers, quiet), listed
-
-
-def run_tasks(tasks: list[Task], stage, cache, workers=None, quiet: bool = False,
-              what: str = "PNG") -> int:
-    """Render the images of ``tasks`` that are not up to date (by the kit's ``cache`` index) into
-    ``stage``, in the pool when there is one; returns how many were written."""
-    todo = [t for t in tasks if not cache.fresh(stage.rel(t.path), t.digest, t.path)]
-    if not todo:
-        return 0
-    for task in todo:
-        task.dest = stage.path(task.path)
-    bar = Progress(len(todo), what=what, quiet=quiet)
-    try:
-        if workers is not None and getattr(workers, "pool", None) is None and len(todo) >= 4:
-            workers.start()
-        if getattr(workers, "pool", None) is not None and len(todo) > 1:
-            for n in workers.unordered(run_task, todo):
-                bar(n)
-        else:
-            for task in todo:
-                bar(run_task(task))
-    finally:
-        bar.close()
-    for task in todo:
-        cache.remember(stage.rel(task.path), task.digest, task.dest)
-    return len(todo)

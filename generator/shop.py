@@ -12,19 +12,17 @@ import csv
 import functools
 import io
 import math
-import re
-import struct
 import zipfile
-import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from .model import Component, GeneratorError, Options
+from .raster import Task, digest
+from .svgroot import with_root
 from .units import MM_PER_INCH, num
 
-_ROOT = re.compile(r"<svg\b[^>]*>", re.S)
-_ATTR = re.compile(r'\s(?:width|height|viewBox|preserveAspectRatio)="[^"]*"')
 
 
 @dataclass(frozen=True)
@@ -103,21 +101,9 @@ def cropped(svg: str, trim: tuple[float, float], bleed: tuple[float, float]) -> 
     """The face cut to its trim plus ``bleed`` (x, y mm), stretched to whatever size it is drawn."""
     w, h = trim
     bx, by = bleed
-    m = _ROOT.search(svg)
-    tag = _ATTR.sub("", m.group(0))
-    tag = (tag[:4] + f' width="{num(w + 2 * bx)}mm" height="{num(h + 2 * by)}mm" '
-           f'viewBox="{num(-bx)} {num(-by)} {num(w + 2 * bx)} {num(h + 2 * by)}" '
-           'preserveAspectRatio="none"' + tag[4:])
-    return svg[:m.start()] + tag + svg[m.end():]
-
-
-def with_dpi(png: bytes, dpi: int) -> bytes:
-    """The PNG with a pHYs chunk saying ``dpi`` (after IHDR), as print shops read it."""
-    ppm = round(dpi / 0.0254)
-    body = b"pHYs" + struct.pack(">IIB", ppm, ppm, 1)
-    chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body))
-    end = 8 + 25                                   # signature + IHDR chunk
-    return png[:end] + chunk + png[end:]
+    return with_root(svg, width=f"{num(w + 2 * bx)}mm", height=f"{num(h + 2 * by)}mm",
+                     viewBox=f"{num(-bx)} {num(-by)} {num(w + 2 * bx)} {num(h + 2 * by)}",
+                     preserveAspectRatio="none")
 
 
 def needed_bleed(prof: Profile, trim: tuple[float, float]) -> float:
@@ -138,11 +124,11 @@ class Item:
 
 
 def plan_shop(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[str, ...],
-              notes: list[str]) -> tuple[list, list[dict], Profile]:
-    """The image tasks of every component the profile fits, and the listing rows."""
-    from .build import render_faces
+              notes: list[str], render_faces: Callable[..., list[str]]) -> tuple[list, list[dict], Profile]:
+    """The image tasks of every component the profile fits, and the listing rows; ``render_faces``
+    renders faces to SVG as the build does (:func:`.build.render_faces`), at the shop's bleed."""
     from .layout import face_size
-    from .png import Task, _digest
+    assert opts.shop is not None, "plan_shop is called for a build with --shop"
     prof = profile(opts.shop)
     tolerance = float(_data()["match_mm"])
     folder = out_dir / "shop" / prof.id
@@ -164,12 +150,12 @@ def plan_shop(comps: list[Component], opts: Options, out_dir: Path, roots: tuple
             for i, svg in enumerate(svgs):
                 counts[svg] = counts.get(svg, 0) + 1
                 first.setdefault(svg, i)
-            for n, svg in enumerate(sorted(counts, key=first.get), start=1):
+            for n, svg in enumerate(sorted(counts, key=first.__getitem__), start=1):
                 name = faces[first[svg]].name
                 rel = Path(f"{comp.game}-{comp.id}") / prof.naming.format(side=side, n=n, name=name)
                 path = folder / rel
                 image = cropped(svg, trim, (bx, by))
-                tasks.append(Task(path, _digest(prof, width, height, image), "shop",
+                tasks.append(Task(path, digest(prof, width, height, image), "shop",
                                   (image, (width, height), prof.dpi)))
                 rows.append({"file": str(rel), "side": side, "count": counts[svg],
                              "component": f"{comp.game}/{comp.id}", "name": name,

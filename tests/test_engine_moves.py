@@ -315,7 +315,7 @@ def test_undo_and_redo_lists_are_restored_when_a_save_fails(tmp_path, monkeypatc
     def full_disk(*args, **kwargs):
         raise StoreError("database or disk is full")
 
-    monkeypatch.setattr(store, "_append", full_disk)
+    monkeypatch.setattr(store, "append", full_disk)
     for action in ({"action": "redo"}, {"action": "undo"}, {**gold, "delta": 7}):
         with pytest.raises(StoreError):
             s.apply(action)

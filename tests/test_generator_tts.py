@@ -110,18 +110,18 @@ def test_the_progress_bar_counts_the_pngs(tmp_path, monkeypatch):
 
 def test_pngs_render_in_the_worker_pool(tmp_path, monkeypatch):
     import os
-    from ludoteca.generator import png
+    from ludoteca.generator import raster
     if (os.cpu_count() or 1) < 2:
         pytest.skip("one core: no pool")
     log = tmp_path / "writers"
-    original = png.write_bytes
+    original = raster.write_bytes
 
     def spy(path, data, *args):                # forked into the workers with the pool
         with open(log, "a") as fh:
             fh.write(f"{os.getpid()}\n")
         return original(path, data, *args)
 
-    monkeypatch.setattr(png, "write_bytes", spy)
+    monkeypatch.setattr(raster, "write_bytes", spy)
     _build(tmp_path, 12, dpi=50)
     writers = set(log.read_text().split())
     assert writers and str(os.getpid()) not in writers

@@ -10,16 +10,9 @@ from kivy.metrics import dp, sp
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
+from .finalextras import add_final_extras, label_of
 from .widgets import GrowLabel, rgba
 from . import theme
-
-
-def label_of(final: dict, key: str, lang: str) -> str:
-    """The display name of a breakdown line, from the labels the engine keeps in ``state["final"]``."""
-    label = (final.get("labels") or {}).get(key)
-    if isinstance(label, dict):
-        return str(label.get(lang) or label.get("es") or key)
-    return key.replace("_", " ")
 
 
 def note_text(note: dict, lang: str) -> str:
@@ -58,8 +51,6 @@ class FinalScreen(Screen):
         final = state.get("final") or {}
         seats = {p["name"]: i for i, p in enumerate(state.get("players", []))}
         ranked = sorted(final.get("players", []), key=lambda p: (p.get("rank", 99), p.get("name", "")))
-        from .finalextras import add_final_extras
-
         self.chart = add_final_extras(box, app, state)
         for player in ranked:
             colour = rgba(app.colour_of(seats.get(player.get("name"), 0)))

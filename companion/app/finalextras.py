@@ -12,11 +12,18 @@ from . import theme
 from .widgets import GrowLabel, rgba
 
 
+def label_of(final: dict, key: str, lang: str) -> str:
+    """The display name of a breakdown line, from the labels the engine keeps in ``state["final"]``."""
+    label = (final.get("labels") or {}).get(key)
+    if isinstance(label, dict):
+        return str(label.get(lang) or label.get("es") or key)
+    return key.replace("_", " ")
+
+
 def add_final_extras(box: Any, app: Any, state: dict) -> StackedBars:
     """Add the chart and the times to ``box`` (the final screen's scrolling column); return the chart."""
     from ludoteca.companion.engine.clock import clock_text
 
-    from .final import label_of
     from .tableclock import game_clock
 
     final = state.get("final") or {}

@@ -173,7 +173,7 @@ def clock_text(seconds: float) -> str:
 
 
 class GameClock:
-    """The clock of one saved game (``store`` is a :class:`~companion.engine.store.Store`)."""
+    """The clock of one saved game (``store`` is a :class:`~ludoteca.companion.engine.store.Store`)."""
 
     def __init__(self, store: Any, game_id: str, now: Now = utc_now, seats: int | None = None):
         self.store = store

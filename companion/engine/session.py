@@ -19,13 +19,25 @@ from __future__ import annotations
 
 import json
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .common import check_args, copy_state, is_over, text
 from .errors import BadArgument, NothingToUndo, UnknownAction
 
-if TYPE_CHECKING:
-    from .store import Store
+
+class Keeper(Protocol):
+    """What a session needs of the place it is saved in (:class:`~ludoteca.companion.engine.store.Store`
+    is one): the game's card data, the seq of an action id already saved, and the saving itself."""
+
+    def data(self, game: str) -> Any:
+        """The card data of ``game``."""
+
+    def seq_of(self, game_id: str, client_id: str) -> int | None:
+        """The seq of the action a client sent with ``client_id``, if it was saved."""
+
+    def append(self, session: Session, action: dict, state: dict, client_id: str | None = None) -> None:
+        """Save ``action`` and the ``state`` it led to as the session's next seq; raise if it is not saved."""
+
 
 #: The longest client-chosen action ``id``.
 MAX_CLIENT_ID = 100
@@ -63,7 +75,7 @@ def fold_log(rows: list[dict]) -> tuple[list[dict], list[dict]]:
 class Session:
     """One game being played: its id, its log, its current state (see ``API.md`` beside this module)."""
 
-    def __init__(self, store: Store, game_id: str, game: str, players: list[str], seed: int,
+    def __init__(self, store: Keeper, game_id: str, game: str, players: list[str], seed: int,
                  options: dict, rows: list[dict], seq: int):
         from .games import GAME_MODULES
 
@@ -210,7 +222,7 @@ class Session:
             if new_state is None:
                 new_state = self._replay(applied)
             new_state = self._decorate(new_state)
-            self.store._append(self, action, new_state, client_id)
+            self.store.append(self, action, new_state, client_id)
         except BaseException:
             self._applied, self._undone = saved_applied, saved_undone
             raise

@@ -641,8 +641,8 @@ class Store:
                                 (game_id, client_id)).fetchone()
         return row[0] if row else None
 
-    def _append(self, session: Session, action: dict, state: dict, client_id: str | None = None) -> None:
-        """Commit one log row and the game's summary; raises if anything fails."""
+    def append(self, session: Session, action: dict, state: dict, client_id: str | None = None) -> None:
+        """Commit one log row and the game's summary; raises if anything fails (:class:`~.session.Keeper`)."""
         seq = session.seq + 1
         now = _now()
         finished = bool(state.get("finished"))
