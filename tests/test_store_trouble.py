@@ -25,8 +25,8 @@ import pytest
 from ludoteca.cli import main
 from ludoteca.companion.engine import Store, StoreError
 from ludoteca.companion.engine import store as store_module
-from ludoteca.companion.engine.store import (BUSY, DAMAGED, FULL, READ_ONLY, UNREACHABLE, Damage,
-                                             trouble)
+from ludoteca.companion.engine.trouble import (BUSY, DAMAGED, FULL, READ_ONLY, UNREACHABLE, Damage,
+                                               trouble)
 
 ADJUST = {"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1}
 REAL_CONNECT = sqlite3.connect

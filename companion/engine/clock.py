@@ -218,7 +218,7 @@ class GameClock:
                 (self.game_id, kind, moment.astimezone(UTC).isoformat(timespec="milliseconds"),
                  seat, self.game_id))
         except sqlite3.Error as exc:
-            from .store import trouble_error
+            from .trouble import trouble_error
             raise trouble_error(getattr(self.store, "path", "?"), (f"guardar el reloj de la partida {self.game_id}",
                                                                     f"save the clock of game {self.game_id}"),
                                 exc) from None
@@ -290,7 +290,7 @@ def ensure_table(conn: sqlite3.Connection) -> None:
     A database opened read-only (``history``, ``export``) that has it is only read."""
     if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'clock'").fetchone():
         return
-    from .store import READ_ONLY, trouble
+    from .trouble import READ_ONLY, trouble
 
     try:
         conn.executescript(SCHEMA)

@@ -15,12 +15,10 @@ a fresh one is started and every action still readable in the old file is recove
 
 from __future__ import annotations
 
-import errno
 import functools
 import json
 import os
 import secrets
-import shutil
 import sqlite3
 import stat
 import sys
@@ -36,6 +34,7 @@ from ludoteca.atomic import kind_of
 from .common import text
 from .errors import BadArgument, StoreError
 from .recover import carve_files, game_row, looks_like_ours, row_check
+from .trouble import DAMAGED, READ_ONLY, UNREACHABLE, Damage, trouble, trouble_error
 from .session import Session
 from .setup import player_names
 
@@ -118,93 +117,6 @@ def default_db_path() -> Path:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-#: Free bytes below which an SQLite "disk I/O error" is taken for a full disk (SQLite gives no errno).
-LOW_SPACE = 256 * 1024
-
-#: What an SQLite error says about a database file (:func:`trouble`).  Only ``DAMAGED`` ever sets a
-#: file aside; the others leave it where it is and say what to do.
-DAMAGED, FULL, READ_ONLY, BUSY, UNREACHABLE = "damaged", "full", "read-only", "busy", "unreachable"
-#: SQLite's primary result codes (``sqlite_errorcode & 0xFF``) and what they say.
-_CODES = {11: DAMAGED, 26: DAMAGED, 13: FULL, 8: READ_ONLY, 5: BUSY, 6: BUSY, 3: READ_ONLY, 14: UNREACHABLE,
-          10: UNREACHABLE}
-#: Extended codes that mean the file itself is wrong: a short read (the file is shorter than its
-#: pages say).  A format SQLite does not know comes as a plain SQLITE_ERROR: see :data:`_WORDS`.
-_DAMAGED_EXTENDED = {522}
-#: Words of SQLite's messages, for an error without a code (our own checks, an older Python).
-_WORDS = ((DAMAGED, ("malformed", "not a database", "corrupt", "unsupported file format",
-                     "integrity check failed")),
-          (FULL, ("full",)), (READ_ONLY, ("readonly", "read-only")), (BUSY, ("locked", "busy")))
-
-
-class Damage(sqlite3.DatabaseError):
-    """Our own finding that a file SQLite opened is damaged (``PRAGMA quick_check`` said so)."""
-
-
-def trouble(exc: BaseException, path: Any = None) -> str:
-    """What an error met while opening, reading or writing the database at ``path`` says about it:
-    :data:`DAMAGED` (corrupt, not a database), :data:`FULL`, :data:`READ_ONLY`, :data:`BUSY`
-    (another program holds it) or :data:`UNREACHABLE` (cannot be opened, an I/O error).
-
-    >>> trouble(sqlite3.DatabaseError("database disk image is malformed"))
-    'damaged'
-    >>> trouble(sqlite3.OperationalError("database or disk is full"))
-    'full'
-    """
-    if isinstance(exc, Damage):
-        return DAMAGED
-    code = getattr(exc, "sqlite_errorcode", None)
-    message = str(exc).lower()
-    if isinstance(exc, OSError):
-        kind = {errno.ENOSPC: FULL, errno.EDQUOT: FULL, errno.EROFS: READ_ONLY, errno.EACCES: READ_ONLY,
-                errno.EPERM: READ_ONLY}.get(exc.errno or 0, UNREACHABLE)
-    elif code in _DAMAGED_EXTENDED:
-        kind = DAMAGED
-    elif code is not None and code & 0xFF in _CODES:
-        kind = _CODES[code & 0xFF]
-    else:
-        kind = next((k for k, words in _WORDS if any(w in message for w in words)), UNREACHABLE)
-    if kind == UNREACHABLE and path is not None and str(path) != ":memory:":
-        folder = Path(path).parent
-        if (folder.is_dir() and not os.access(folder, os.W_OK)
-                or Path(path).is_file() and not os.access(path, os.W_OK)):
-            return READ_ONLY
-        try:
-            if shutil.disk_usage(folder).free < LOW_SPACE:
-                return FULL
-        except OSError:
-            pass
-    return kind
-
-
-def trouble_error(path: Any, what: tuple[str, str], exc: BaseException) -> StoreError:
-    """The one line that says why the database at ``path`` cannot be used now (``what``: the
-    Spanish and English of what was being done); for damage, that it is damaged and what sets
-    it aside."""
-    kind = trouble(exc, path)
-    es, en = what
-    if kind == FULL:
-        return StoreError(text(f"{path}: no se puede {es}: el disco está lleno; libera espacio y vuelve a "
-                               "intentarlo (no se ha guardado nada)",
-                               f"{path}: cannot {en}: the disk is full; free some space and try again "
-                               "(nothing was saved)"))
-    if kind == READ_ONLY:
-        return StoreError(text(f"{path}: no se puede {es}: el archivo o su carpeta son de solo lectura "
-                               "(`history` y `export` sí pueden leerlo)",
-                               f"{path}: cannot {en}: the file or its folder is read-only "
-                               "(`history` and `export` can still read it)"))
-    if kind == BUSY:
-        return StoreError(text(f"{path}: no se puede {es}: otro programa (la app, otro `ludoteca play`) "
-                               "la está usando; ciérralo y vuelve a intentarlo",
-                               f"{path}: cannot {en}: another program (the app, another `ludoteca play`) "
-                               "is using it; close that and try again"))
-    if kind == DAMAGED:
-        return StoreError(text(f"{path}: la base de datos está dañada ({exc}); `ludoteca play` o la app la "
-                               "apartan y recuperan lo que se pueda leer",
-                               f"{path}: the database is damaged ({exc}); `ludoteca play` or the app "
-                               "sets it aside and recovers what can be read"))
-    return StoreError(text(f"{path}: no se puede {es}: {exc}", f"{path}: cannot {en}: {exc}"))
 
 
 OPEN = ("abrir la base de datos", "open the database")

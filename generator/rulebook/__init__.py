@@ -208,7 +208,7 @@ def _measure(data: bytes) -> tuple[int, tuple[float, float]]:
 def _make(catalog: Any, game_id: str, opts: Options, cache_dir: Path | None, key: str) -> list[tuple]:
     """Set a game's book once and impose it: [(data, pages, size, note)] for the plain file and the
     booklet, written to the cache."""
-    from .content import scored_example
+    from .common import scored_example
     from .source import RulebookError
     note = ""
     try:

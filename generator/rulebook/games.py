@@ -10,7 +10,7 @@ from typing import Any
 
 from ..games import plain
 from .blocks import Block, Heading, Items, MapGrid, Para, Table, icon, markup
-from .content import Context, auto
+from .context import Context
 from .source import RulebookError, texts
 
 
@@ -84,7 +84,6 @@ def _dot(ctx: Context, colour_id: str) -> str:
 COVER_MM = (124.0, 86.0)
 
 
-@auto("ciudadelas", "cover")
 def ciudadelas_cover(ctx: Context) -> list[Block]:
     characters = [c["id"] for c in sorted(ctx.game.entries("character"), key=lambda e: e["number"])]
     return [ctx.picture("ciudadelas/cover.svg.j2",
@@ -96,7 +95,6 @@ def ciudadelas_cover(ctx: Context) -> list[Block]:
 SETUP_MM = (124.0, 84.0)
 
 
-@auto("ciudadelas", "setup_picture")
 def ciudadelas_setup(ctx: Context) -> list[Block]:
     meta, counts = ctx.game.meta, ctx.game.counts()
     w, card = SETUP_MM[0], 15.0
@@ -120,13 +118,11 @@ def ciudadelas_setup(ctx: Context) -> list[Block]:
     return [ctx.scene("ciudadelas/setup_table.svg.j2", context, SETUP_MM, cards)]
 
 
-@auto("ciudadelas", "turn_summary")
 def ciudadelas_turn_summary(ctx: Context) -> list[Block]:
     from ..games.ciudadelas import turn_steps
     return turn_summary(ctx, [("", turn_steps(ctx.game))])
 
 
-@auto("ciudadelas", "box")
 def ciudadelas_box(ctx: Context) -> list[Block]:
     g = ctx.game
     counts = g.counts()
@@ -141,7 +137,6 @@ def ciudadelas_box(ctx: Context) -> list[Block]:
             Items([markup(i) for i in items])]
 
 
-@auto("ciudadelas", "colours")
 def ciudadelas_colours(ctx: Context) -> list[Block]:
     by_colour = ctx.game.counts()["districts_by_colour"]
     rows = [[_dot(ctx, c["id"]) + markup(ctx.t(c["name"])), ctx.m(c["category"]),
@@ -150,7 +145,6 @@ def ciudadelas_colours(ctx: Context) -> list[Block]:
                   rows, widths=[1.4, 1.6, 0.8])]
 
 
-@auto("ciudadelas", "characters")
 def ciudadelas_characters(ctx: Context) -> list[Block]:
     out: list[Block] = []
     for c in sorted(ctx.game.entries("character"), key=lambda e: e["number"]):
@@ -160,7 +154,6 @@ def ciudadelas_characters(ctx: Context) -> list[Block]:
     return out
 
 
-@auto("ciudadelas", "draft_table")
 def ciudadelas_draft(ctx: Context) -> list[Block]:
     draft = ctx.game.meta["character_draft"]["by_players"]
     rows = []
@@ -173,7 +166,6 @@ def ciudadelas_draft(ctx: Context) -> list[Block]:
     return [Table([markup(h) for h in head], rows, widths=[1, 1.3, 1.5, 1.3, 1.5])]
 
 
-@auto("ciudadelas", "districts")
 def ciudadelas_districts(ctx: Context) -> list[Block]:
     rows = [[_dot(ctx, d["colour"]) + markup(ctx.t(d["name"])), str(d["cost"]), str(d["copies"])]
             for d in ctx.game.entries("district") if not d.get("effect")]
@@ -181,7 +173,6 @@ def ciudadelas_districts(ctx: Context) -> list[Block]:
                   widths=[2.6, 1, 1])]
 
 
-@auto("ciudadelas", "wonders")
 def ciudadelas_wonders(ctx: Context) -> list[Block]:
     rows = []
     for d in ctx.game.entries("district"):
@@ -193,13 +184,11 @@ def ciudadelas_wonders(ctx: Context) -> list[Block]:
                    markup(ctx.w("effect"))], rows, widths=[2.4, 1.1, 1.3, 5.0])]
 
 
-@auto("ciudadelas", "tie")
 def ciudadelas_tie(ctx: Context) -> list[Block]:
     rule = ctx.game.meta["tie_break"]["rule"]
     return [Para(markup(label(ctx, f"tie_{rule}")))]
 
 
-@auto("ciudadelas", "dark_city")
 def ciudadelas_dark_city(ctx: Context) -> list[Block]:
     rows = [[_dot(ctx, d["colour"]) + markup(ctx.t(d["name"])), str(d["cost"]), ctx.m(d.get("effect", ""))]
             for d in ctx.game.entries("dark_district")]
@@ -214,7 +203,6 @@ def _level_styles() -> dict[int, dict]:
     return LEVEL_STYLE
 
 
-@auto("el_mapa", "turn_summary")
 def el_mapa_turn_summary(ctx: Context) -> list[Block]:
     from ..games.el_mapa import turn_steps
     meta = ctx.game.meta
@@ -223,7 +211,6 @@ def el_mapa_turn_summary(ctx: Context) -> list[Block]:
                                + [meta["scoring"]["text"]])])
 
 
-@auto("el_mapa", "setup_picture")
 def el_mapa_setup(ctx: Context) -> list[Block]:
     tile, divider = 9.0, 44.0
     # a corner of the map: the level I ring, level II inside; one player's start face up
@@ -263,7 +250,6 @@ def el_mapa_setup(ctx: Context) -> list[Block]:
     return [ctx.scene("el_mapa/setup_table.svg.j2", context, SETUP_MM, cards)]
 
 
-@auto("el_mapa", "cover")
 def el_mapa_cover(ctx: Context) -> list[Block]:
     styles = _level_styles()
     levels = [{"fill": styles[n]["fill"], "light": styles[n]["light"]} for n in sorted(styles)]
@@ -291,7 +277,6 @@ def _castle_sets(ctx: Context) -> int:
     return sum(b["copies"] for b in ctx.game.entries("board") if b.get("slots"))
 
 
-@auto("el_mapa", "box")
 def el_mapa_box(ctx: Context) -> list[Block]:
     g = ctx.game
     counts = g.counts()
@@ -353,7 +338,6 @@ def _contents(ctx: Context, tile: dict) -> str:
     return markup(", ".join(parts) or label(ctx, "content_empty"))
 
 
-@auto("el_mapa", "tiles")
 def el_mapa_tiles(ctx: Context) -> list[Block]:
     rows = [[_level(ctx, t["level"]) + ctx.m(t["name"]), str(t["copies"]), _contents(ctx, t)]
             for t in sorted(ctx.game.entries("tile"), key=lambda e: e["level"])]
@@ -361,7 +345,6 @@ def el_mapa_tiles(ctx: Context) -> list[Block]:
                   widths=[3.2, 1.1, 4.2])]
 
 
-@auto("el_mapa", "buildings")
 def el_mapa_buildings(ctx: Context) -> list[Block]:
     rows = []
     for b in sorted(ctx.game.entries("building"), key=lambda e: (e["level"], bool(e.get("variant")))):
@@ -375,7 +358,6 @@ def el_mapa_buildings(ctx: Context) -> list[Block]:
             Para(markup(label(ctx, "variant_mark")), "small")]
 
 
-@auto("el_mapa", "troops")
 def el_mapa_troops(ctx: Context) -> list[Block]:
     rows = []
     for t in ctx.game.entries("troop"):
@@ -393,12 +375,10 @@ def el_mapa_troops(ctx: Context) -> list[Block]:
     return out
 
 
-@auto("el_mapa", "trades")
 def el_mapa_trades(ctx: Context) -> list[Block]:
     return [Items([_res(ctx, tr["give"]) + " » " + _res(ctx, tr["get"]) for tr in ctx.game.meta["bank_trades"]])]
 
 
-@auto("el_mapa", "treasure")
 def el_mapa_treasure(ctx: Context) -> list[Block]:
     table = ctx.game.meta["treasure_table"]
     rows = [[str(o["roll"]), _res(ctx, o["gain"])] for o in table["outcomes"]]  # one line each
@@ -406,7 +386,6 @@ def el_mapa_treasure(ctx: Context) -> list[Block]:
             Table([markup(label(ctx, "roll")), markup(label(ctx, "gain"))], rows, widths=[1, 4])]
 
 
-@auto("el_mapa", "tech")
 def el_mapa_tech(ctx: Context) -> list[Block]:
     rows = []
     for c in sorted(ctx.game.entries("tech_card"), key=lambda e: e["level"]):
@@ -419,7 +398,6 @@ def el_mapa_tech(ctx: Context) -> list[Block]:
                    markup(ctx.w("effect"))], rows, widths=[2.4, 1.0, 1.6, 5.0])]
 
 
-@auto("el_mapa", "maps")
 def el_mapa_maps(ctx: Context) -> list[Block]:
     rule = ctx.game.singles.get("map_rule", {})
     styles = {str(n): s for n, s in _level_styles().items()}
@@ -437,17 +415,14 @@ def el_mapa_maps(ctx: Context) -> list[Block]:
     return out
 
 
-@auto("el_mapa", "end")
 def el_mapa_end(ctx: Context) -> list[Block]:
     return [Items([ctx.m(e["text"]) for e in ctx.game.meta["end_conditions"]])]
 
 
-@auto("el_mapa", "variants")
 def el_mapa_variants(ctx: Context) -> list[Block]:
     return [Items([f"<b>{ctx.m(v['name'])}.</b> {ctx.m(v['text'])}" for v in ctx.game.entries("variant")])]
 
 
-@auto("el_mapa", "damage_example")
 def el_mapa_damage_example(ctx: Context) -> list[Block]:
     """A platoon of 5 of the first troop against each troop: damage and kills from the troop data."""
     troops = ctx.game.entries("troop")
@@ -461,7 +436,6 @@ def el_mapa_damage_example(ctx: Context) -> list[Block]:
 
 # ---------------------------------------------------------------- Gladiadores
 
-@auto("gladiadores", "setup_picture")
 def gladiadores_setup(ctx: Context) -> list[Block]:
     setup = ctx.game.meta["setup"]
     card = 12.0
@@ -494,14 +468,12 @@ def gladiadores_setup(ctx: Context) -> list[Block]:
     return [ctx.scene("gladiadores/setup_table.svg.j2", context, SETUP_MM, cards)]
 
 
-@auto("gladiadores", "turn_summary")
 def gladiadores_turn_summary(ctx: Context) -> list[Block]:
     from ..games.gladiadores import aid_sections
     return turn_summary(ctx, [(ctx.t(sec["title"]), sec["lines"]) for sec in aid_sections(ctx.game)
                               if sec.get("lines") and sec.get("id") != "setup"])
 
 
-@auto("gladiadores", "cover")
 def gladiadores_cover(ctx: Context) -> list[Block]:
     return [ctx.picture("gladiadores/cover.svg.j2", {}, COVER_MM)]
 
@@ -510,7 +482,6 @@ def _symbol(ctx: Context, symbol: str) -> str:
     return label(ctx, f"symbol_{symbol}")
 
 
-@auto("gladiadores", "box")
 def gladiadores_box(ctx: Context) -> list[Block]:
     g = ctx.game
     counts = g.counts()
@@ -529,7 +500,6 @@ def gladiadores_box(ctx: Context) -> list[Block]:
             Items([markup(i) for i in items])]
 
 
-@auto("gladiadores", "player_counts")
 def gladiadores_player_counts(ctx: Context) -> list[Block]:
     rows = []
     for row in ctx.game.meta["player_counts"]:
@@ -541,12 +511,10 @@ def gladiadores_player_counts(ctx: Context) -> list[Block]:
             Para(markup(label(ctx, "expansion_mark")), "small")]
 
 
-@auto("gladiadores", "actions")
 def gladiadores_actions(ctx: Context) -> list[Block]:
     return [Items([f"<b>{ctx.m(a['name'])}.</b> {ctx.m(a['text'])}" for a in ctx.game.entries("action")])]
 
 
-@auto("gladiadores", "combat")
 def gladiadores_combat(ctx: Context) -> list[Block]:
     """The combat rule of the data, one numbered step per '1)', '2)' ... of its text."""
     import re
@@ -555,7 +523,6 @@ def gladiadores_combat(ctx: Context) -> list[Block]:
     return [Items([markup(s) for s in steps], numbered=True)]
 
 
-@auto("gladiadores", "auction")
 def gladiadores_auction(ctx: Context) -> list[Block]:
     a = ctx.game.meta["auction"]
     steps = [label(ctx, "auction_room"),
@@ -568,7 +535,6 @@ def gladiadores_auction(ctx: Context) -> list[Block]:
     return [Items([markup(s) for s in steps], numbered=True)]
 
 
-@auto("gladiadores", "gladiators")
 def gladiadores_gladiators(ctx: Context) -> list[Block]:
     rows = []
     for g in ctx.game.entries("gladiator"):
@@ -583,7 +549,6 @@ def gladiadores_gladiators(ctx: Context) -> list[Block]:
     return [Table([markup(h) for h in head], rows, widths=[3.9, 1, 1, 1, 1, 1.1, 1.1, 1.1, 1.2])]
 
 
-@auto("gladiadores", "buildings")
 def gladiadores_buildings(ctx: Context) -> list[Block]:
     rows = []
     for b in ctx.game.entries("building"):
@@ -597,7 +562,6 @@ def gladiadores_buildings(ctx: Context) -> list[Block]:
             Para(markup(label(ctx, "starting_mark")), "small")]
 
 
-@auto("gladiadores", "combat_cards")
 def gladiadores_combat_cards(ctx: Context) -> list[Block]:
     rows = [[ctx.m(c.get("name") or c["id"]), str(c["swords"]), str(c["shields"]), str(c["skulls"]),
              str(c["copies"])] for c in ctx.game.entries("combat_card")]
@@ -605,7 +569,6 @@ def gladiadores_combat_cards(ctx: Context) -> list[Block]:
                    markup(label(ctx, "skulls")), markup(ctx.w("copies"))], rows, widths=[3, 1, 1, 1, 1])]
 
 
-@auto("gladiadores", "optional")
 def gladiadores_optional(ctx: Context) -> list[Block]:
     rules = ctx.game.meta.get("optional_rules", {})
     return [Para(f"<b>{ctx.m(r['name'])}.</b> {ctx.m(r['rule'])}") for r in rules.values()]
