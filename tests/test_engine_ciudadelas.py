@@ -405,7 +405,7 @@ def test_a_fourth_watchtower_is_recorded_said_and_noted_in_the_players_words(sto
     assert notice.get("notice") and "4 copias de Atalaya" in notice["es"], notice
     assert "4 copies of Watchtower" in notice["en"], notice
     assert notices(before, state["log"]) == [notice]  # what the app shows as its message
-    final = final_scores(C.record(state), s.data)
+    final = final_scores(C.record(state, s.data), s.data)
     shown = " ".join(n[lang] for n in final["notes"] for lang in ("es", "en"))
     assert "Atalaya" in shown and "Watchtower" in shown, final["notes"]
     for developer in ("players[", "city[", "seed", "--lenient", ".md", ".txt", "House rule", "watchtower"):

@@ -296,7 +296,7 @@ def test_any_action_is_applied_or_refused_cleanly(game, players):
         for step in range(250):
             if state.get("finished"):
                 break
-            legal = module.legal_actions(state, data)
+            legal = module.DEFINITION.legal_actions(state, data)
             if legal and rng.random() < 0.6:
                 action = dict(rng.choice(legal))
                 for key in module.ACTIONS[action["action"]]["args"]:
@@ -307,7 +307,7 @@ def test_any_action_is_applied_or_refused_cleanly(game, players):
                 action.update({k: rng.choice(FUZZ_VALUES) for k in arg_names if rng.random() < 0.5})
             before = json.dumps(state, sort_keys=True)
             try:
-                state = module.apply(copy_state(state), action, random.Random(f"{seed}:{step}"), data)
+                state = module.DEFINITION.apply(copy_state(state), action, random.Random(f"{seed}:{step}"), data)
                 json.dumps(state)
                 applied += 1
             except IllegalAction as exc:

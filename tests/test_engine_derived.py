@@ -156,12 +156,12 @@ def test_ciudadelas_destroy_targets_price_is_what_the_engine_charges(store):
         trial = copy_state(state)
         action = {"action": "destroy", "target": t["target"], "district": t["district"]}
         if t["affordable"]:
-            C.apply(trial, action, random.Random(0), s.data)
+            C.DEFINITION.apply(trial, action, random.Random(0), s.data)
             assert trial["players"][0]["gold"] == 3 - t["price"]
             assert t["district"] not in trial["players"][t["seat"]]["city"]
         else:
             with pytest.raises(NotEnough):
-                C.apply(trial, action, random.Random(0), s.data)
+                C.DEFINITION.apply(trial, action, random.Random(0), s.data)
     # The Great Wall adds to every other district of its city, not to itself.
     wall = s.data.get("district", "great_wall")
     cost = s.data.get("district", plain[0])["cost"]
@@ -169,7 +169,7 @@ def test_ciudadelas_destroy_targets_price_is_what_the_engine_charges(store):
     assert by[(1, plain[0])]["price"] == cost + base + wall["params"]["surcharge"]
     assert by[(1, "great_wall")]["price"] == wall["cost"] + base
     # legal_actions offers exactly the affordable ones.
-    legal = [a for a in C.legal_actions(state, s.data) if a["action"] == "destroy"]
+    legal = [a for a in C.DEFINITION.legal_actions(state, s.data) if a["action"] == "destroy"]
     assert sorted((a["target"], a["district"]) for a in legal) == sorted(
         (t["target"], t["district"]) for t in targets if t["affordable"])
 
@@ -189,11 +189,11 @@ def test_ciudadelas_city_points_and_usable_districts(store):
     assert state["players"][0]["usable"] == ["laboratory", "smithy"]
     # Worked from the cards: Laboratory 5 + Smithy 5 + Keep 3, all purple.
     assert state["players"][0]["city_points"] == 13 and state["players"][0]["city_colours"] == ["purple"]
-    uses = [a for a in C.legal_actions(state, s.data) if a["action"] == "use_district"]
+    uses = [a for a in C.DEFINITION.legal_actions(state, s.data) if a["action"] == "use_district"]
     assert uses == [{"action": "use_district", "district": "laboratory"},
                     {"action": "use_district", "district": "smithy"}]
     state["players"][0]["gold"] = 1  # one short: the Smithy is no longer offered (apply refuses it)
-    uses = [a for a in C.legal_actions(state, s.data) if a["action"] == "use_district"]
+    uses = [a for a in C.DEFINITION.legal_actions(state, s.data) if a["action"] == "use_district"]
     assert uses == [{"action": "use_district", "district": "laboratory"}]
 
 
@@ -207,13 +207,14 @@ def test_ciudadelas_legal_targets_are_the_ones_the_engine_accepts(store):
     for char in ("assassin", "thief"):
         state["turn"]["character"] = char
         state["murdered"] = "magician"
-        offered = {a["character"] for a in C.legal_actions(state, s.data) if a["action"] in ("murder", "steal")}
+        offered = {a["character"] for a in C.DEFINITION.legal_actions(state, s.data) if a["action"] in ("murder",
+                                                                                                        "steal")}
         assert offered == expected[char]
         for c in s.data.entries("character"):
             trial = copy_state(state)
             action = {"action": "murder" if char == "assassin" else "steal", "character": c["id"]}
             try:
-                C.apply(trial, action, random.Random(0), s.data)
+                C.DEFINITION.apply(trial, action, random.Random(0), s.data)
                 accepted = True
             except NotAllowed:
                 accepted = False

@@ -69,7 +69,7 @@ def play(game: str, seed: int) -> tuple[dict, object]:
     for step in range(3000):
         if state["finished"]:
             break
-        legal = module.legal_actions(state, data)
+        legal = module.DEFINITION.legal_actions(state, data)
         builds = [a for a in legal if a["action"] == "build"]
         if game == "ciudadelas" and builds:  # the helper prices base districts only; Dark City ones too here
             action = rng.choice(builds)
@@ -78,7 +78,7 @@ def play(game: str, seed: int) -> tuple[dict, object]:
         if game == "el_mapa" and rng.random() < 0.15:
             action = _battle(state, data, rng)
         try:
-            state = module.apply(state, action, random.Random(f"{seed}:{step}"), data)
+            state = module.DEFINITION.apply(state, action, random.Random(f"{seed}:{step}"), data)
         except IllegalAction:
             continue
         if step % 7 == 0:

@@ -17,6 +17,7 @@ from ludoteca.cards import load
 from ludoteca.companion.engine import (BadArgument, Duplicate, IllegalAction, NotEnough, Store, StoreError,
                                        WrongPhase)
 from ludoteca.companion.engine.common import Move, copy_state, refusals
+from ludoteca.companion.engine.definition import GameDefinition
 from ludoteca.companion.engine.games import GAME_MODULES
 from ludoteca.companion.engine.games import ciudadelas as C
 from ludoteca.companion.engine.games import el_mapa as M
@@ -58,20 +59,20 @@ def _play_checking(game: str, seed: int, players: int, steps: int) -> tuple[int,
     for step in range(steps):
         if state.get("finished"):
             break
-        legal = module.legal_actions(state, data)
+        legal = module.DEFINITION.legal_actions(state, data)
         before = json.dumps(state, sort_keys=True)
         for action in legal:  # every action offered is accepted
-            module.apply(copy_state(state), action, random.Random(step), data)
+            module.DEFINITION.apply(copy_state(state), action, random.Random(step), data)
             accepted += 1
         for action in _offered_space(module, state, data):
             try:
-                module.apply(copy_state(state), action, random.Random(step), data)
+                module.DEFINITION.apply(copy_state(state), action, random.Random(step), data)
             except IllegalAction:
                 assert action not in legal, action  # every refused action is absent from the offer
                 refused += 1
         assert json.dumps(state, sort_keys=True) == before
         progress = [a for a in legal if a["action"] != "adjust"]
-        state = module.apply(state, rng.choice(progress), random.Random(f"{seed}:{step}"), data)
+        state = module.DEFINITION.apply(state, rng.choice(progress), random.Random(f"{seed}:{step}"), data)
     return accepted, refused
 
 
@@ -87,10 +88,11 @@ def test_legal_actions_has_no_rule_of_its_own():
     """Each game's ``legal_actions`` is the shared derivation over its declared moves."""
     import inspect
 
+    body = inspect.getsource(GameDefinition.legal_actions)
+    assert "legal_moves(self.moves, state, data)" in body and body.count("\n") <= 3
     for module in GAME_MODULES.values():
         assert all(isinstance(m, Move) for m in module.MOVES.values())
-        body = inspect.getsource(module.legal_actions)
-        assert "legal_moves(MOVES, state, data)" in body and body.count("\n") <= 5
+        assert module.DEFINITION.moves is module.MOVES and "legal_actions" not in vars(module.DEFINITION)
         assert set(module.ACTIONS) == set(module.MOVES) | {"undo", "redo"}
 
 
@@ -106,7 +108,7 @@ def _turn(game_data, city: list[str], gold: int = 10, hand: int = 3, dark_city: 
 
 
 def _builds(state: dict, data) -> set[str]:
-    return {a["district"] for a in C.legal_actions(state, data) if a["action"] == "build"}
+    return {a["district"] for a in C.DEFINITION.legal_actions(state, data) if a["action"] == "build"}
 
 
 def test_the_quarry_allows_one_duplicate_offered_and_accepted():
@@ -115,16 +117,17 @@ def test_the_quarry_allows_one_duplicate_offered_and_accepted():
     data = DATA["ciudadelas"]
     with_quarry = _turn(data, ["quarry", "tavern"])
     assert "tavern" in _builds(with_quarry, data)
-    after = C.apply(copy_state(with_quarry), {"action": "build", "district": "tavern"}, random.Random(0), data)
+    after = C.DEFINITION.apply(copy_state(with_quarry), {"action": "build", "district": "tavern"}, random.Random(0),
+                               data)
     assert after["players"][0]["city"] == ["quarry", "tavern", "tavern"]
     second = _turn(data, ["quarry", "tavern", "tavern", "temple"])  # its one repeat is used up
     assert "temple" not in _builds(second, data)
     with pytest.raises(Duplicate):
-        C.apply(copy_state(second), {"action": "build", "district": "temple"}, random.Random(0), data)
+        C.DEFINITION.apply(copy_state(second), {"action": "build", "district": "temple"}, random.Random(0), data)
     plain = _turn(data, ["tavern"])
     assert "tavern" not in _builds(plain, data)
     with pytest.raises(Duplicate):
-        C.apply(copy_state(plain), {"action": "build", "district": "tavern"}, random.Random(0), data)
+        C.DEFINITION.apply(copy_state(plain), {"action": "build", "district": "tavern"}, random.Random(0), data)
 
 
 def test_a_refused_build_says_why_in_both_languages():
@@ -153,11 +156,11 @@ def test_a_billion_treasures_are_refused_at_once_naming_the_range():
     state = M.setup(["Ana", "Luis"], {"first": "Ana"}, random.Random(1), data)
     started = time.perf_counter()
     with pytest.raises(BadArgument) as info:
-        M.apply(state, {"action": "treasure", "count": 10**9}, random.Random(0), data)
+        M.DEFINITION.apply(state, {"action": "treasure", "count": 10**9}, random.Random(0), data)
     assert time.perf_counter() - started < 0.5
     assert str(info.value) == f"'count' must be between 1 and {tiles_with_treasure}, not 1000000000"
     assert info.value.text["es"] == f"'count' debe estar entre 1 y {tiles_with_treasure}, no 1000000000"
-    ok = M.apply(state, {"action": "treasure", "count": tiles_with_treasure}, random.Random(0), data)
+    ok = M.DEFINITION.apply(state, {"action": "treasure", "count": tiles_with_treasure}, random.Random(0), data)
     assert len(ok["last_rolls"]) == tiles_with_treasure
 
 
@@ -175,7 +178,7 @@ def test_numbers_out_of_range_are_refused_naming_the_argument(game, action):
     names = NAMES[:2] if game != "gladiadores" else NAMES[:3]
     state = GAME_MODULES[game].setup(names, {}, random.Random(2), data)
     with pytest.raises(BadArgument, match=r"must be between -?\d+ and \d+, not"):
-        GAME_MODULES[game].apply(state, action, random.Random(0), data)
+        GAME_MODULES[game].DEFINITION.apply(state, action, random.Random(0), data)
 
 
 # -- options: declared as data, read by type, checked in one place --------------------------------
@@ -332,7 +335,7 @@ def test_wrong_phase_is_said_by_the_declaration():
     data = DATA["ciudadelas"]
     state = C.setup(NAMES[:3], {"crown": "Ana"}, random.Random(1), data)
     with pytest.raises(WrongPhase) as info:
-        C.apply(state, {"action": "build", "district": "temple"}, random.Random(0), data)
+        C.DEFINITION.apply(state, {"action": "build", "district": "temple"}, random.Random(0), data)
     assert info.value.text == {"es": "no es el turno de ningún personaje", "en": "no character's turn is under way"}
     with pytest.raises(NotEnough):
-        C.apply(_turn(data, [], gold=0), {"action": "build", "district": "temple"}, random.Random(0), data)
+        C.DEFINITION.apply(_turn(data, [], gold=0), {"action": "build", "district": "temple"}, random.Random(0), data)

@@ -48,7 +48,7 @@ def test_swapping_with_the_deck_on_an_empty_hand_says_the_hand_is_empty(store):
     assert reason == {"es": "Ana no tiene cartas en la mano", "en": "Ana has no cards in hand"}
     with pytest.raises(NotEnough, match="Ana has no cards in hand"):
         s.apply({"action": "discard_and_draw", "count": 1})
-    assert not any(a["action"] == "discard_and_draw" for a in C.legal_actions(s.state, CITY))
+    assert not any(a["action"] == "discard_and_draw" for a in C.DEFINITION.legal_actions(s.state, CITY))
     adjust(s, "Ana", "hand", 2)
     assert move_refusal(C.MOVES, s.state, CITY, "discard_and_draw") is None
     s.apply({"action": "exchange_hand", "target": "Luis"})
@@ -155,7 +155,7 @@ def test_a_closed_move_is_refused_alike_by_apply_its_button_and_legal_actions(st
     offered = {a["action"] for a in legal_moves(moves, s.state, s.data)}
     for name in other_phase:
         with pytest.raises(WrongPhase) as refused:
-            s.module.apply(dict(s.state), {"action": name}, None, s.data)
+            s.module.DEFINITION.apply(dict(s.state), {"action": name}, None, s.data)
         assert move_refusal(moves, s.state, s.data, name) == refused.value.text
         assert name not in offered
     play_to_end(s, 2)
@@ -163,7 +163,7 @@ def test_a_closed_move_is_refused_alike_by_apply_its_button_and_legal_actions(st
     assert [a["action"] for a in s.legal_actions()] == ["undo"]
     for name in (n for n, m in moves.items() if not m.after_end):  # final_record is the end's own move
         with pytest.raises(GameOver) as refused:
-            s.module.apply(dict(s.state), {"action": name}, None, s.data)
+            s.module.DEFINITION.apply(dict(s.state), {"action": name}, None, s.data)
         assert move_refusal(moves, s.state, s.data, name) == refused.value.text
         with pytest.raises(IllegalAction):
             s.apply({"action": name})

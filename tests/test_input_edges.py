@@ -41,16 +41,16 @@ def test_a_bad_play_line_is_answered_and_the_session_goes_on(monkeypatch, capsys
 
 
 def test_a_fault_of_ours_refuses_the_line_not_the_session(monkeypatch, capsys, tmp_path):
-    from ludoteca.companion.engine.games import ciudadelas
+    from ludoteca.companion.engine.definition import GameDefinition
 
-    real = ciudadelas.apply
+    real = GameDefinition.apply
 
-    def broken(state, action, rng, data):
+    def broken(self, state, action, rng, data):
         if action.get("delta") == 7:
             raise KeyError("a bug")
-        return real(state, action, rng, data)
+        return real(self, state, action, rng, data)
 
-    monkeypatch.setattr(ciudadelas, "apply", broken)
+    monkeypatch.setattr(GameDefinition, "apply", broken)
     code, answers, err = play(monkeypatch, capsys, tmp_path, [json.dumps(dict(ADJUST, delta=7)), json.dumps(ADJUST)])
     assert code == 0 and "Traceback" not in err
     assert answers[0]["ok"] is False and answers[0]["kind"] == "InternalError"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .definition import Outcome
 
 
 def final_scores(record: dict, data: Any) -> dict:
@@ -25,8 +28,10 @@ def final_scores(record: dict, data: Any) -> dict:
     return out
 
 
-def finish(state: dict, record: dict, data: Any) -> None:
-    """End the game: no one is active any more and the final scores are kept in the state."""
+def finish(state: dict, record: dict, data: Any, outcome: Outcome) -> None:
+    """End the game for ``outcome``: no one is active any more and the final scores are kept in the
+    state."""
+    state["outcome"] = outcome.value
     state["finished"] = True
     state["phase"] = "finished"
     state["active"] = None

@@ -77,7 +77,7 @@ class Session:
 
     def __init__(self, store: Keeper, game_id: str, game: str, players: list[str], seed: int,
                  options: dict, rows: list[dict], seq: int):
-        from .games import GAME_MODULES
+        from .games import DEFINITIONS, GAME_MODULES
 
         self.store = store
         self.id = game_id
@@ -85,7 +85,8 @@ class Session:
         self.players = list(players)
         self.seed = seed
         self.options = dict(options)
-        self.module = GAME_MODULES[game]
+        self.module = GAME_MODULES[game]  # the game's own helpers (what screens ask: MOVES, names)
+        self.definition = DEFINITIONS[game]
         self.data = store.data(game)
         self.seq = seq
         self.repeated = False  # whether the last apply() was a resent id, acknowledged again
@@ -99,7 +100,7 @@ class Session:
 
     def initial_state(self) -> dict:
         """The state before any action: the game's setup."""
-        state = self.module.setup(self.players, self.options, self._rng("setup"), self.data)
+        state = self.definition.setup(self.players, self.options, self._rng("setup"), self.data)
         state["game"] = self.game
         return state
 
@@ -107,13 +108,12 @@ class Session:
         """Fold the effective actions from the setup (in place: they were all legal)."""
         state = self.initial_state()
         for index, action in enumerate(actions):
-            state = self.module.apply(state, action, self._rng(index), self.data)
+            state = self.definition.apply(state, action, self._rng(index), self.data)
         return self._decorate(state)
 
     def _decorate(self, state: dict) -> dict:
-        derive = getattr(self.module, "derive", None)
-        if derive is not None:  # the numbers the screens show, worked out by the game's rules
-            derive(state, self.data)
+        if self.definition.derive is not None:  # the numbers the screens show, worked out by the rules
+            self.definition.derive(state, self.data)
         state["can_undo"] = bool(self._applied)
         state["can_redo"] = bool(self._undone)
         return state
@@ -201,11 +201,11 @@ class Session:
                 self.repeated, self.acknowledged = True, seq
                 return self.state
         name = action["action"]
-        if name not in self.module.ACTIONS:
-            known = ", ".join(sorted(self.module.ACTIONS))
+        if name not in self.definition.actions:
+            known = ", ".join(sorted(self.definition.actions))
             raise UnknownAction(text(f"{self.game} no tiene la acción '{name}' (hay: {known})",
                                      f"{self.game} has no action '{name}' (known: {known})"))
-        check_args(action, self.module.ACTIONS[name]["args"])
+        check_args(action, self.definition.actions[name]["args"])
         if name == "undo" and not self._applied:
             raise NothingToUndo(text("no hay nada que deshacer", "there is nothing to undo"))
         if name == "redo" and not self._undone:
@@ -214,7 +214,7 @@ class Session:
         folded = walk(applied, undone, action)
         new_state = None
         if folded is not None:
-            new_state = self.module.apply(copy_state(self.state), folded, self._rng(len(applied) - 1),
+            new_state = self.definition.apply(copy_state(self.state), folded, self._rng(len(applied) - 1),
                                           self.data)
         saved_applied, saved_undone = self._applied, self._undone
         self._applied, self._undone = applied, undone
@@ -244,8 +244,7 @@ class Session:
 
     def legal_actions(self) -> list[dict]:
         """What may be done now (the active player's moves, plus undo/redo when possible)."""
-        moves = [] if is_over(self.state) else list(self.module.legal_actions(self.state,
-                                                                                     self.data))
+        moves = [] if is_over(self.state) else self.definition.legal_actions(self.state, self.data)
         if self.can_undo:
             moves.append({"action": "undo"})
         if self.can_redo:

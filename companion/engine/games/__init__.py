@@ -1,22 +1,17 @@
-"""One module per game, each declaring its setup, phases, turn order, actions and scoring.
-
-A game module provides:
-
-- ``GAME``: its id; ``RESOURCES``: what ``adjust`` may correct, ``{key: {es, en}}``;
-- ``MOVES``: ``{name: Move}``, each move declared once: its typed arguments with their ranges, the
-  phases it belongs to, its one precondition (which raises the reason it is refused) and its effect
-  (see ``companion.engine.common.Move``);
-- ``ACTIONS``: ``{name: {"args": {arg: description}, "help": {es, en}}}`` (``play --actions``),
-  derived from ``MOVES`` plus ``undo`` and ``redo``;
-- ``setup(players, options, rng, data) -> state``; the player count and the options (declared in
-  the game's ``schema.yaml`` ``setup: options:``) are read by ``companion.engine.setup``;
-- ``apply(state, action, rng, data) -> state``, raising ``IllegalAction`` before changing anything;
-- ``legal_actions(state, data) -> [action, ...]``: derived from ``MOVES`` (no rule of its own).
+"""One module per game, each declaring the game once as a
+:class:`~ludoteca.companion.engine.definition.GameDefinition` (``DEFINITION``): its setup, its
+moves (typed, ranged arguments, one precondition, one effect each; ``adjust`` among them), what is
+derived after every action, the record scoring reads, the turn-start hook and the end condition
+(an :class:`~ludoteca.companion.engine.definition.Outcome`). The session plays a game only
+through its definition (:data:`DEFINITIONS`); the module also keeps the helpers its screen asks
+(``MOVES``, ``ACTIONS``, names and prices), and ``GAME``.
 """
 
 from __future__ import annotations
 
 from types import ModuleType
+
+from ..definition import GameDefinition
 
 from . import ciudadelas, el_mapa, gladiadores
 
@@ -25,3 +20,4 @@ GAME_MODULES: dict[str, ModuleType] = {
     "el_mapa": el_mapa,
     "gladiadores": gladiadores,
 }
+DEFINITIONS: dict[str, GameDefinition] = {game: module.DEFINITION for game, module in GAME_MODULES.items()}

@@ -12,12 +12,13 @@ Cards in hand are hidden at the table: the state only keeps how many each player
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, TypedDict
 
 from ..caller import characters, next_call
-from ..common import (Arg, Move, Text, actions_table, adjust_move, apply_move, declare, final_record_move, find_entry, legal_moves, log,
+from ..common import (Arg, Move, Text, adjust_move, declare, final_record_move, find_entry, log,
                       name_of, need, next_seat, player_index, text)
 from ..errors import BadArgument, Duplicate, LimitReached, NotAllowed, NotEnough, NotYourTurn, WrongPhase
+from ..definition import GameDefinition, Outcome, State
 from ..final import finish
 from ..setup import setup_options
 
@@ -169,10 +170,16 @@ def _end_round(state: dict, rng: random.Random, data) -> None:
         if owner is not None and "take_crown" in (victim.get("powers") or []) \
                 and victim.get("crown_if_murdered") == "end_of_round":
             _give_crown(state, owner)
-    if state["last_round"]:
-        _finish(state, data)
+    outcome = end(state, data)
+    if outcome is not None:
+        _finish(state, data, outcome)
         return
     _start_round(state, rng, data)
+
+
+def end(state: dict, data) -> Outcome | None:
+    """The end condition, asked when a round closes: a city was completed this round."""
+    return Outcome.CITY_COMPLETE if state["last_round"] else None
 
 
 def _give_crown(state: dict, seat: int) -> None:
@@ -188,7 +195,7 @@ def _owner(state: dict, character_id: str) -> int | None:
     return None
 
 
-def record(state: dict) -> dict:
+def record(state: dict, data) -> dict:
     """The end-of-game record the scoring reads (see ``ludoteca score``)."""
     rnd = state["round"]
     out: dict[str, Any] = {"game": GAME, "dark_city": state["options"]["dark_city"], "players": [
@@ -201,8 +208,8 @@ def record(state: dict) -> dict:
     return out
 
 
-def _finish(state: dict, data) -> None:
-    finish(state, record(state), data)
+def _finish(state: dict, data, outcome: Outcome) -> None:
+    finish(state, record(state, data), data, outcome)
     winners = ", ".join(state["final"]["winners"])
     log(state, f"Fin de la partida. Gana: {winners}", f"Game over. Winner: {winners}")
 
@@ -253,7 +260,7 @@ def derive(state: dict, data) -> None:
     ``usable`` districts, and whether the next draft pick also discards."""
     from ..scoring.ciudadelas import CityEnd, breakdown  # the scoring package loads when first needed
 
-    now = record(state)
+    now = record(state, data)
     for p, end in zip(state["players"], now["players"]):
         lines = breakdown(CityEnd(end["name"], tuple(end["city"]), end["gold"], frozenset(end["built_last_round"]),
                                   end["hand"], 0, tuple(end["characters"])), data, now.get("first_complete"))
@@ -373,6 +380,15 @@ def _call(state: dict, a: dict, rng: random.Random, data) -> None:
         if number == len(_characters(data)):
             _end_round(state, rng, data)
         return
+    _start_turn(state, owner, rng, data)
+
+
+def _start_turn(state: dict, seat: int, rng: random.Random, data) -> None:
+    """The called character's turn begins for ``seat``: its income of cards, the crown, the thief's
+    take, the bishop's protection."""
+    number, cid = state["calling"]["number"], state["calling"]["character"]
+    char = data.get("character", cid)
+    owner = seat
     player = state["players"][owner]
     player["characters"].append(cid)
     state["phase"] = "turn"
@@ -792,7 +808,6 @@ MOVES: dict[str, Move] = declare(
     Move("end_turn", text("Termina el turno.", "End the turn."), {}, _nothing, _end_turn, phases=TURN,
          candidates=_one, wrong_phase=NOT_A_TURN),
 )
-ACTIONS = actions_table(MOVES)
 
 
 def districts_of_deck(data) -> list[dict]:
@@ -801,17 +816,51 @@ def districts_of_deck(data) -> list[dict]:
             for d in data.entries(kind) for _ in range(d.get("copies", 1))]
 
 
-def apply(state: dict, action: dict, rng: random.Random, data) -> dict:
-    """Apply one action (see ``MOVES``); raise ``IllegalAction`` before changing anything."""
-    return apply_move(MOVES, state, action, rng, data, before=_graveyard_passes)
-
-
 def _graveyard_passes(state: dict, move: Move) -> None:
     """The Graveyard's chance passes with the next action (other than reclaiming or a correction)."""
     if move.name not in ("reclaim", "adjust"):
         state["pending_reclaim"] = None
 
 
-def legal_actions(state: dict, data) -> list[dict]:
-    """The moves open now, derived from ``MOVES`` (a district to build is any its precondition allows)."""
-    return legal_moves(MOVES, state, data)
+
+class Player(TypedDict):
+    """A Ciudadelas player: what they hold, and (derived) their score and city."""
+
+    name: str
+    gold: int
+    hand: int
+    city: list[str]
+    built_round: dict[str, int]
+    characters: list[str]
+    score: int
+    city_points: int
+    city_colours: list[str]
+    usable: list[str]
+
+
+class _Called(State, total=False):
+    last_call: dict[str, Any]   # from the first call of a character on
+
+
+class CiudadelasState(_Called):
+    """A Ciudadelas state: the draft, the characters called, who holds the crown."""
+
+    options: dict[str, Any]
+    crown: int
+    draft: dict[str, Any] | None
+    picks: list[list[str]]
+    called: int
+    calling: dict[str, Any] | None
+    turn: dict[str, Any] | None
+    murdered: str | None
+    robbed: str | None
+    robbed_by: str | None
+    protected: int | None
+    pending_reclaim: dict[str, Any] | None
+    first_complete: int | None
+    last_round: bool
+
+
+DEFINITION = GameDefinition(GAME, MOVES, setup, record, _start_turn, end, CiudadelasState, Player,
+                            derive=derive, before_move=_graveyard_passes)
+ACTIONS = DEFINITION.actions

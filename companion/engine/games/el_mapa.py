@@ -14,11 +14,12 @@ turn in which a wonder is built or the last tile is revealed is the last.  Numbe
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, TypedDict
 
-from ..common import (Arg, Move, actions_table, adjust_move, apply_move, declare, final_record_move, find_entry, legal_moves, log, name_of,
+from ..common import (Arg, Move, adjust_move, declare, final_record_move, find_entry, log, name_of,
                       pass_turn, player_index, text)
 from ..errors import BadArgument, Duplicate, LimitReached, NotAllowed, NotEnough
+from ..definition import GameDefinition, Outcome, State
 from ..final import finish
 from ..setup import setup_options
 
@@ -305,17 +306,6 @@ def _storehouse_may_fight(player: dict, data) -> bool:
 
 
 # -- moves: each declared once (arguments, phase, one precondition, effect) --------------------------
-
-def apply(state: dict, action: dict, rng: random.Random, data) -> dict:
-    """Apply one action (see ``MOVES``); raise ``IllegalAction`` before changing anything."""
-    return apply_move(MOVES, state, action, rng, data)
-
-
-def legal_actions(state: dict, data) -> list[dict]:
-    """The moves open now, derived from ``MOVES`` (affordable hires, builds and bank trades; reveal;
-    end of turn)."""
-    return legal_moves(MOVES, state, data)
-
 
 def _me(state: dict) -> tuple[int, dict]:
     seat = state["active"]
@@ -710,11 +700,18 @@ def _one(state: dict, data) -> list[dict]:
     return [{}]
 
 
+def end(state: dict, data) -> Outcome | None:
+    """The end condition, asked when a turn closes: a wonder was built or the last tile revealed
+    (``last_turn_reason``), and play has come round to the first player."""
+    return Outcome(state["last_turn_reason"]) if state["last_turn_reason"] else None
+
+
 def _end_turn(state: dict, a: dict, rng: random.Random, data) -> None:
     seat, p = _me(state)
-    if state["last_turn_reason"]:
-        finish(state, record(state, data), data)
-        why = REASONS.get(state["last_turn_reason"], text(state["last_turn_reason"], state["last_turn_reason"]))
+    outcome = end(state, data)
+    if outcome is not None:
+        finish(state, record(state, data), data, outcome)
+        why = REASONS[outcome.value]
         winners = ", ".join(state["final"]["winners"])
         log(state, f"Fin de la partida ({why['es']}). Gana: {winners}", f"Game over ({why['en']}). Winner: {winners}")
         return
@@ -764,4 +761,43 @@ MOVES: dict[str, Move] = declare(
          _battle_check, _battle),
     Move("end_turn", text("Termina el turno.", "End the turn."), {}, _nothing, _end_turn, candidates=_one),
 )
-ACTIONS = actions_table(MOVES)
+
+
+class Player(TypedDict, total=False):
+    """An El Mapa player (besides these, one key per resource of the data: ``oro``, ``madera``...)."""
+
+    name: str
+    tiles_revealed: int
+    villages: int
+    mines: dict[str, int]
+    spell_tiles: dict[str, int]
+    castles: list[dict[str, Any]]
+    reserve: dict[str, int]
+    armies: list[dict[str, Any]]
+    defeated: dict[str, int]
+    trained_troops: int
+    trades_used: int
+    turns_played: int
+    score: int
+    battle_points: int
+    trade_limit: int
+    trades_left: int
+    army_limit: int
+
+
+class ElMapaState(State):
+    """An El Mapa state: the map, the wonders, why the last turn came."""
+
+    variants: list[str]
+    map: dict[str, Any]
+    turn: int
+    next_army: int
+    wonders: dict[str, str]
+    last_turn_reason: str | None
+    scattered: list[dict[str, Any]]
+    turn_start: dict[str, Any] | None
+
+
+DEFINITION = GameDefinition(GAME, MOVES, setup, record, _start_turn, end, ElMapaState, Player,
+                            derive=derive)
+ACTIONS = DEFINITION.actions

@@ -16,11 +16,12 @@ combat deck.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, TypedDict
 
-from ..common import (CORRECTION, Arg, Move, actions_table, adjust_move, apply_move, declare, final_record_move, find_entry, legal_moves, log, name_of,
-                      need, next_seat, pass_turn, player_index, text)
+from ..common import (CORRECTION, Arg, Move, adjust_move, declare, final_record_move, find_entry, log, name_of, need, next_seat,
+                      pass_turn, player_index, text)
 from ..errors import BadArgument, Duplicate, LimitReached, NotAllowed, NotEnough, NotYourTurn, WrongPhase
+from ..definition import GameDefinition, Outcome, State
 from ..final import finish
 from ..setup import setup_options
 
@@ -81,8 +82,8 @@ def points(state: dict, seat: int, data) -> int:
     """A player's score now: the end-of-game scoring of their combats won and buildings."""
     from ..scoring.gladiadores import LudusEnd, breakdown  # the scoring package loads when first needed
 
-    end = record(state)["players"][seat]
-    return sum(breakdown(LudusEnd(end["name"], end["combat_wins"], tuple(end["buildings"]), end["defence_wins"]),
+    now = record(state, data)["players"][seat]
+    return sum(breakdown(LudusEnd(now["name"], now["combat_wins"], tuple(now["buildings"]), now["defence_wins"]),
                          data).values())
 
 
@@ -203,7 +204,7 @@ def _start_turn(state: dict, seat: int, rng: random.Random, data) -> None:
     log(state, f"Turno de {p['name']}", f"{p['name']}'s turn")
 
 
-def record(state: dict) -> dict:
+def record(state: dict, data) -> dict:
     """The end-of-game record the scoring reads."""
     return {"game": GAME, "target": state["target"], "expansion": state["expansion"], "players": [
         {"name": p["name"], "combat_wins": p["combat_wins"], "defence_wins": p["defence_wins"], "buildings": list(p["buildings"]),
@@ -211,16 +212,6 @@ def record(state: dict) -> dict:
 
 
 # -- moves: each declared once (arguments, phase, one precondition, effect) --------------------------
-
-def apply(state: dict, action: dict, rng: random.Random, data) -> dict:
-    """Apply one action (see ``MOVES``); raise ``IllegalAction`` before changing anything."""
-    return apply_move(MOVES, state, action, rng, data)
-
-
-def legal_actions(state: dict, data) -> list[dict]:
-    """The moves open now, with their arguments filled in, derived from ``MOVES``."""
-    return legal_moves(MOVES, state, data)
-
 
 def _me(state: dict) -> tuple[int, dict]:
     seat = state["active"]
@@ -809,10 +800,16 @@ def _end_turn_check(state: dict, a: dict, data) -> None:
         raise NotAllowed(text("descarta antes los gladiadores que no caben", "first discard the gladiators you cannot house"))
 
 
+def end(state: dict, data) -> Outcome | None:
+    """The end condition, asked when a turn closes: its player has the target's points."""
+    return Outcome.TARGET_REACHED if points(state, state["active"], data) >= state["target"] else None
+
+
 def _end_turn(state: dict, a: dict, rng: random.Random, data) -> None:
     seat, player = _me(state)
-    if points(state, seat, data) >= state["target"]:
-        finish(state, record(state), data)
+    outcome = end(state, data)
+    if outcome is not None:
+        finish(state, record(state, data), data, outcome)
         log(state, f"¡{player['name']} alcanza {state['target']} puntos y gana!",
             f"{player['name']} reaches {state['target']} points and wins!")
         return
@@ -886,4 +883,37 @@ MOVES: dict[str, Move] = declare(
          wrong_phase=text("termina antes la fase principal", "end the main phase first")),
     final_record_move(),
 )
-ACTIONS = actions_table(MOVES)
+
+
+class Player(TypedDict):
+    """A Gladiadores player: coins, wins, buildings, gladiators, and (derived) score and room."""
+
+    name: str
+    coins: int
+    combat_wins: int
+    defence_wins: int
+    buildings: list[str]
+    gladiators: list[dict[str, Any]]
+    score: int
+    capacity: int
+    glad_stats: dict[str, dict[str, int]]
+    removable: list[str]
+
+
+class GladiadoresState(State):
+    """A Gladiadores state: the centre's pools, the auction, the target."""
+
+    target: int
+    expansion: bool
+    turn: int
+    centre: dict[str, Any]
+    next_uid: int
+    auction: dict[str, Any] | None
+    chained: list[Any]
+    turn_flags: dict[str, Any]
+    max_buildings: int
+
+
+DEFINITION = GameDefinition(GAME, MOVES, setup, record, _start_turn, end, GladiadoresState, Player,
+                            derive=derive)
+ACTIONS = DEFINITION.actions
