@@ -97,7 +97,7 @@ SETUP_MM = (124.0, 84.0)
 
 def ciudadelas_setup(ctx: Context) -> list[Block]:
     meta, counts = ctx.game.meta, ctx.game.counts()
-    w, card = SETUP_MM[0], 15.0
+    card = 15.0
     cards = [("districts", True, 0, 8 + k * 0.7, 9 - k * 0.7, card, 0) for k in range(3)]
     cards += [("characters", True, 0, 62 + k * 0.7, 9 - k * 0.7, card, 0) for k in range(3)]
     cards += [("crown", False, 0, 94, 8, card, 0)]
