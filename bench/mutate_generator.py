@@ -96,8 +96,8 @@ def main() -> int:
     results = []
     with tempfile.TemporaryDirectory(prefix="ludoteca-mutants-") as tmp:
         work = Path(tmp) / "checkout"
-        shutil.copytree(ROOT, work, ignore=shutil.ignore_patterns(".git", "output", "__pycache__",
-                                                                  "results", ".hypothesis"))
+        shutil.copytree(ROOT, work, symlinks=True,  # ludoteca/generator stays a link to the mutated folder
+                        ignore=shutil.ignore_patterns(".git", "output", "__pycache__", "results", ".hypothesis"))
         for name, spec in chosen.items():
             result = run_mutant(name, spec, work)
             results.append(result)

@@ -271,7 +271,9 @@ def main(argv: list[str] | None = None) -> int:
         for name in COPY:
             source = ROOT / name
             if source.is_dir():
-                shutil.copytree(source, workdir / name, ignore=shutil.ignore_patterns("__pycache__", "screenshots"))
+                # symlinks=True: ludoteca/cards -> ../cards stays a link, so the mutated file is the one loaded
+                shutil.copytree(source, workdir / name, symlinks=True,
+                                ignore=shutil.ignore_patterns("__pycache__", "screenshots"))
             elif source.exists():
                 shutil.copy2(source, workdir / name)
         for title, module, old, new in ([] if args.only else NAMED):
