@@ -312,3 +312,20 @@ def test_combat_points_are_counted_once_with_two_points_a_win(tmp_path):
     assert any(p["breakdown"]["combat"] for p in final.values())  # some combat was won
     assert all(p["breakdown"]["combat"] % 2 == 0 for p in final.values())
     assert {p["name"]: p["score"] for p in s.state["players"]} == {n: p["total"] for n, p in final.items()}
+
+
+def test_the_aries_destroys_a_rivals_building_never_ones_own(store):
+    s = store.new_game("gladiadores", NAMES, seed=1)
+    me = active(s)["name"]
+    s.apply({"action": "adjust", "player": me, "resource": "aries", "delta": 1})
+    player = active(s)
+    uids = [g["uid"] for g in player["gladiators"]]
+    own = next(b for b in player["buildings"] if b != "aries")
+    with pytest.raises(NotAllowed, match="to remove your own building, demolish it"):
+        s.apply({"action": "destroy", "target": me, "building": own, "gladiators": uids})
+    rival = next(p for p in s.state["players"] if p["name"] != me)
+    theirs = next(b for b in rival["buildings"] if G.removable(s.data.get("building", b), s.data))
+    try:
+        s.apply({"action": "destroy", "target": rival["name"], "building": theirs, "gladiators": uids})
+    except NotAllowed as exc:  # refused for another reason (not enough construction), never as one's own
+        assert "your own building" not in str(exc)
