@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from ludoteca.companion.engine.games.el_mapa import amounts_text
 from ludoteca.companion.engine import (BadArgument, Duplicate, GameOver, LimitReached, NotAllowed, NotEnough,
                               NotYourTurn, Store)
 from test_engine_helpers import play_to_end
@@ -223,6 +224,8 @@ def test_treasure_rolls_are_seeded_and_follow_the_table(store):
             for r, n in next(o for o in table["outcomes"] if o["roll"] == roll)["gain"].items():
                 gain[r] += n
         assert {r: ana(s)[r] - before[r] for r in before} == gain
+        said = s.state["log"][-1]["en"].split(" and gains ")[1].split(", ")  # the sums, as the log says them
+        assert sorted(said) == sorted(amounts_text({r: n}, s.data, "en") for r, n in gain.items() if n), said
         results.append(rolls)
     assert results[0] == results[1] and all(1 <= r <= table["die"] for r in results[0])
 

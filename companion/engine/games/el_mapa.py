@@ -785,7 +785,11 @@ class Player(TypedDict, total=False):
     army_limit: int
 
 
-class ElMapaState(State):
+class _Rolled(State, total=False):
+    last_rolls: list[int]   # the die rolls of the last treasures opened
+
+
+class ElMapaState(_Rolled):
     """An El Mapa state: the map, the wonders, why the last turn came."""
 
     variants: list[str]
