@@ -329,3 +329,25 @@ def test_the_aries_destroys_a_rivals_building_never_ones_own(store):
         s.apply({"action": "destroy", "target": rival["name"], "building": theirs, "gladiators": uids})
     except NotAllowed as exc:  # refused for another reason (not enough construction), never as one's own
         assert "your own building" not in str(exc)
+
+
+def test_a_redraw_is_once_a_turn(store):
+    """The Tabularium's redraw (``per_turn: 1``): the first fight of the turn that asks for it draws
+    a second card, a later one in the same turn does not."""
+    s = store.new_game("gladiadores", NAMES, seed=1)
+    me = active(s)["name"]
+    s.apply({"action": "adjust", "player": me, "resource": "tabularium", "delta": 1})
+    s.apply({"action": "adjust", "player": me, "resource": "coins", "delta": 20})
+    drawn = []
+    for fight in [a for a in s.legal_actions() if a["action"] == "fight"]:
+        ready = {g["uid"] for g in active(s)["gladiators"] if g["ready"]}
+        rival = next(p for p in s.state["players"] if p["name"] == fight["target"])
+        if fight["gladiator"] not in ready or not any(g["uid"] == fight["defender"] and g["ready"]
+                                                        for g in rival["gladiators"]):
+            continue
+        before = len(s.state["centre"]["combat_discard"])
+        s.apply({**fight, "redraw": True})
+        drawn.append(len(s.state["centre"]["combat_discard"]) - before)
+        if len(drawn) == 2:
+            break
+    assert drawn == [2, 1]
