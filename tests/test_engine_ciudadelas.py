@@ -411,3 +411,27 @@ def test_a_fourth_watchtower_is_recorded_said_and_noted_in_the_players_words(sto
     for developer in ("players[", "city[", "seed", "--lenient", ".md", ".txt", "House rule", "watchtower"):
         assert developer not in shown, (developer, shown)
     assert all(set(n) <= {"es", "en", "player"} for n in final["notes"]), final["notes"]
+
+
+def test_a_call_is_answered_only_by_a_living_owner():
+    """Over a seeded game: each call says it was answered exactly when a player picked the character
+    and it was not murdered."""
+    import random as _random
+
+    from test_engine_helpers import choose_move
+
+    store = Store(":memory:")
+    s = store.new_game("ciudadelas", ["Ana", "Luis", "Eva", "Pablo"], seed=5)
+    rnd = _random.Random(5)
+    seen = set()
+    while not s.state["finished"] and len(seen) < 2:
+        move = choose_move(s.state, s.legal_actions(), s.data, rnd)
+        before = s.state
+        s.apply(move)
+        if move["action"] == "call":
+            call = s.state["last_call"]
+            owned = any(call["character"] in picks for picks in before["picks"])
+            assert call["answered"] == (owned and before["murdered"] != call["character"]), call
+            seen.add(call["answered"])
+    assert seen == {True, False}
+    store.close()
