@@ -351,3 +351,15 @@ def test_a_redraw_is_once_a_turn(store):
         if len(drawn) == 2:
             break
     assert drawn == [2, 1]
+
+
+def test_a_building_is_adjusted_by_one_either_way(store):
+    s = store.new_game("gladiadores", NAMES, seed=1)
+    me = active(s)["name"]
+    own = active(s)["buildings"][0]
+    s.apply({"action": "adjust", "player": me, "resource": own, "delta": -1})
+    assert own not in active(s)["buildings"]
+    with pytest.raises(BadArgument, match=r"\+1 or -1"):
+        s.apply({"action": "adjust", "player": me, "resource": own, "delta": 2})
+    s.apply({"action": "adjust", "player": me, "resource": own, "delta": 1})
+    assert own in active(s)["buildings"]
