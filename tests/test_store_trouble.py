@@ -357,3 +357,18 @@ def test_a_damaged_game_row_is_left_out_with_a_note(tmp_path, monkeypatch, capsy
     code, out, err = cli(["play", "ciudadelas", "--game-id", bad, "--db", str(path)], monkeypatch, capsys)
     assert (code, err) == (2, f"ludoteca: error: {path}: the saved row of game {bad} is damaged (values Ludoteca "
                               "does not write); it cannot be opened\n")
+
+
+def test_a_database_of_an_older_ludoteca_is_brought_to_this_version(tmp_path):
+    path = tmp_path / "games.db"
+    Store(path).close()
+    old = REAL_CONNECT(path)
+    old.execute("PRAGMA user_version=1")
+    old.commit()
+    old.close()
+    Store(path).close()
+    check = REAL_CONNECT(path)
+    try:
+        assert check.execute("PRAGMA user_version").fetchone()[0] == store_module.SCHEMA_VERSION > 1
+    finally:
+        check.close()
