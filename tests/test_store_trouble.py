@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from ludoteca.cli import main
-from ludoteca.companion.engine import Store, StoreError
+from ludoteca.companion.engine import BadArgument, Store, StoreError
 from ludoteca.companion.engine import store as store_module
 from ludoteca.companion.engine.trouble import (BUSY, DAMAGED, FULL, READ_ONLY, UNREACHABLE, Damage,
                                                trouble)
@@ -372,3 +372,12 @@ def test_a_database_of_an_older_ludoteca_is_brought_to_this_version(tmp_path):
         assert check.execute("PRAGMA user_version").fetchone()[0] == store_module.SCHEMA_VERSION > 1
     finally:
         check.close()
+
+
+def test_a_seed_out_of_range_is_refused_saying_the_range():
+    store = Store(":memory:")
+    with pytest.raises(BadArgument) as refused:
+        store.new_game("gladiadores", ["Ana", "Luis"], seed=2**63)
+    assert str(refused.value) == f"the seed is a whole number from 0 to {2**63 - 1}"
+    assert refused.value.text["es"] == "la semilla es un número de 0 a 9223372036854775807"
+    store.close()
