@@ -4,7 +4,8 @@
 
 Measures the whole kit cold (empty output folder), a rebuild with nothing changed, a rebuild after
 editing one card (on a copy of cards/), peak RSS, the kit's total PDF size, and the 120-card deck of
-bench/data/cards120.csv (a copy of the shared benchmark input) on A4 with crop marks (and, for information, the same deck with backs),
+bench/data/cards120.csv (a copy of the shared benchmark input) on A4 with crop marks (and, for
+information, the same deck with backs),
 paired run by run with the floor (bench/floor_cairo.py: the same cards drawn directly with cairo)
 and, with ``--decksmith EXE``, with decksmith building the same cards (images, then its PDF export),
 and, once each, huge decks of 1,200 / 6,000 / 20,000 distinct cards made from it (wall time, time
@@ -35,11 +36,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DECK = ROOT / "bench" / "data" / "cards120.csv"
-TARGETS = {"kit_cold_s": 1.5, "nothing_changed_s": 0.3, "one_card_s": None, "deck120_s": 0.3,
-           "floor120_s": None, "decksmith120_s": None,
-           "deck120_backs_s": None, "peak_rss_mb": 300.0, "kit_mb": 15.0}
-FLOOR_CPU_RATIO = 1.5               # the 120-card deck's CPU at most this many times the floor's
-BIG = (1200, 6000, 20000)           # huge decks: wall time and peak memory (target 50 MB at any size)
+TARGETS = {
+    "kit_cold_s": 1.5,
+    "nothing_changed_s": 0.3,
+    "one_card_s": None,
+    "deck120_s": 0.3,
+    "floor120_s": None,
+    "decksmith120_s": None,
+    "deck120_backs_s": None,
+    "peak_rss_mb": 300.0,
+    "kit_mb": 15.0,
+}
+FLOOR_CPU_RATIO = 1.5  # the 120-card deck's CPU at most this many times the floor's
+BIG = (1200, 6000, 20000)  # huge decks: wall time and peak memory (target 50 MB at any size)
 BIG_RSS_MB = 50.0
 
 
@@ -70,12 +79,16 @@ def decksmith_input(folder: Path) -> tuple[Path, Path]:
     """decksmith's spec and data for the 120 cards (it reads CSV with ';' between cells)."""
     import csv
     from ludoteca.generator.fonts import font_dir
+
     spec = folder / "decksmith.yaml"
-    spec.write_text(DECKSMITH_SPEC.replace("FONT_BOLD", str(font_dir() / "VeraBd.ttf"))
-                    .replace("FONT", str(font_dir() / "Vera.ttf")), encoding="utf-8")
+    spec.write_text(
+        DECKSMITH_SPEC.replace("FONT_BOLD", str(font_dir() / "VeraBd.ttf")).replace(
+            "FONT", str(font_dir() / "Vera.ttf")
+        ),
+        encoding="utf-8",
+    )
     data = folder / "decksmith.csv"
-    with open(DECK, newline="", encoding="utf-8") as src, \
-            open(data, "w", newline="", encoding="utf-8") as dst:
+    with open(DECK, newline="", encoding="utf-8") as src, open(data, "w", newline="", encoding="utf-8") as dst:
         rows = list(csv.reader(src))
         csv.writer(dst, delimiter=";").writerows(rows)
     return spec, data
@@ -84,6 +97,7 @@ def decksmith_input(folder: Path) -> tuple[Path, Path]:
 def big_deck(rows: int, folder: Path) -> Path:
     """A deck of ``rows`` distinct cards made from the 120-card one (each copy renamed "... 2")."""
     import csv
+
     with open(DECK, newline="", encoding="utf-8") as fh:
         source = list(csv.DictReader(fh))
     path = folder / f"cards{rows}.csv"
@@ -99,7 +113,7 @@ def big_deck(rows: int, folder: Path) -> Path:
 
 
 CPU: dict[str, list[float]] = {}
-INSIDE: dict[str, list[float]] = {}     # the build time each command reports ("..., 0.52 s")
+INSIDE: dict[str, list[float]] = {}  # the build time each command reports ("..., 0.52 s")
 ENV: dict[str, str] | None = None
 
 
@@ -145,7 +159,7 @@ def edit_one_card(cards: Path, n: int) -> None:
         match = re.search(r"(\bes: *)(['\"]?)([^'\"\n]+?)(\2)( *[,}\n])", text)
         if match:
             new = re.sub(r" v\d+$", "", match.group(3)) + f" v{n}"
-            path.write_text(text[:match.start(3)] + new + text[match.end(3):], encoding="utf-8")
+            path.write_text(text[: match.start(3)] + new + text[match.end(3) :], encoding="utf-8")
             return
     raise SystemExit("no card name found to edit")
 
@@ -159,18 +173,30 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--paper", default="a4")
     parser.add_argument("--games", nargs="*", default=[], help="only these games (default: all)")
-    parser.add_argument("--big", type=int, nargs="*", default=list(BIG), metavar="ROWS",
-                        help=f"huge decks to build once each, cold (default: {' '.join(map(str, BIG))}; "
-                             "none: --big)")
+    parser.add_argument(
+        "--big",
+        type=int,
+        nargs="*",
+        default=list(BIG),
+        metavar="ROWS",
+        help=f"huge decks to build once each, cold (default: {' '.join(map(str, BIG))}; none: --big)",
+    )
     parser.add_argument("--big-runs", type=int, default=1, help="runs of each huge deck (1)")
-    parser.add_argument("--decksmith", metavar="EXE",
-                        help="decksmith's command (installed apart, e.g. in a scratch venv): "
-                             "paired with the 120-card deck")
-    parser.add_argument("--deck-only", action="store_true",
-                        help="only the 120-card deck, its floor (and decksmith): no kit, no huge decks")
-    parser.add_argument("--as-is-env", action="store_true",
-                        help="run the commands in this environment as it is (no bytecode cache if "
-                             "PYTHONDONTWRITEBYTECODE is set)")
+    parser.add_argument(
+        "--decksmith",
+        metavar="EXE",
+        help="decksmith's command (installed apart, e.g. in a scratch venv): paired with the 120-card deck",
+    )
+    parser.add_argument(
+        "--deck-only",
+        action="store_true",
+        help="only the 120-card deck, its floor (and decksmith): no kit, no huge decks",
+    )
+    parser.add_argument(
+        "--as-is-env",
+        action="store_true",
+        help="run the commands in this environment as it is (no bytecode cache if PYTHONDONTWRITEBYTECODE is set)",
+    )
     args = parser.parse_args()
     global ENV
     results: dict[str, list[float]] = {k: [] for k in TARGETS}
@@ -191,8 +217,10 @@ def main() -> int:
         kit_ok = not args.deck_only
         for i in range(args.runs if kit_ok else 0):
             cold(out)
-            s, rss, done = run(ludoteca("build", *args.games, "--paper", args.paper, "--out", str(out),
-                                        "--cards", str(cards)), "kit_cold_s")
+            s, rss, done = run(
+                ludoteca("build", *args.games, "--paper", args.paper, "--out", str(out), "--cards", str(cards)),
+                "kit_cold_s",
+            )
             if done.returncode != 0:
                 notes.append(f"kit build failed: {done.stderr.strip().splitlines()[-1:]}")
                 kit_ok = False
@@ -203,15 +231,19 @@ def main() -> int:
                 notes.append(f"kit: {done.stdout.strip()}")
                 results["kit_mb"].append(pdf_mb(out))
         if kit_ok:
-            for i in range(args.runs):
-                s, rss, _ = run(ludoteca("build", *args.games, "--paper", args.paper, "--out", str(out),
-                                         "--cards", str(cards)), "nothing_changed_s")
+            for _ in range(args.runs):
+                s, rss, _ = run(
+                    ludoteca("build", *args.games, "--paper", args.paper, "--out", str(out), "--cards", str(cards)),
+                    "nothing_changed_s",
+                )
                 results["nothing_changed_s"].append(s)
                 results["peak_rss_mb"].append(rss)
             for i in range(args.runs):
                 edit_one_card(cards, i)
-                s, rss, done = run(ludoteca("build", *args.games, "--paper", args.paper, "--out", str(out),
-                                            "--cards", str(cards)), "one_card_s")
+                s, rss, done = run(
+                    ludoteca("build", *args.games, "--paper", args.paper, "--out", str(out), "--cards", str(cards)),
+                    "one_card_s",
+                )
                 results["one_card_s"].append(s)
                 results["peak_rss_mb"].append(rss)
                 if i == 0:
@@ -220,12 +252,12 @@ def main() -> int:
         template = ("--template", str(ROOT / "templates/deck/card.svg.j2"))
         back = ("--back", str(ROOT / "templates/deck/back.svg.j2"))
         smith = decksmith_input(tmp) if args.decksmith else None
-        for key, extra, label in (("deck120_s", (), "deck"),
-                                  ("deck120_backs_s", back, "deck with backs")):
+        for key, extra, label in (("deck120_s", (), "deck"), ("deck120_backs_s", back, "deck with backs")):
             for i in range(args.runs):
                 cold(deck_out)
-                s, rss, done = run(ludoteca("deck", str(DECK), *template, *extra, "--paper", "a4",
-                                            "--out", str(deck_out)), key)
+                s, rss, done = run(
+                    ludoteca("deck", str(DECK), *template, *extra, "--paper", "a4", "--out", str(deck_out)), key
+                )
                 if done.returncode != 0:
                     notes.append(f"{label} failed: {done.stderr.strip()}")
                     break
@@ -235,17 +267,28 @@ def main() -> int:
                     notes.append(f"deck120: {done.stdout.strip()}, {pdf_mb(deck_out):.2f} MB")
                 if extra:
                     continue
-                s, _, done = run([sys.executable, str(ROOT / "bench" / "floor_cairo.py"),
-                                  str(tmp / "floor.pdf")], "floor120_s")   # the pair's other half
+                s, _, done = run(
+                    [sys.executable, str(ROOT / "bench" / "floor_cairo.py"), str(tmp / "floor.pdf")], "floor120_s"
+                )  # the pair's other half
                 if done.returncode != 0:
                     notes.append(f"floor failed: {done.stderr.strip()[-300:]}")
                 results["floor120_s"].append(s)
                 if smith is not None:
                     shutil.rmtree(tmp / "smith", ignore_errors=True)
-                    s, _, done = run(["sh", "-c", 'cd "$4" && "$0" build --output "$1" --spec "$2" '
-                                      '--data "$3" && exec "$0" export "$1" --output "$1.pdf" --gap 6',
-                                      args.decksmith, str(tmp / "smith"), str(smith[0]), str(smith[1]),
-                                      str(tmp)], "decksmith120_s")     # its log goes to tmp
+                    s, _, done = run(
+                        [
+                            "sh",
+                            "-c",
+                            'cd "$4" && "$0" build --output "$1" --spec "$2" '
+                            '--data "$3" && exec "$0" export "$1" --output "$1.pdf" --gap 6',
+                            args.decksmith,
+                            str(tmp / "smith"),
+                            str(smith[0]),
+                            str(smith[1]),
+                            str(tmp),
+                        ],
+                        "decksmith120_s",
+                    )  # its log goes to tmp
                     if done.returncode != 0:
                         notes.append(f"decksmith failed: {(done.stderr or done.stdout).strip()[-300:]}")
                         smith = None
@@ -257,10 +300,11 @@ def main() -> int:
         for rows in args.big:
             data = big_deck(rows, tmp)
             times, peaks, pages = [], [], ""
-            for i in range(args.big_runs):
+            for _ in range(args.big_runs):
                 cold(deck_out)
-                s, rss, done = run(ludoteca("deck", str(data), *template, "--paper", "a4", "-q",
-                                            "--out", str(deck_out)), f"deck{rows}")
+                s, rss, done = run(
+                    ludoteca("deck", str(data), *template, "--paper", "a4", "-q", "--out", str(deck_out)), f"deck{rows}"
+                )
                 if done.returncode != 0:
                     notes.append(f"deck of {rows} failed: {done.stderr.strip()[-300:]}")
                     break
@@ -269,9 +313,13 @@ def main() -> int:
                 man = json.loads((deck_out / "manifest.json").read_text(encoding="utf-8"))
                 pages = sum(e["pages"] for e in man["files"] if e["game"] == "deck")
             if times:
-                big[str(rows)] = {"seconds": statistics.median(times), "peak_rss_mb": max(peaks),
-                                  "pages": pages, "runs": len(times),
-                                  "ms_per_card": 1000 * statistics.median(times) / rows}
+                big[str(rows)] = {
+                    "seconds": statistics.median(times),
+                    "peak_rss_mb": max(peaks),
+                    "pages": pages,
+                    "runs": len(times),
+                    "ms_per_card": 1000 * statistics.median(times) / rows,
+                }
     medians = {k: (statistics.median(v) if v else None) for k, v in results.items()}
     peak = max(results["peak_rss_mb"]) if results["peak_rss_mb"] else None
     medians["peak_rss_mb"] = peak
@@ -285,41 +333,66 @@ def main() -> int:
         ok = "" if value is None or target is None else ("yes" if value <= target else "NO")
         c = f"{cpu[key]:.2f}" if key in cpu else ""
         i = f"{inside[key]:.3f}" if key in inside else ""
-        print(f"{key:<20}{shown:>10}{'' if target is None else target:>10}{i:>9}{c:>8}  "
-              f"{len(results[key]):>4}  {ok}")
+        print(f"{key:<20}{shown:>10}{'' if target is None else target:>10}{i:>9}{c:>8}  {len(results[key]):>4}  {ok}")
     if big:
         print(f"{'huge deck':<12}{'seconds':>9}{'ms/card':>9}{'peak MB':>9}{'target':>8}{'pages':>7}")
         for rows, b in big.items():
             ok = "yes" if b["peak_rss_mb"] <= BIG_RSS_MB else "NO"
-            print(f"{rows:<12}{b['seconds']:>9.2f}{b['ms_per_card']:>9.2f}{b['peak_rss_mb']:>9.1f}"
-                  f"{BIG_RSS_MB:>8g}{b['pages']:>7}  {ok}")
-    print(f"  median = wall time of the whole command; in-proc = the build time it reports; "
-          f"bytecode cache: {'as the environment says' if args.as_is_env else 'kept (as a user has it)'}")
-    print(f"  load average at the start: {load0:.2f}, at the end: {load:.2f} on {os.cpu_count()} cores "
-          "(wall times need an idle machine)")
+            print(
+                f"{rows:<12}{b['seconds']:>9.2f}{b['ms_per_card']:>9.2f}{b['peak_rss_mb']:>9.1f}"
+                f"{BIG_RSS_MB:>8g}{b['pages']:>7}  {ok}"
+            )
+    print(
+        f"  median = wall time of the whole command; in-proc = the build time it reports; "
+        f"bytecode cache: {'as the environment says' if args.as_is_env else 'kept (as a user has it)'}"
+    )
+    print(
+        f"  load average at the start: {load0:.2f}, at the end: {load:.2f} on {os.cpu_count()} cores "
+        "(wall times need an idle machine)"
+    )
     pairs = {}
     for other in ("floor120_s", "decksmith120_s"):
         n = min(len(CPU.get("deck120_s", [])), len(CPU.get(other, [])))
         if n:
             pairs[other] = {
                 "cpu": statistics.median(a / b for a, b in zip(CPU["deck120_s"][:n], CPU[other][:n])),
-                "wall": statistics.median(a / b for a, b in zip(results["deck120_s"][:n],
-                                                                results[other][:n]))}
+                "wall": statistics.median(a / b for a, b in zip(results["deck120_s"][:n], results[other][:n])),
+            }
     for other, ratio in pairs.items():
-        target = f" (target <= {FLOOR_CPU_RATIO:g}: {'yes' if ratio['cpu'] <= FLOOR_CPU_RATIO else 'NO'})" \
-            if other == "floor120_s" else ""
-        print(f"  deck120 / {other[:-2]}, median of the pairs: CPU {ratio['cpu']:.2f}x{target}, "
-              f"wall {ratio['wall']:.2f}x")
+        target = (
+            f" (target <= {FLOOR_CPU_RATIO:g}: {'yes' if ratio['cpu'] <= FLOOR_CPU_RATIO else 'NO'})"
+            if other == "floor120_s"
+            else ""
+        )
+        print(
+            f"  deck120 / {other[:-2]}, median of the pairs: CPU {ratio['cpu']:.2f}x{target}, wall {ratio['wall']:.2f}x"
+        )
     for note in notes:
         print("  " + note)
     folder = ROOT / "bench" / "results"
     folder.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    (folder / f"build-{stamp}.json").write_text(json.dumps(
-        {"medians": medians, "pairs": pairs, "big_decks": big, "cpu_medians": cpu, "in_process_medians": inside, "runs": results,
-         "targets": TARGETS, "notes": notes, "load_average": [load0, load], "games": args.games or "all",
-         "bytecode_cache": not args.as_is_env,
-         "cpus": os.cpu_count(), "paper": args.paper}, indent=2) + "\n")
+    (folder / f"build-{stamp}.json").write_text(
+        json.dumps(
+            {
+                "medians": medians,
+                "pairs": pairs,
+                "big_decks": big,
+                "cpu_medians": cpu,
+                "in_process_medians": inside,
+                "runs": results,
+                "targets": TARGETS,
+                "notes": notes,
+                "load_average": [load0, load],
+                "games": args.games or "all",
+                "bytecode_cache": not args.as_is_env,
+                "cpus": os.cpu_count(),
+                "paper": args.paper,
+            },
+            indent=2,
+        )
+        + "\n"
+    )
     return 0
 
 

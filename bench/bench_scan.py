@@ -207,9 +207,10 @@ def main() -> int:
                 print(f"  {res:6}: {statistics.median(cpu) * 1000:6.1f} ms, max {max(cpu) * 1000:6.1f} ms")
         bad = [x for x in r["rows"] if not x["total_right"]]
         print(f"\nphotos with a wrong total ({len(bad)}):")
+        keys = ("game", "k", "seed", "resolution", "layout", "tilt_deg", "blur", "light", "print", "missed",
+                "extra")
         for x in bad[:30]:
-            print("  ", json.dumps({k: x[k] for k in ("game", "k", "seed", "resolution", "layout", "tilt_deg",
-                                                      "blur", "light", "print", "missed", "extra")}, ensure_ascii=False))
+            print("  ", json.dumps({k: x[k] for k in keys}, ensure_ascii=False))
         out = Path(args.out).with_name("scan-seated.json")
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps({"seed": args.seed, "table": table, "photos": r["rows"]}, indent=1))
@@ -228,24 +229,37 @@ def main() -> int:
         totals[(system, res)][0] += hit
         totals[(system, res)][1] += n
     for (system, res), (hit, n) in sorted(totals.items()):
-        print(f"{system:22} {res:>6}: {hit}/{n} = {100 * hit / n:.2f}% visible markers found, "
-              f"{r['false'][(system, res)]} false components")
+        print(
+            f"{system:22} {res:>6}: {hit}/{n} = {100 * hit / n:.2f}% visible markers found, "
+            f"{r['false'][(system, res)]} false components"
+        )
     print()
     timing = {}
     print("time per photo: CPU time of this process on one core (decode + detection), and wall time")
     for (system, res, what), values in sorted(r["times"].items()):
         med = statistics.median(values) * 1000
         timing[f"{system} {res} {what}"] = med
-        print(f"{system:22} {res:>6} {what:7}: median {med:6.1f} ms, max {max(values) * 1000:6.1f} ms "
-              f"(n={len(values)})")
+        print(
+            f"{system:22} {res:>6} {what:7}: median {med:6.1f} ms, max {max(values) * 1000:6.1f} ms (n={len(values)})"
+        )
     print(f"\nfailures ({len(r['failures'])}):")
     for f in r["failures"][:40]:
         print("  ", json.dumps(f))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"seed": args.seed, "photos": r["photos"], "table": table,
-                               "false": {f"{s} {res}": n for (s, res), n in r["false"].items()},
-                               "timing_ms": timing, "failures": r["failures"]}, indent=1))
+    out.write_text(
+        json.dumps(
+            {
+                "seed": args.seed,
+                "photos": r["photos"],
+                "table": table,
+                "false": {f"{s} {res}": n for (s, res), n in r["false"].items()},
+                "timing_ms": timing,
+                "failures": r["failures"],
+            },
+            indent=1,
+        )
+    )
     return 0
 
 

@@ -72,7 +72,7 @@ def _import_without_library_search() -> None:
     import ctypes.util
     found = ctypes.util.find_library
     if sys.platform.startswith("linux"):
-        ctypes.util.find_library = lambda _name: None
+        ctypes.util.find_library = lambda _name: None  # type: ignore[assignment]
     try:
         import cairocffi  # noqa: F401
     finally:
@@ -105,8 +105,8 @@ def _prebuilt() -> types.ModuleType | None:
         _write(folder, names, paths)
     module = types.ModuleType(FFI_MODULE)
     module.__file__ = str(paths[0])
-    module.ffi = _load_module(names[0], paths[0]).ffi
-    module.ffi_pixbuf = _load_module(names[1], paths[1]).ffi
+    module.ffi = _load_module(names[0], paths[0]).ffi  # type: ignore[attr-defined]
+    module.ffi_pixbuf = _load_module(names[1], paths[1]).ffi  # type: ignore[attr-defined]
     return module
 
 

@@ -48,7 +48,7 @@ class PageBuilder:
         self.clips: list[str] = []
         self.face_parts: list[str] = []
         self.parts: list[str] = []          # the overlay: marks, labels, drawn over the faces
-        self.faces: list[tuple[str, Rect, Rect]] = []
+        self.faces: list[tuple[str, Rect, tuple]] = []
 
     def face(self, svg: str, place: Rect, clip: Rect, bleed: float, oval: bool = False) -> None:
         """Put a face whose trim is ``place`` on the page, showing only ``clip`` of it (with

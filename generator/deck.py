@@ -99,6 +99,7 @@ def _csv_rows(path: Path, notes: list[str] | None, raw: bytes | None = None,
         del raw
         fmt = CsvFormat(encoding, sniff_delimiter(text.split("\n", 1)[0]), [])
     else:
+        assert raw is not None
         text, offset = raw.decode(fmt.encoding), 0
     mark = [offset]                          # the byte offset of the next line to read
 
@@ -290,7 +291,7 @@ class CsvFaces(Sequence):
     CHUNK = 256                      # faces made at a time when iterated
 
     def __init__(self, path: Path, fmt: CsvFormat, template: str, back: bool,
-                 rows: "array[int]", stamp: tuple[int, int]):
+                 rows: array[int], stamp: tuple[int, int]):
         self.path, self.fmt, self.template, self.back = path, fmt, template, back
         self.rows, self.stamp = rows, stamp           # per row: start, end, line, faces up to it
 
@@ -384,8 +385,8 @@ def deck_component(data_path: Path, template: str, back: str | None,
     if csv_file:
         st = data_path.stat()
         stamp = (st.st_size, st.st_mtime_ns)
-        fronts = CsvFaces(data_path, fmt, template, False, rows, stamp)
-        backs = CsvFaces(data_path, fmt, back, True, rows, stamp) if back else []
+        fronts = CsvFaces(data_path, fmt, template, False, rows, stamp)  # type: ignore[assignment]
+        backs = CsvFaces(data_path, fmt, back, True, rows, stamp) if back else []  # type: ignore[assignment]
     stem = _safe(data_path.stem)
     return Component(game="deck", id=stem, title={"es": stem, "en": stem}, size_mm=size,
                      fronts=fronts, backs=backs if back else None, grid=grid, deck=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .compose import Page, PageBuilder
 from .model import Component, GeneratorError, Options
@@ -45,7 +46,7 @@ def lay_out(comp: Component, fronts: list[str], backs: list[str] | None, opts: O
 
     ``first_sheet`` numbers the sheets of a slice of a grid component (a streamed deck).
     """
-    make = {"grid": _grid, "page": _page, "board": _board, "pack": _pack}.get(comp.layout)
+    make: Any = {"grid": _grid, "page": _page, "board": _board, "pack": _pack}.get(comp.layout)
     if make is not None:
         laid = make(comp, fronts, backs, opts, first_sheet) if comp.layout == "grid" else \
             make(comp, fronts, backs, opts)
@@ -211,7 +212,9 @@ def _pack(comp: Component, fronts: list[str], backs: list[str] | None, opts: Opt
     shown = min(bleed, gap / 2)                      # the bleed each piece shows
     fold = opts.layout == "fold"
     cfg = data()["pack"]
-    front_of, back_of, start, bstart = [], [], 0, 0
+    front_of: list[list[str]] = []
+    back_of: list = []                               # a part's backs, or None when it has none
+    start = bstart = 0
     for part in comp.parts:                          # each part's slice of fronts and backs
         n = len(part.fronts)
         front_of.append(fronts[start:start + n])
@@ -247,7 +250,7 @@ def _pack(comp: Component, fronts: list[str], backs: list[str] | None, opts: Opt
             seen.append(_grow(spot.rect, shown))
             if item.strip:
                 pb.face(back_of[i][k], (x + fw, y, fw, h), _grow((x + fw, y, fw, h), shown), bleed)
-        for (i, k), item, spot in on:
+        for (_i, _k), item, spot in on:
             pb.outline(spot.rect, item.round, cfg["cut"]["width"], cfg["cut"]["colour"])
             if item.strip:
                 x, y, w, h = spot.rect
@@ -268,7 +271,7 @@ def _pack(comp: Component, fronts: list[str], backs: list[str] | None, opts: Opt
             box = _box(mirrored) if mirrored else _shift(_box(trims), dx, dy)
             pages.append(pb.page(box, _box([_grow(r, shown) for r in mirrored]) if mirrored else box,
                                  label + " back"))
-    return Laid(pages, sheets, tuple(comp.size_mm), (gap, gap), folded=fold and any(
+    return Laid(pages, sheets, (float(comp.size_mm[0]), float(comp.size_mm[1])), (gap, gap), folded=fold and any(
         p.backs is not None for p in comp.parts))
 
 

@@ -45,7 +45,7 @@ class Component:
     grid: tuple[int, int] | None = None   # force cols x rows; None = as many as fit
     bleed: bool = True
     deck: bool = False
-    parts: list["Component"] = field(default_factory=list)   # layout "pack": the pieces, one size each
+    parts: list[Component] = field(default_factory=list)   # layout "pack": the pieces, one size each
     round: bool = False                   # the pieces are discs (pack: a circle cut line)
 
     def title_in(self, lang: str, game_name: str = "") -> str:

@@ -17,7 +17,8 @@ import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Iterable
+from typing import BinaryIO
+from collections.abc import Iterable
 
 _STARTXREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
 _XREF_HEAD = re.compile(rb"xref\s+0\s+(\d+)\s+")
@@ -89,11 +90,11 @@ def parse(data: bytes) -> Source:
         raise Unsupported("no page tree")
     tree = int(pages.group(1))
     kids = _KIDS.search(objects[tree])
-    pages = [int(n) for n in _REF.findall(kids.group(1))] if kids else []
-    if not pages or not all(n in objects and _PAGE_TYPE.search(_split(objects[n])[0]) for n in pages):
+    numbers = [int(n) for n in _REF.findall(kids.group(1))] if kids else []
+    if not numbers or not all(n in objects and _PAGE_TYPE.search(_split(objects[n])[0]) for n in numbers):
         raise Unsupported("not a flat tree of pages")
     skip = {catalog, tree} | ({int(info.group(1))} if info else set())
-    return Source(version.group(1), objects, pages, frozenset(skip))
+    return Source(version.group(1), objects, numbers, frozenset(skip))
 
 
 def _split(body: bytes) -> tuple[bytes, bytes]:
@@ -181,7 +182,9 @@ def join(pages: Iterable[tuple[PageRef, Box | None, Box | None]], out: BinaryIO,
             if source.version > version:
                 raise Unsupported(f"PDF {source.version.decode()} source")
             last = (src, source, {})
-        _src, source, numbers = last
+        _src, parsed, numbers = last
+        assert parsed is not None
+        source = parsed
         if not 0 <= index < len(source.pages):
             raise Unsupported(f"no page {index + 1} in a PDF of {len(source.pages)}")
         page = source.pages[index]

@@ -93,14 +93,16 @@ def test_short_game_to_final_scoring(drv):
     assert intent.extras[EXTRA_STREAM] == f"content://{AUTHORITY}/shared/{name}" and intent.mime == "text/csv"
     rows = list(csv.DictReader(io.StringIO(text)))
     totals = {p["name"]: p["total"] for p in drv.state["final"]["players"]}
-    assert [(r["player"], int(r["total"])) for r in rows] == [(p["name"], totals[p["name"]]) for p in drv.state["players"]]
+    assert [(r["player"], int(r["total"])) for r in rows] == [
+        (p["name"], totals[p["name"]]) for p in drv.state["players"]
+    ]
     drv.press("export_log")
     name, text = drv.app.platform.shared[-1]
     assert name.endswith(".log.csv") and all(r["player"] for r in csv.DictReader(io.StringIO(text)))
     drv.press("bgstats_push")
     link = drv.app.platform.sent[-1]
     assert link.action == ACTION_VIEW and link.data.startswith(BGSTATS_PUSH)
-    assert json.loads(unquote(link.data[len(BGSTATS_PUSH):]))["sourceName"] == "Ludoteca"
+    assert json.loads(unquote(link.data[len(BGSTATS_PUSH) :]))["sourceName"] == "Ludoteca"
     drv.shot("exported")
     # The history shows the winner, and the winner's statistics count the game and the win.
     winner = drv.state["final"]["winners"][0]
@@ -179,7 +181,7 @@ def test_the_clock_stops_while_the_home_screen_is_in_front(drv):
     drv.press(f"resume_{game_id}")
     assert drv.app.root.current == "gladiadores"
     now.advance(seconds=5)
-    drv.app.dispatch("on_pause")                     # the phone puts the app aside for a minute
+    drv.app.dispatch("on_pause")  # the phone puts the app aside for a minute
     now.advance(minutes=1)
     drv.app.dispatch("on_resume")
     now.advance(seconds=2)
@@ -199,8 +201,9 @@ def test_the_active_school_comes_first_and_a_tap_keeps_the_card_in_place(drv):
         drv.press("end_main")
         drv.press("end_turn")
     body = drv.find("body")
-    heads = sorted((w for w in drv.widgets() if getattr(w, "wid", "").startswith("mark_")),
-                   key=lambda w: -w.to_window(*w.pos)[1])
+    heads = sorted(
+        (w for w in drv.widgets() if getattr(w, "wid", "").startswith("mark_")), key=lambda w: -w.to_window(*w.pos)[1]
+    )
     assert [w.wid for w in heads] == ["mark_3", "mark_0", "mark_1", "mark_2"]
     me = drv.state["players"][3]
     for seat in (0, 1, 2):

@@ -399,7 +399,7 @@ def test_a_fourth_watchtower_is_recorded_said_and_noted_in_the_players_words(sto
     for other in ("Luis", "Eva"):
         next(p for p in third["players"] if p["name"] == other)["city"].append("watchtower")
     before = list(third["log"])
-    _build(third, {"district": "watchtower"}, random.Random(1), s.data)
+    C._build(third, {"district": "watchtower"}, random.Random(1), s.data)
     assert notices(before, third["log"]) == [] and not third["log"][-1].get("notice")
     state = copy_state(s.state)
     for other in ("Luis", "Eva", "Pablo"):

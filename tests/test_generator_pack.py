@@ -26,7 +26,7 @@ ICON_MM = 8.0            # the smallest icon on a token, mm
 FIGURE_MM = 3.0          # the smallest height of a value's figures (read at arm's length)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def tokens(game_id: str, paper: str = "a4", layout: str = "duplex"):
     game = load(games=(game_id,))[game_id]
     module = importlib.import_module(f"ludoteca.generator.games.{game_id}")
@@ -115,7 +115,7 @@ def test_fold_layout_puts_each_back_beside_its_front():
     rects = [full for _svg, full, _clip in page.faces]
     fronts = rects[0::2][:48]
     backs = rects[1::2][:48]
-    for (x, y, w, h), (bx, by, bw, bh) in zip(fronts, backs):
+    for (x, y, w, _h), (bx, by, _bw, _bh) in zip(fronts, backs):
         assert (bx, by) == pytest.approx((x + w - 2 * 3.0, y))     # side by side (with bleed)
 
 
@@ -174,7 +174,7 @@ def test_tokens_show_icon_and_value_first(game_id):
 def test_wood_stone_and_gold_differ_by_shape_not_only_colour():
     """The three resource icons, with every colour taken out, are three different drawings."""
     shapes = {}
-    for part, face, svg in _faces("el_mapa"):
+    for _part, face, svg in _faces("el_mapa"):
         if face.context.get("icon") in ("moneda", "tronco", "bloque"):     # gold, wood, stone
             bare = re.sub(r'(fill|stroke)="[^"]*"', "", svg)
             bare = re.sub(r"<text.*?</text>|<g class=\"scan-marker\">.*?</g>", "", bare, flags=re.S)

@@ -23,7 +23,7 @@ from ludoteca.cards.names import MAX_NAME
 from ludoteca.generator import templating
 from ludoteca.generator.build import render_faces
 from ludoteca.generator.fonts import text_width_mm
-from ludoteca.generator.layout import bleed_of, face_size
+from ludoteca.generator.layout import face_size
 from ludoteca.generator.model import Face, Options
 from ludoteca.generator.units import pt_to_mm
 
@@ -188,12 +188,12 @@ def synthetic(longest: str, length: int = MAX_NAME) -> str:
     return words[:length]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _game(game_id: str):
     return load(games=(game_id,))[game_id]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _components(game_id: str, paper: str) -> tuple:
     """(component, whether it is a token: a part of a packed sheet) of a game."""
     module = importlib.import_module(f"ludoteca.generator.games.{game_id}")

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 class JavaObject:
     """Any Java object or class: every call on it is written down in the bridge's ``calls``."""
 
-    def __init__(self, bridge: "Bridge", name: str, args: tuple = ()):
+    def __init__(self, bridge: Bridge, name: str, args: tuple = ()):
         self._bridge, self._name, self._args = bridge, name, args
 
     def __call__(self, *args):

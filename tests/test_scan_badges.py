@@ -13,7 +13,7 @@ def test_badges_of_a_pile_of_pieces_neither_overlap_nor_leave_the_photo():
     rnd = random.Random(5)
     size = (1280, 960)
     radius = badge_radius(size)
-    for pile in range(20):
+    for _pile in range(20):
         centres = [(rnd.uniform(0, 200), rnd.uniform(0, 150)) for _ in range(rnd.randint(2, 14))]  # a corner pile
         placed = place_badges(centres, radius, size)
         assert len(placed) == len(centres)

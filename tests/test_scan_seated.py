@@ -149,7 +149,8 @@ def test_a_second_photo_adds_what_the_first_missed():
 
 def test_review_writes_the_annotated_photo_and_a_record_to_edit(tmp_path, capsys):
     from ludoteca.cli import main
-    path, truth = _photo(tmp_path, "ana", "ciudadelas", 44, [_face("ciudadelas", "temple"), _face("ciudadelas", "castle")])
+    faces = [_face("ciudadelas", "temple"), _face("ciudadelas", "castle")]
+    path, truth = _photo(tmp_path, "ana", "ciudadelas", 44, faces)
     assert len(truth.visible) == 2
     review = tmp_path / "review"
     assert main(["scan", str(path), "--game", "ciudadelas", "--review", str(review)]) == 0

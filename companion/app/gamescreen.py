@@ -295,7 +295,7 @@ class GameScreen(Screen):
         counter.title, counter.value, counter.changer = title, str(value), changer
         return self.keep(wid, counter)
 
-    def player_header(self, app, seat: int, player: dict, active: bool, extra: str = "") -> "PlayerBand":
+    def player_header(self, app, seat: int, player: dict, active: bool, extra: str = "") -> PlayerBand:
         """A coloured band with a player's name (and a marker when it is their turn), reused from the
         last refresh so a tap does not build it again."""
         wid = f"band_{seat}"

@@ -23,7 +23,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 from urllib.parse import quote
 
 from ludoteca.atomic import write_text
@@ -208,7 +209,7 @@ class AndroidSpeech(Speech):
 
     name = "android"
 
-    def __init__(self, java: "Jnius", lang: str):
+    def __init__(self, java: Jnius, lang: str):
         super().__init__()
         self.java = java
         self.locale = speech_locale(lang)
@@ -532,5 +533,6 @@ class AndroidPlatform(Platform):
 def platform_services(name: str | None = None) -> Platform:
     """The platform the app runs on (Kivy's ``platform`` when ``name`` is None)."""
     if name is None:
-        from kivy.utils import platform as name
+        from kivy.utils import platform as kivy_platform
+        name = kivy_platform
     return AndroidPlatform() if name == "android" else DesktopPlatform()

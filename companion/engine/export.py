@@ -10,8 +10,9 @@ import csv
 import io
 import json
 import uuid
+from typing import Any
 from urllib.parse import quote
-from datetime import datetime, timezone, tzinfo
+from datetime import datetime, tzinfo, UTC
 
 from .common import text
 from .errors import BadArgument
@@ -96,11 +97,11 @@ def push_play(session, summary: dict, store=None, tz: tzinfo | None = None) -> d
     scores = {p["name"]: p for p in final.get("players", [])}
     winners = set(final.get("winners", []))
     start_seat = session.state.get("first_player")
-    times = (play_times(store, session.id, seats=len(session.players)) if store is not None
-             else {"start": None, "minutes": 0})
+    times: dict[str, Any] = (play_times(store, session.id, seats=len(session.players)) if store is not None
+                             else {"start": None, "minutes": 0})
     moment = times["start"] or datetime.fromisoformat(summary["created"])
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
     players = []
     for i, name in enumerate(session.players):
         s = scores.get(name)
@@ -156,15 +157,15 @@ def _bgstats(session, summary: dict, store=None, tz: tzinfo | None = None) -> di
     scores = {p["name"]: p for p in final.get("players", [])}
     winners = set(final.get("winners", []))
     start_seat = session.state.get("first_player")
-    times = (play_times(store, session.id, seats=len(session.players)) if store is not None
-             else {"start": None, "end": None, "minutes": 0})
+    times: dict[str, Any] = (play_times(store, session.id, seats=len(session.players)) if store is not None
+                             else {"start": None, "end": None, "minutes": 0})
     created = datetime.fromisoformat(summary["created"])
     updated = datetime.fromisoformat(summary["updated"])
 
     def local(moment: datetime | None) -> str:
         moment = moment or created
         if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=timezone.utc)
+            moment = moment.replace(tzinfo=UTC)
         return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
 
     modified = local(updated)

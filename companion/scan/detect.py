@@ -230,7 +230,8 @@ def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, en
     for quad, code in zip(corners, ids.ravel()):
         # the size check in the image's own pixels: enlarging helps read a small marker, not
         # admit a smaller one
-        if not square_enough(quad.reshape(4, 2) / max(scale, 1.0)) or not quiet_zone_clear(work, quad.reshape(4, 2), int(code)):
+        corners = quad.reshape(4, 2)
+        if not square_enough(corners / max(scale, 1.0)) or not quiet_zone_clear(work, corners, int(code)):
             continue
         out.append((int(code), [(float(x) / scale, float(y) / scale) for x, y in quad.reshape(4, 2)]))
     return out
@@ -240,11 +241,15 @@ def square_enough(quad) -> bool:
     """Whether a quadrilateral (px) can be a marker photographed from above: not tiny, not a thin
     sliver (a dark icon read as a code comes out skewed like that)."""
     import numpy as np
+
     pts = np.asarray(quad, float)
     sides = [float(np.hypot(*(pts[i] - pts[(i + 1) % 4]))) for i in range(4)]
     diagonals = [float(np.hypot(*(pts[0] - pts[2]))), float(np.hypot(*(pts[1] - pts[3])))]
-    return (min(sides) >= MIN_SIDE and max(sides) <= MAX_STRETCH * min(sides)
-            and max(diagonals) <= MAX_STRETCH * min(diagonals))
+    return (
+        min(sides) >= MIN_SIDE
+        and max(sides) <= MAX_STRETCH * min(sides)
+        and max(diagonals) <= MAX_STRETCH * min(diagonals)
+    )
 
 
 def quiet_zone_clear(gray, quad, code: int) -> bool:
@@ -254,6 +259,7 @@ def quiet_zone_clear(gray, quad, code: int) -> bool:
     """
     cv2 = require_cv2()
     import numpy as np
+
     grid = markers.cells(code)
     n = len(grid)
     unit = np.float32([[0, 0], [n, 0], [n, n], [0, n]])
@@ -268,11 +274,13 @@ def quiet_zone_clear(gray, quad, code: int) -> bool:
         for c in range(1, n - 1):
             if not grid[r][c]:
                 white.append((c + 0.5, r + 0.5))
+
     def sample(points):
         pts = cv2.perspectiveTransform(np.float32(points).reshape(-1, 1, 2), h).reshape(-1, 2)
         xs = np.clip(np.round(pts[:, 0]).astype(int), 0, gray.shape[1] - 1)
         ys = np.clip(np.round(pts[:, 1]).astype(int), 0, gray.shape[0] - 1)
         return gray[ys, xs].astype(np.float32)
+
     dark = float(np.median(sample(border)))
     light = float(np.median(sample(white))) if white else float(np.percentile(sample(ring), 75))
     if light - dark < 25:
@@ -287,7 +295,7 @@ def quiet_zone_clear(gray, quad, code: int) -> bool:
     centres = [(c + 0.5, r + 0.5) for r in range(n) for c in range(n)]
     seen = sample([(cx + dx, cy + dy) for cx, cy in centres for dx, dy in offsets]).reshape(n * n, -1).mean(axis=1)
     inner = seen.reshape(n, n)[1:-1, 1:-1].ravel()
-    bits = np.array([grid[r][c] for r in range(1, n - 1) for c in range(1, n - 1)])   # True: black
+    bits = np.array([grid[r][c] for r in range(1, n - 1) for c in range(1, n - 1)])  # True: black
     margin = CELL_MARGIN * (light - dark)
     if np.all(np.where(bits, inner < middle - margin, inner > middle + margin)):
         return True
@@ -300,6 +308,7 @@ def bits_fit(seen, grid) -> bool:
     away."""
     cv2 = require_cv2()
     import numpy as np
+
     n = len(grid)
     ideal = np.ones((n + 2, n + 2), np.float32)
     ideal[1:-1, 1:-1] = 1.0 - np.array(grid, np.float32)
@@ -329,6 +338,7 @@ def outline(target: Target, corners: Sequence[tuple[float, float]]) -> list[tupl
     """The face of ``target`` in the image, from its marker's corners (a homography)."""
     cv2 = require_cv2()
     import numpy as np
+
     x, y, s = target.place
     src = np.float32([[x, y], [x + s, y], [x + s, y + s], [x, y + s]])
     homography = cv2.getPerspectiveTransform(src, np.float32(corners))
@@ -346,6 +356,7 @@ def _frame(corners, side: float):
     """A marker's centre and its x and y steps per mm in the image, each the mean of two opposite
     sides (steadier than a homography from four corners of a small marker)."""
     import numpy as np
+
     p = np.asarray(corners, float)
     ex = ((p[1] - p[0]) + (p[2] - p[3])) / (2 * side)
     ey = ((p[3] - p[0]) + (p[2] - p[1])) / (2 * side)
@@ -359,6 +370,7 @@ def same_face(a: Found, b: Found) -> bool:
     one one way and one the other: their mean is compared with the step between the two markers
     (within :data:`SAME_FACE` of its length)."""
     import numpy as np
+
     x, y, s = a.target.place
     ca, exa, eya = _frame(a.corners, s)
     cb, exb, eyb = _frame(b.corners, s)
@@ -384,8 +396,7 @@ def recognise(gray, table: Mapping[int, Target], factor: float = 1.0, det: Any =
             continue
         quad = [(px / factor, py / factor) for px, py in quad]
         read = Found(target, quad, outline(target, quad), printed=len(target.places))
-        twin = next((f for f in found if f.marker == code and f.copies < f.printed and same_face(f, read)),
-                    None)
+        twin = next((f for f in found if f.marker == code and f.copies < f.printed and same_face(f, read)), None)
         if twin is not None:
             twin.copies += 1
             twin.seen.append(quad)

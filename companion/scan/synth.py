@@ -264,7 +264,6 @@ def table_scene(game: Game, rng, marked: Sequence[Face], others: Sequence[Face],
     or a fan) where each covers ``overlap`` of the last (``over``: the next one lies on top of the
     last or slides under it), tokens around them, and ``others`` (unmarked pieces, other codes)
     on the table as well."""
-    import numpy as np
     out = Scene(game.id)
     big = [f for f in marked if max(f.size_mm) >= 30]
     small = [f for f in marked if max(f.size_mm) < 30]
@@ -439,17 +438,25 @@ def frame_all(sc: Scene, view: View, size: tuple[int, int], margin: float = 0.04
     W, H = size
     for _ in range(40):
         seen = cv2.perspectiveTransform(np.float32(pts).reshape(-1, 1, 2), seated_camera(view, size)).reshape(-1, 2)
-        if (seen.min(0) >= [margin * W, margin * H]).all() and (seen.max(0) <= [(1 - margin) * W, (1 - margin) * H]).all():
+        low, high = [margin * W, margin * H], [(1 - margin) * W, (1 - margin) * H]
+        if (seen.min(0) >= low).all() and (seen.max(0) <= high).all():
             return
         view.width_mm *= 1.06
 
 
-def photo(sc: Scene, size: tuple[int, int], rng, quality: int | None = None,
-          table_mm: float | None = None, view: View | None = None) -> tuple[bytes, Truth]:
+def photo(
+    sc: Scene,
+    size: tuple[int, int],
+    rng,
+    quality: int | None = None,
+    table_mm: float | None = None,
+    view: View | None = None,
+) -> tuple[bytes, Truth]:
     """A JPEG photo of a scene at ``size`` pixels, and what it truly shows.  Without ``view``: a
     camera nearly overhead; with it, that view (:func:`seated`) and what spoils it."""
     import cv2
     import numpy as np
+
     W, H = size
     if view is None:
         width_mm = table_mm if table_mm is not None else rng.uniform(360, 560)
@@ -483,8 +490,7 @@ def photo(sc: Scene, size: tuple[int, int], rng, quality: int | None = None,
             continue
         # pre-scale the face near its largest size in the photo, then warp (no aliasing)
         rgb, alpha = face.rgb, face.alpha
-        seen = max(np.hypot(*(dst[i] - dst[(i + 1) % 4])) / (face.size_mm[i % 2] * FACE_PX_PER_MM)
-                   for i in range(4))
+        seen = max(np.hypot(*(dst[i] - dst[(i + 1) % 4])) / (face.size_mm[i % 2] * FACE_PX_PER_MM) for i in range(4))
         k = min(1.0, 1.2 * seen)
         if k < 1.0:
             rgb = cv2.resize(rgb, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
@@ -525,7 +531,7 @@ def photo(sc: Scene, size: tuple[int, int], rng, quality: int | None = None,
     if view is not None and view.blur != "none":
         out = _spoil_focus(out, view, rng, W)
     noise = np.empty((H, W), np.int16)
-    cv2.setRNGSeed(int(rng.integers(0, 2 ** 31)))
+    cv2.setRNGSeed(int(rng.integers(0, 2**31)))
     noise_sd = float(rng.uniform(2, 7)) * (1.8 if view is not None and view.light == "warm" else 1.0)
     cv2.randn(noise, 0, noise_sd)
     out = cv2.add(out, cv2.merge([noise, noise, noise]), dtype=cv2.CV_8U)
@@ -564,12 +570,21 @@ def _spoil_light(img, view: View, rng):
     """Glare (a washed-out bright patch) or warm, dim light over a photo in float BGR."""
     import cv2
     import numpy as np
+
     H, W = img.shape[:2]
     if view.light == "glare":
         blob = np.zeros((H // 8, W // 8), np.float32)
         cx, cy = rng.uniform(0.2, 0.8) * W / 8, rng.uniform(0.2, 0.8) * H / 8
-        cv2.ellipse(blob, (int(cx), int(cy)), (int(rng.uniform(0.05, 0.15) * W / 8), int(rng.uniform(0.03, 0.1) * H / 8)),
-                    float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+        cv2.ellipse(
+            blob,
+            (int(cx), int(cy)),
+            (int(rng.uniform(0.05, 0.15) * W / 8), int(rng.uniform(0.03, 0.1) * H / 8)),
+            float(rng.uniform(0, 180)),
+            0,
+            360,
+            1.0,
+            -1,
+        )
         blob = cv2.GaussianBlur(blob, (0, 0), W / 8 * 0.03)
         blob = cv2.resize(blob, (W, H)) * float(rng.uniform(0.6, 0.95))
         img = img + (255 - img) * blob[:, :, None]
@@ -582,6 +597,7 @@ def _spoil_focus(out, view: View, rng, W: int):
     """Depth blur (sharp in one band, softer away from it) or the streak of a moving hand."""
     import cv2
     import numpy as np
+
     H = out.shape[0]
     if view.blur == "depth":
         far = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(1.0, 2.2)) * W / 2000)
@@ -592,6 +608,11 @@ def _spoil_focus(out, view: View, rng, W: int):
     kernel = np.zeros((length, length), np.float32)
     angle = rng.uniform(0, math.pi)
     c = (length - 1) / 2
-    cv2.line(kernel, (int(c - c * math.cos(angle)), int(c - c * math.sin(angle))),
-             (int(c + c * math.cos(angle)), int(c + c * math.sin(angle))), 1.0, 1)
+    cv2.line(
+        kernel,
+        (int(c - c * math.cos(angle)), int(c - c * math.sin(angle))),
+        (int(c + c * math.cos(angle)), int(c + c * math.sin(angle))),
+        1.0,
+        1,
+    )
     return cv2.filter2D(out, -1, kernel / kernel.sum())

@@ -48,7 +48,8 @@ def merge(photos: Sequence[Sequence[Found]]) -> list[Found]:
             by_marker.setdefault(f.marker, []).append(f)
         for number, seen in by_marker.items():
             if len(seen) > len(best.get(number, [])) or (
-                    len(seen) == len(best[number]) and sum(f.copies for f in seen) > sum(f.copies for f in best[number])):
+                len(seen) == len(best[number]) and sum(f.copies for f in seen) > sum(f.copies for f in best[number])
+            ):
                 best[number] = seen
     return [f for number in sorted(best) for f in best[number]]
 
@@ -60,16 +61,21 @@ def likely_missing(game: Game, found: Sequence[Found], players: int) -> dict[int
     if game.id != "el_mapa":
         return {}
     from ludoteca.companion.engine.scoring.el_mapa import missing_under
+
     return missing_under(game, [f.target.id for f in found if f.target.kind == "building"], players)
 
 
 def _one_point_troop(game: Game) -> str:
     ones = [t["id"] for t in game.entries("troop") if t.get("points") == 1]
     if not ones:
-        raise ScanError({"es": "cards/el_mapa: ninguna tropa vale 1 punto, así que las fichas de puntos "
-                               "de batalla no se pueden anotar como unidades derrotadas",
-                         "en": "cards/el_mapa: no troop is worth 1 point, so battle-point counters cannot be "
-                               "written as defeated units"})
+        raise ScanError(
+            {
+                "es": "cards/el_mapa: ninguna tropa vale 1 punto, así que las fichas de puntos "
+                "de batalla no se pueden anotar como unidades derrotadas",
+                "en": "cards/el_mapa: no troop is worth 1 point, so battle-point counters cannot be "
+                "written as defeated units",
+            }
+        )
     return ones[0]
 
 
@@ -95,12 +101,14 @@ def player_fields(game: Game, found: Sequence[Found]) -> dict[str, Any]:
     per_win = game.meta["combat"]["points"]["attacker_wins"]
     points = sum(int((f.target.entry or {}).get("points", 0)) for f in found if f.target.kind == "token")
     if per_win <= 0 or points % per_win:
-        raise ScanError({"es": f"los discos de puntos suman {points}, que no es un número entero de "
-                               f"combates ganados ({per_win} cada uno)",
-                         "en": f"the point discs show {points} points, not a whole number of combats won "
-                               f"({per_win} each)"})
-    return {"buildings": [f.target.id for f in found if f.target.kind == "building"],
-            "combat_wins": points // per_win}
+        raise ScanError(
+            {
+                "es": f"los discos de puntos suman {points}, que no es un número entero de "
+                f"combates ganados ({per_win} cada uno)",
+                "en": f"the point discs show {points} points, not a whole number of combats won ({per_win} each)",
+            }
+        )
+    return {"buildings": [f.target.id for f in found if f.target.kind == "building"], "combat_wins": points // per_win}
 
 
 def parse_set(item: str) -> tuple[list[str], Any]:
@@ -118,8 +126,13 @@ def parse_set(item: str) -> tuple[list[str], Any]:
     return [k.strip() for k in key.split(".")], parsed
 
 
-def build_record(game: Game, photos: Mapping[str, Sequence[Found]], partial: Any = None,
-                 sets: Sequence[str] = (), where: str = "<record>") -> dict[str, Any]:
+def build_record(
+    game: Game,
+    photos: Mapping[str, Sequence[Found]],
+    partial: Any = None,
+    sets: Sequence[str] = (),
+    where: str = "<record>",
+) -> dict[str, Any]:
     """The whole record: players in the order given, their photographed fields, then what the
     partial record and the ``--set`` values add.  A field given both ways is refused."""
     base: dict[str, Any] = {"game": game.id}
@@ -138,8 +151,10 @@ def build_record(game: Game, photos: Mapping[str, Sequence[Found]], partial: Any
     names = {fold(n): n for n in photos}
     for fold_name in given:
         if fold_name not in names:
-            raise ScanError(f"{where}: player '{given[fold_name]['name']}' has no photo "
-                            f"(add --player {given[fold_name]['name']}=PHOTO)")
+            raise ScanError(
+                f"{where}: player '{given[fold_name]['name']}' has no photo "
+                f"(add --player {given[fold_name]['name']}=PHOTO)"
+            )
     for name, found in photos.items():
         fields = player_fields(game, found)
         extra = given.get(fold(name), {})

@@ -25,7 +25,8 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..model import Options
 from ..sheets import paper_size
@@ -192,7 +193,7 @@ def _documents(catalog: Any, made: dict[str, Any], opts: Options, notes: list[st
                 sheets = (n + 1) // 2
             out.append(Document(game_id, "rulebook_booklet" if booklet else "rulebook",
                                 f"{game_id}/{NAMES[lang][1 if booklet else 0]}", title, data, n, size,
-                                booklet_page_mm(opts.paper), sheets, booklet, how))
+                                booklet_page_mm(opts.paper), sheets, bool(booklet), how))
     return out
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from ludoteca.cards import Game
 
-from .blocks import Block, Heading, Items, Para, Title, markup
+from .blocks import Block, Heading, Items, Para, Picture, Title, markup
 from .context import Context
 from .parts import PARTS
 from .source import LANGS, RulebookError, check_text, fill, lookup, texts, where
@@ -35,7 +35,8 @@ def blocks(game: Game, lang: str, catalog: Any, examples: Path | None = None,
                                  game, lang, where(name, source, "cover", "cover"))))
     cover.append(f'<font size="7.5" color="#6b5a4a">{markup(ctx.w("made_by"))}</font>')
     cover_picture = PARTS.get(game.id, {}).get("cover")
-    picture = cover_picture(ctx)[0] if cover_picture else None
+    made = cover_picture(ctx) if cover_picture else []
+    picture = made[0] if made and isinstance(made[0], Picture) else None
     out: list[Block] = [Title(markup(ctx.t(game.meta["name"])), markup(ctx.w("rulebook")), cover,
                               source.get("accent", "#6b2d1f"), picture)]
     items = source.get("blocks")

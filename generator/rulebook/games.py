@@ -98,7 +98,7 @@ SETUP_MM = (124.0, 84.0)
 def ciudadelas_setup(ctx: Context) -> list[Block]:
     meta, counts = ctx.game.meta, ctx.game.counts()
     card = 15.0
-    cards = [("districts", True, 0, 8 + k * 0.7, 9 - k * 0.7, card, 0) for k in range(3)]
+    cards: list[tuple] = [("districts", True, 0, 8 + k * 0.7, 9 - k * 0.7, card, 0) for k in range(3)]
     cards += [("characters", True, 0, 62 + k * 0.7, 9 - k * 0.7, card, 0) for k in range(3)]
     cards += [("crown", False, 0, 94, 8, card, 0)]
     hand = int(meta["starting_cards"])
@@ -442,8 +442,8 @@ def gladiadores_setup(ctx: Context) -> list[Block]:
     starting = [b for b in ctx.game.entries("building") if b.get("starting")]
     centre = [b for b in ctx.game.entries("building") if not b.get("starting") and b.get("symbol") == "none"]
     tiro = ctx.front_where("gladiators", kind="tiro")
-    cards = [("buildings", False, ctx.front_where("buildings", name=plain(b["name"])), 4 + k * 13.5, 10, card, 0)
-             for k, b in enumerate(centre[:4])]
+    cards: list[tuple] = [("buildings", False, ctx.front_where("buildings", name=plain(b["name"])),
+                           4 + k * 13.5, 10, card, 0) for k, b in enumerate(centre[:4])]
     cards += [("gladiators", False, tiro, 62 + k * 0.7, 10 - k * 0.7, card, 0) for k in range(3)]
     veteran = ctx.front_where("gladiators", kind="veteran")
     cards += [("gladiators", True, veteran, 79 + k * 0.7, 10 - k * 0.7, card, 0) for k in range(3)]

@@ -215,6 +215,8 @@ def _draw_pictures(pdf: bytes, placed: list[Placed]) -> bytes:
     XObject, painted on its page scaled to its room (its drawing is copied, never re-parsed)."""
     if not placed:
         return pdf
+    from typing import cast
+
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
@@ -229,16 +231,17 @@ def _draw_pictures(pdf: bytes, placed: list[Placed]) -> bytes:
                      NameObject("/Resources"): drawn["/Resources"].clone(writer)})
         name = f"/LudotecaPicture{k}"
         page = writer.pages[page_no - 1]
-        resources = page["/Resources"].get_object()
+        resources = cast(DictionaryObject, page["/Resources"].get_object())
         if "/XObject" not in resources:
             resources[NameObject("/XObject")] = DictionaryObject()
-        resources["/XObject"].get_object()[NameObject(name)] = writer._add_object(form)
+        cast(DictionaryObject, resources["/XObject"].get_object())[NameObject(name)] = writer._add_object(form)
         sx, sy = w / (box[2] - box[0]), h / (box[3] - box[1])
         paint = DecodedStreamObject()
         paint.set_data(f"q {sx:.6f} 0 0 {sy:.6f} {x - box[0] * sx:.3f} {y - box[1] * sy:.3f} cm {name} Do Q\n"
                        .encode("ascii"))
         old = page["/Contents"]
-        parts = list(old.get_object()) if isinstance(old.get_object(), ArrayObject) else [old]
+        shown = old.get_object()
+        parts = list(shown) if isinstance(shown, ArrayObject) else [old]
         page[NameObject("/Contents")] = ArrayObject(parts + [writer._add_object(paint)])
     out = io.BytesIO()
     writer.write(out)

@@ -367,6 +367,8 @@ def _nothing(state: dict, a: dict, data) -> None:
 
 def _call(state: dict, a: dict, rng: random.Random, data) -> None:
     call = next_call(state, data)
+    if call is None:
+        raise WrongPhase(text("ya se han llamado todos los personajes", "every character has been called"))
     number, cid, owner, murdered = call["number"], call["character"], call["owner"], call["murdered"]
     char = data.get("character", cid)
     state["called"] = number

@@ -18,30 +18,52 @@ from __future__ import annotations
 import random
 from typing import Any, TypedDict
 
-from ..common import (CORRECTION, Arg, Move, adjust_move, declare, final_record_move, find_entry, log, name_of, need, next_seat,
-                      pass_turn, player_index, text)
+from ..common import (
+    CORRECTION,
+    Arg,
+    Move,
+    adjust_move,
+    declare,
+    final_record_move,
+    find_entry,
+    log,
+    name_of,
+    need,
+    next_seat,
+    pass_turn,
+    player_index,
+    text,
+)
 from ..errors import BadArgument, Duplicate, LimitReached, NotAllowed, NotEnough, NotYourTurn, WrongPhase
 from ..definition import GameDefinition, Outcome, State
 from ..final import finish
 from ..setup import setup_options
 
 GAME = "gladiadores"
-RESOURCES = {"coins": text("monedas", "coins"), "combat_wins": text("combates ganados", "combats won"),
-             "defence_wins": text("defensas ganadas", "defences won")}
+RESOURCES = {
+    "coins": text("monedas", "coins"),
+    "combat_wins": text("combates ganados", "combats won"),
+    "defence_wins": text("defensas ganadas", "defences won"),
+}
 #: What ``adjust`` called the combat-wins counter before the engine kept wins instead of points
 #: (saved games replay with it; the shipped data gives one point a win).
 OLD_RESOURCES = {"points": "combat_wins", "puntos de combate": "combat_wins", "combat points": "combat_wins"}
 
 # -- data ----------------------------------------------------------------------------------------
 
+
 def _glad(data, card_id: str) -> dict:
     return data.get("gladiator", card_id)
 
 
 def _building(data, name: Any) -> dict:
-    return find_entry(data, "building", name,
-                      text("'building' debe ser un nombre de edificio", "'building' must be a building name"),
-                      text("edificio desconocido", "unknown building"))
+    return find_entry(
+        data,
+        "building",
+        name,
+        text("'building' debe ser un nombre de edificio", "'building' must be a building name"),
+        text("edificio desconocido", "unknown building"),
+    )
 
 
 def _effects(entry: dict) -> list[dict]:
@@ -49,8 +71,9 @@ def _effects(entry: dict) -> list[dict]:
 
 
 def _building_effects(state: dict, seat: int, data, kind: str) -> list[dict]:
-    return [e for b in state["players"][seat]["buildings"] for e in _effects(data.get("building", b))
-            if e["kind"] == kind]
+    return [
+        e for b in state["players"][seat]["buildings"] for e in _effects(data.get("building", b)) if e["kind"] == kind
+    ]
 
 
 def _applies(effect: dict, card: dict) -> bool:
@@ -83,8 +106,11 @@ def points(state: dict, seat: int, data) -> int:
     from ..scoring.gladiadores import LudusEnd, breakdown  # the scoring package loads when first needed
 
     now = record(state, data)["players"][seat]
-    return sum(breakdown(LudusEnd(now["name"], now["combat_wins"], tuple(now["buildings"]), now["defence_wins"]),
-                         data).values())
+    return sum(
+        breakdown(
+            LudusEnd(now["name"], now["combat_wins"], tuple(now["buildings"]), now["defence_wins"]), data
+        ).values()
+    )
 
 
 def pooled_construction(state: dict, seat: int, uids: list[str], data) -> int:
@@ -97,7 +123,8 @@ def pooled_construction(state: dict, seat: int, uids: list[str], data) -> int:
 def removable(building: dict, data) -> bool:
     """Whether a building may be demolished or destroyed (never one that gives points)."""
     return bool(building["demolishable"]) and not (
-        data.meta["building_rules"]["points_block_demolish"] and building.get("points"))
+        data.meta["building_rules"]["points_block_demolish"] and building.get("points")
+    )
 
 
 def derive(state: dict, data) -> None:
@@ -109,8 +136,11 @@ def derive(state: dict, data) -> None:
     for seat, p in enumerate(state["players"]):
         p["score"] = points(state, seat, data)
         p["capacity"] = capacity(state, seat, data)
-        p["glad_stats"] = {g["uid"]: {k: stat(state, seat, g, k, data) for k in ("combat", "work", "construction")}
-                           | {"fight_cost": _glad(data, g["card"])["fight_cost"]} for g in p["gladiators"]}
+        p["glad_stats"] = {
+            g["uid"]: {k: stat(state, seat, g, k, data) for k in ("combat", "work", "construction")}
+            | {"fight_cost": _glad(data, g["card"])["fight_cost"]}
+            for g in p["gladiators"]
+        }
         p["removable"] = [b for b in p["buildings"] if removable(data.get("building", b), data)]
     auc = state.get("auction")
     if auc and auc.get("gladiator"):
@@ -119,16 +149,22 @@ def derive(state: dict, data) -> None:
 
 # -- setup and turns -----------------------------------------------------------------------------
 
+
 def setup(players: list[str], options: dict, rng: random.Random, data) -> dict:
     """Deal buildings (the Casula's holder starts), Tiros and coins; shuffle veterans and combat cards."""
     meta = data.meta
     options = setup_options(data, players, options)
     target = options["target"] or meta["target_points"]["quick_start" if options["quick"] else "standard"]
     from ..scoring.gladiadores import player_count_row  # the row scoring's box check reads too
+
     row = player_count_row(data, len(players))
     if row is None:
-        raise BadArgument(text(f"los datos no tienen fila de player_counts para {len(players)} jugadores",
-                               f"the data has no player_counts row for {len(players)} players"))
+        raise BadArgument(
+            text(
+                f"los datos no tienen fila de player_counts para {len(players)} jugadores",
+                f"the data has no player_counts row for {len(players)} players",
+            )
+        )
     pool = [b for b in data.entries("building") if b["symbol"] in row["symbols"] for _ in range(b.get("copies", 1))]
     first_id = meta["setup"]["first_player_building"]
     starting = [b["id"] for b in pool if b["starting"] and b["id"] != first_id]
@@ -143,21 +179,46 @@ def setup(players: list[str], options: dict, rng: random.Random, data) -> dict:
     combat = [c["id"] for c in data.entries("combat_card") for _ in range(c.get("copies", 1))]
     rng.shuffle(combat)
     state: dict[str, Any] = {
-        "game": GAME, "target": target, "expansion": options["expansion"],
-        "players": [], "next_uid": 1, "phase": "start", "active": None, "turn": 0, "round": 1,
-        "finished": False, "final": None, "log": [],
-        "centre": {"tiros": [], "buildings": [], "veterans": veterans, "veteran_discard": [],
-                   "combat": combat, "combat_discard": []},
-        "auction": None, "chained": [], "turn_flags": {},
+        "game": GAME,
+        "target": target,
+        "expansion": options["expansion"],
+        "players": [],
+        "next_uid": 1,
+        "phase": "start",
+        "active": None,
+        "turn": 0,
+        "round": 1,
+        "finished": False,
+        "final": None,
+        "log": [],
+        "centre": {
+            "tiros": [],
+            "buildings": [],
+            "veterans": veterans,
+            "veteran_discard": [],
+            "combat": combat,
+            "combat_discard": [],
+        },
+        "auction": None,
+        "chained": [],
+        "turn_flags": {},
     }
     for i, name in enumerate(players):
-        state["players"].append({"name": name, "coins": meta["setup"]["starting_coins"], "combat_wins": 0, "defence_wins": 0,
-                                 "buildings": dealt[i * per:(i + 1) * per], "gladiators": []})
+        state["players"].append(
+            {
+                "name": name,
+                "coins": meta["setup"]["starting_coins"],
+                "combat_wins": 0,
+                "defence_wins": 0,
+                "buildings": dealt[i * per : (i + 1) * per],
+                "gladiators": [],
+            }
+        )
     for p in state["players"]:
         for _ in range(meta["setup"]["starting_tiros"]):
             p["gladiators"].append(_new_glad(state, tiros.pop()))
     state["centre"]["tiros"] = sorted(tiros)
-    leftover = dealt[len(players) * per:] + starting[row["starting_buildings"] - 1:]
+    leftover = dealt[len(players) * per :] + starting[row["starting_buildings"] - 1 :]
     state["centre"]["buildings"] = sorted(leftover + [b["id"] for b in pool if not b["starting"]])
     first = next(i for i, p in enumerate(state["players"]) if first_id in p["buildings"])
     state["first_player"] = first
@@ -194,8 +255,9 @@ def _start_turn(state: dict, seat: int, rng: random.Random, data) -> None:
     while len(p["gladiators"]) < limits["refill_min_gladiators"] and state["centre"]["tiros"]:
         p["gladiators"].append(_new_glad(state, state["centre"]["tiros"].pop(0)))
     while len(p["buildings"]) < limits["refill_min_buildings"]:
-        spare = [b for b in state["centre"]["buildings"]
-                 if data.get("building", b)["starting"] and b not in p["buildings"]]
+        spare = [
+            b for b in state["centre"]["buildings"] if data.get("building", b)["starting"] and b not in p["buildings"]
+        ]
         if not spare:
             break
         pick = rng.choice(spare)
@@ -206,12 +268,26 @@ def _start_turn(state: dict, seat: int, rng: random.Random, data) -> None:
 
 def record(state: dict, data) -> dict:
     """The end-of-game record the scoring reads."""
-    return {"game": GAME, "target": state["target"], "expansion": state["expansion"], "players": [
-        {"name": p["name"], "combat_wins": p["combat_wins"], "defence_wins": p["defence_wins"], "buildings": list(p["buildings"]),
-         "coins": p["coins"], "gladiators": len(p["gladiators"])} for p in state["players"]]}
+    return {
+        "game": GAME,
+        "target": state["target"],
+        "expansion": state["expansion"],
+        "players": [
+            {
+                "name": p["name"],
+                "combat_wins": p["combat_wins"],
+                "defence_wins": p["defence_wins"],
+                "buildings": list(p["buildings"]),
+                "coins": p["coins"],
+                "gladiators": len(p["gladiators"]),
+            }
+            for p in state["players"]
+        ],
+    }
 
 
 # -- moves: each declared once (arguments, phase, one precondition, effect) --------------------------
+
 
 def _me(state: dict) -> tuple[int, dict]:
     seat = state["active"]
@@ -220,7 +296,8 @@ def _me(state: dict) -> tuple[int, dict]:
 
 def _is_resource(name: Any) -> bool:
     return isinstance(name, str) and name.strip().casefold() in {k for k in RESOURCES} | set(OLD_RESOURCES) | {
-        n.casefold() for t in RESOURCES.values() for n in t.values()}
+        n.casefold() for t in RESOURCES.values() for n in t.values()
+    }
 
 
 def _renamed(a: dict) -> dict:
@@ -236,19 +313,31 @@ def _adjusted_building(state: dict, a: dict, data) -> tuple[int, dict]:
     try:
         building = data.find("building", a["resource"])
     except LookupError as exc:
-        raise BadArgument(text(f"recurso desconocido: se puede ajustar coins, combat_wins, defence_wins o un edificio ({exc})",
-                               f"unknown resource: adjust coins, combat_wins, defence_wins or a building ({exc})")) from None
+        raise BadArgument(
+            text(
+                f"recurso desconocido: se puede ajustar coins, combat_wins, defence_wins o un edificio ({exc})",
+                f"unknown resource: adjust coins, combat_wins, defence_wins or a building ({exc})",
+            )
+        ) from None
     bid = building["id"]
     if a["delta"] == 1:
         if bid in player["buildings"]:
-            raise Duplicate(text(f"{player['name']} ya tiene {name_of(building)}",
-                                 f"{player['name']} already has {name_of(building, 'en')}"))
+            raise Duplicate(
+                text(
+                    f"{player['name']} ya tiene {name_of(building)}",
+                    f"{player['name']} already has {name_of(building, 'en')}",
+                )
+            )
         if not any(bid in p["buildings"] for p in state["players"]) and bid not in state["centre"]["buildings"]:
             raise NotAllowed(text(f"{name_of(building)} no está en juego", f"{name_of(building, 'en')} is not in play"))
     elif a["delta"] == -1:
         if bid not in player["buildings"]:
-            raise BadArgument(text(f"{player['name']} no tiene {name_of(building)}",
-                                   f"{player['name']} has no {name_of(building, 'en')}"))
+            raise BadArgument(
+                text(
+                    f"{player['name']} no tiene {name_of(building)}",
+                    f"{player['name']} has no {name_of(building, 'en')}",
+                )
+            )
     else:
         raise BadArgument(text("un edificio se ajusta con delta +1 o -1", "a building is adjusted by delta +1 or -1"))
     return seat, building
@@ -288,7 +377,9 @@ def _own_glad(player: dict, uid: Any, ready: bool = True) -> dict:
             if ready and not g["ready"]:
                 raise NotAllowed(text(f"el gladiador {uid} está agotado", f"gladiator {uid} is exhausted"))
             return g
-    raise BadArgument(text(f"{player['name']} no tiene el gladiador '{uid}'", f"{player['name']} has no gladiator '{uid}'"))
+    raise BadArgument(
+        text(f"{player['name']} no tiene el gladiador '{uid}'", f"{player['name']} has no gladiator '{uid}'")
+    )
 
 
 def _pool(state: dict, a: dict, data) -> tuple[list[dict], int]:
@@ -296,7 +387,9 @@ def _pool(state: dict, a: dict, data) -> tuple[list[dict], int]:
     seat, player = _me(state)
     uids = a["gladiators"]
     if not uids or len(set(uids)) != len(uids):
-        raise BadArgument(text("'gladiators' es una lista de gladiadores distintos", "'gladiators' is a list of different gladiators"))
+        raise BadArgument(
+            text("'gladiators' es una lista de gladiadores distintos", "'gladiators' is a list of different gladiators")
+        )
     glads = [_own_glad(player, u) for u in uids]
     total = sum(stat(state, seat, g, "construction", data) for g in glads)
     total += sum(e.get("amount", 0) for e in _building_effects(state, seat, data, "construction_bonus"))
@@ -306,8 +399,12 @@ def _pool(state: dict, a: dict, data) -> tuple[list[dict], int]:
 def _construction_check(state: dict, a: dict, cost: int, what_es: str, what_en: str, data) -> None:
     glads, total = _pool(state, a, data)
     if total < cost:
-        raise NotEnough(text(f"{what_es} cuesta {cost} y tus gladiadores suman {total}",
-                             f"{what_en} costs {cost}; your gladiators add up to {total}"))
+        raise NotEnough(
+            text(
+                f"{what_es} cuesta {cost} y tus gladiadores suman {total}",
+                f"{what_en} costs {cost}; your gladiators add up to {total}",
+            )
+        )
 
 
 def _use_up(state: dict, a: dict, data) -> None:
@@ -327,8 +424,12 @@ def _fighters(state: dict, a: dict, data) -> tuple[dict, int, dict]:
     rival = state["players"][other]
     free = [g for g in rival["gladiators"] if g["uid"] not in state["chained"] or rules["chained_may_defend"]]
     if not free:
-        raise NotAllowed(text(f"{rival['name']} no tiene gladiadores libres para defenderse",
-                              f"{rival['name']} has no free gladiator to defend"))
+        raise NotAllowed(
+            text(
+                f"{rival['name']} no tiene gladiadores libres para defenderse",
+                f"{rival['name']} has no free gladiator to defend",
+            )
+        )
     dfd = _own_glad(rival, a["defender"], ready=not rules["defender_may_be_exhausted"])
     if dfd not in free:
         raise NotAllowed(text(f"{dfd['uid']} está encadenado", f"{dfd['uid']} is chained"))
@@ -384,12 +485,16 @@ def _fight(state: dict, a: dict, rng: random.Random, data) -> None:
         dfd["ready"] = False
     win_seat, win_g, lose_seat, lose_g = (seat, att, other, dfd) if won else (other, dfd, seat, att)
     who, whom = state["players"][win_seat]["name"], state["players"][lose_seat]["name"]
-    log(state, f"Combate {attack} contra {defence} ({name_of(card)}): gana {who}",
-        f"Fight {attack} against {defence} ({name_of(card, 'en')}): {who} wins")
+    log(
+        state,
+        f"Combate {attack} contra {defence} ({name_of(card)}): gana {who}",
+        f"Fight {attack} against {defence} ({name_of(card, 'en')}): {who} wins",
+    )
     if won:
         player["combat_wins"] += 1
         for e in _building_effects(state, seat, data, "fight_reward") + [
-                e for e in _effects(att_card) if e["kind"] == "fight_reward"]:
+            e for e in _effects(att_card) if e["kind"] == "fight_reward"
+        ]:
             player["coins"] += e.get("amount", 0)
     else:
         rival["defence_wins"] += 1
@@ -398,8 +503,9 @@ def _fight(state: dict, a: dict, rng: random.Random, data) -> None:
     death = rules["death"]
     skulls = card[death["card"]]
     if skulls > stat(state, lose_seat, lose_g, death["loser_dies_if_card_exceeds"], data):
-        spared = death["spared_if_favor_above_winner"] and \
-            stat(state, lose_seat, lose_g, "favor", data) > stat(state, win_seat, win_g, "favor", data)
+        spared = death["spared_if_favor_above_winner"] and stat(state, lose_seat, lose_g, "favor", data) > stat(
+            state, win_seat, win_g, "favor", data
+        )
         loser = state["players"][lose_seat]
         saves = _building_effects(state, lose_seat, data, "save")
         if spared:
@@ -477,12 +583,23 @@ def _build_check(state: dict, a: dict, data) -> None:
     building = _building(data, a["building"])
     limits = data.meta["limits"]
     if limits["unique_building_names"] and building["id"] in player["buildings"]:
-        raise Duplicate(text(f"{player['name']} ya tiene {name_of(building)}",
-                             f"{player['name']} already has {name_of(building, 'en')}"))
+        raise Duplicate(
+            text(
+                f"{player['name']} ya tiene {name_of(building)}",
+                f"{player['name']} already has {name_of(building, 'en')}",
+            )
+        )
     if building["id"] not in state["centre"]["buildings"]:
-        raise NotAllowed(text(f"{name_of(building)} no está en el centro", f"{name_of(building, 'en')} is not in the centre"))
+        raise NotAllowed(
+            text(f"{name_of(building)} no está en el centro", f"{name_of(building, 'en')} is not in the centre")
+        )
     if len(player["buildings"]) >= limits["max_buildings"]:
-        raise LimitReached(text(f"ya tienes {limits['max_buildings']} edificios", f"you already have {limits['max_buildings']} buildings"))
+        raise LimitReached(
+            text(
+                f"ya tienes {limits['max_buildings']} edificios",
+                f"you already have {limits['max_buildings']} buildings",
+            )
+        )
     _construction_check(state, a, building["cost"], name_of(building), name_of(building, "en"), data)
 
 
@@ -499,20 +616,29 @@ def _build_candidates(state: dict, data) -> list[dict]:
     """Each building in the centre, paid by the strongest ready builders."""
     seat, p = _me(state)
     ready = [g for g in p["gladiators"] if g["ready"]]
-    return [{"building": b, "gladiators": _cheapest(state, seat, ready, data.get("building", b)["cost"], data)}
-            for b in dict.fromkeys(state["centre"]["buildings"])]
+    return [
+        {"building": b, "gladiators": _cheapest(state, seat, ready, data.get("building", b)["cost"], data)}
+        for b in dict.fromkeys(state["centre"]["buildings"])
+    ]
 
 
 def _removal_check(state: dict, a: dict, owner: int, data) -> dict:
     building = _building(data, a["building"])
     victim = state["players"][owner]
     if building["id"] not in victim["buildings"]:
-        raise BadArgument(text(f"{victim['name']} no tiene {name_of(building)}", f"{victim['name']} has no {name_of(building, 'en')}"))
+        raise BadArgument(
+            text(f"{victim['name']} no tiene {name_of(building)}", f"{victim['name']} has no {name_of(building, 'en')}")
+        )
     if not removable(building, data):
-        raise NotAllowed(text(f"{name_of(building)} da puntos: no se puede derribar",
-                              f"{name_of(building, 'en')} gives points: it cannot be demolished"))
-    _construction_check(state, a, building["cost"], f"derribar {name_of(building)}",
-                        f"demolishing {name_of(building, 'en')}", data)
+        raise NotAllowed(
+            text(
+                f"{name_of(building)} da puntos: no se puede derribar",
+                f"{name_of(building, 'en')} gives points: it cannot be demolished",
+            )
+        )
+    _construction_check(
+        state, a, building["cost"], f"derribar {name_of(building)}", f"demolishing {name_of(building, 'en')}", data
+    )
     return building
 
 
@@ -523,7 +649,9 @@ def _remove_building(state: dict, a: dict, owner: int, data) -> None:
     state["players"][owner]["buildings"].remove(building["id"])
     state["centre"]["buildings"].append(building["id"])
     state["centre"]["buildings"].sort()
-    log(state, f"{player['name']} derriba {name_of(building)}", f"{player['name']} pulls down {name_of(building, 'en')}")
+    log(
+        state, f"{player['name']} derriba {name_of(building)}", f"{player['name']} pulls down {name_of(building, 'en')}"
+    )
 
 
 def _demolish_check(state: dict, a: dict, data) -> None:
@@ -567,7 +695,9 @@ def _chain_targets(state: dict, a: dict, data) -> tuple[dict, int, list[dict]]:
     rival = state["players"][other]
     targets = [_own_glad(rival, u, ready=False) for u in a["targets"]]
     if not targets or len({t["uid"] for t in targets}) != len(targets):
-        raise BadArgument(text("'targets' es una lista de gladiadores distintos", "'targets' is a list of different gladiators"))
+        raise BadArgument(
+            text("'targets' es una lista de gladiadores distintos", "'targets' is a list of different gladiators")
+        )
     return g, other, targets
 
 
@@ -577,13 +707,25 @@ def _chain_check(state: dict, a: dict, data) -> None:
     g, other, targets = _chain_targets(state, a, data)
     for t in targets:
         if any(e["kind"] == "unchainable" for e in _effects(_glad(data, t["card"]))):
-            raise NotAllowed(text(f"{name_of(_glad(data, t['card']))} no se puede encadenar",
-                                  f"{name_of(_glad(data, t['card']), 'en')} cannot be chained"))
+            raise NotAllowed(
+                text(
+                    f"{name_of(_glad(data, t['card']))} no se puede encadenar",
+                    f"{name_of(_glad(data, t['card']), 'en')} cannot be chained",
+                )
+            )
     power = stat(state, seat, g, rules["stat"], data)
-    weight = sum(stat(state, other, t, "combat", data) for t in targets) if rules["limit"] == "combined_combat" else len(targets)
+    weight = (
+        sum(stat(state, other, t, "combat", data) for t in targets)
+        if rules["limit"] == "combined_combat"
+        else len(targets)
+    )
     if weight > power:
-        raise NotEnough(text(f"encadenar cuesta {weight} y el gladiador tiene {power}",
-                             f"chaining needs {weight} and the gladiator has {power}"))
+        raise NotEnough(
+            text(
+                f"encadenar cuesta {weight} y el gladiador tiene {power}",
+                f"chaining needs {weight} and the gladiator has {power}",
+            )
+        )
 
 
 def _chain(state: dict, a: dict, rng: random.Random, data) -> None:
@@ -592,8 +734,11 @@ def _chain(state: dict, a: dict, rng: random.Random, data) -> None:
     g["ready"] = False
     state["chained"].extend(t["uid"] for t in targets)
     state["turn_flags"]["chain"] = state["turn_flags"].get("chain", 0) + 1
-    log(state, f"{player['name']} encadena {len(targets)} gladiador(es) de {state['players'][other]['name']}",
-        f"{player['name']} chains {len(targets)} of {state['players'][other]['name']}'s gladiators")
+    log(
+        state,
+        f"{player['name']} encadena {len(targets)} gladiador(es) de {state['players'][other]['name']}",
+        f"{player['name']} chains {len(targets)} of {state['players'][other]['name']}'s gladiators",
+    )
 
 
 def _nothing(state: dict, a: dict, data) -> None:
@@ -612,7 +757,9 @@ def _end_main(state: dict, a: dict, rng: random.Random, data) -> None:
 
 def _opening_check(state: dict) -> None:
     if state["auction"] is not None:
-        raise WrongPhase(text("eso se hace al empezar la fase de subasta", "that belongs to the start of the auction phase"))
+        raise WrongPhase(
+            text("eso se hace al empezar la fase de subasta", "that belongs to the start of the auction phase")
+        )
 
 
 def _discard_check(state: dict, a: dict, data) -> None:
@@ -644,7 +791,8 @@ def _start_auction_check(state: dict, a: dict, data) -> None:
 def _start_auction(state: dict, a: dict, rng: random.Random, data) -> None:
     seat, player = _me(state)
     count = data.meta["auction"]["reveal"] + sum(
-        e.get("amount", 0) for e in _building_effects(state, seat, data, "auction_reveal"))
+        e.get("amount", 0) for e in _building_effects(state, seat, data, "auction_reveal")
+    )
     centre = state["centre"]
     shown = []
     for _ in range(count):
@@ -667,7 +815,9 @@ def _picked(state: dict, a: dict, data) -> str:
     except LookupError as exc:
         raise BadArgument(text(f"gladiador desconocido: {exc}", f"unknown gladiator: {exc}")) from None
     if card not in auc["shown"]:
-        raise NotAllowed(text(f"{a['gladiator']} no está entre los revelados", f"{a['gladiator']} is not among the revealed"))
+        raise NotAllowed(
+            text(f"{a['gladiator']} no está entre los revelados", f"{a['gladiator']} is not among the revealed")
+        )
     return card
 
 
@@ -703,7 +853,9 @@ def _bidder(state: dict, a: dict) -> tuple[int, dict]:
         raise WrongPhase(text("no hay ninguna puja abierta", "no bidding is open"))
     seat = auc["order"][auc["next"]]
     if a["player"] is not None and player_index(state, a["player"]) != seat:
-        raise NotYourTurn(text(f"puja ahora {state['players'][seat]['name']}", f"{state['players'][seat]['name']} bids now"))
+        raise NotYourTurn(
+            text(f"puja ahora {state['players'][seat]['name']}", f"{state['players'][seat]['name']} bids now")
+        )
     return seat, auc
 
 
@@ -721,7 +873,9 @@ def _bid_check(state: dict, a: dict, data) -> None:
     if a["amount"] < minimum:
         raise NotEnough(text(f"la puja mínima es {minimum}", f"the minimum bid is {minimum}"))
     if a["amount"] > player["coins"]:
-        raise NotEnough(text(f"{player['name']} tiene {player['coins']} monedas", f"{player['name']} has {player['coins']} coins"))
+        raise NotEnough(
+            text(f"{player['name']} tiene {player['coins']} monedas", f"{player['name']} has {player['coins']} coins")
+        )
 
 
 def _bid(state: dict, a: dict, rng: random.Random, data) -> None:
@@ -782,12 +936,18 @@ def _next_bidder(state: dict, rng: random.Random, data) -> None:
         seat, amount = auc["high"]["player"], auc["high"]["amount"]
         winner = state["players"][seat]
         discount = sum(e.get("amount", 0) for e in _building_effects(state, seat, data, "auction_discount"))
-        discount += sum(e.get("amount", 0) for g in winner["gladiators"]
-                        for e in _effects(_glad(data, g["card"])) if e["kind"] == "auction_discount")
+        discount += sum(
+            e.get("amount", 0)
+            for g in winner["gladiators"]
+            for e in _effects(_glad(data, g["card"]))
+            if e["kind"] == "auction_discount"
+        )
         pay = max(0, amount - discount)
         winner["coins"] -= pay
         winner["gladiators"].append(_new_glad(state, card, data.meta["auction"]["arrives"] == "ready"))
-        log(state, f"{winner['name']} gana la subasta y paga {pay}", f"{winner['name']} wins the auction and pays {pay}")
+        log(
+            state, f"{winner['name']} gana la subasta y paga {pay}", f"{winner['name']} wins the auction and pays {pay}"
+        )
     state["auction"] = None
     state["phase"] = "end"
 
@@ -797,7 +957,9 @@ def _end_turn_check(state: dict, a: dict, data) -> None:
     if state["auction"] is not None:
         raise WrongPhase(text("la subasta no ha terminado", "the auction is not over"))
     if len(player["gladiators"]) > capacity(state, seat, data):
-        raise NotAllowed(text("descarta antes los gladiadores que no caben", "first discard the gladiators you cannot house"))
+        raise NotAllowed(
+            text("descarta antes los gladiadores que no caben", "first discard the gladiators you cannot house")
+        )
 
 
 def end(state: dict, data) -> Outcome | None:
@@ -810,8 +972,11 @@ def _end_turn(state: dict, a: dict, rng: random.Random, data) -> None:
     outcome = end(state, data)
     if outcome is not None:
         finish(state, record(state, data), data, outcome)
-        log(state, f"¡{player['name']} alcanza {state['target']} puntos y gana!",
-            f"{player['name']} reaches {state['target']} points and wins!")
+        log(
+            state,
+            f"¡{player['name']} alcanza {state['target']} puntos y gana!",
+            f"{player['name']} reaches {state['target']} points and wins!",
+        )
         return
     _start_turn(state, pass_turn(state, seat), rng, data)
 
@@ -835,52 +1000,154 @@ BUILDING = Arg("name", "building")
 _BASE_ADJUST = adjust_move(lambda data: RESOURCES, "coins|combat_wins|defence_wins|a building")
 
 MOVES: dict[str, Move] = declare(
-    Move("adjust", text("Corrige a mano un recurso de un jugador, o qué edificios tiene (+1 lo toma del centro "
-                        "o de otro jugador, -1 lo devuelve al centro).",
-                        "Correct a player's resource by hand, or which buildings they own (+1 takes it from "
-                        "the centre or another player, -1 returns it to the centre)."),
-         {**_BASE_ADJUST.args, "delta": Arg("int", "int (+1/-1 for a building)", lo=-CORRECTION, hi=CORRECTION)},
-         _adjust_check, _adjust, active=False),
-    Move("fight", text("Combate: paga y desafía a un rival.", "Fight: pay and challenge a rival."),
-         {"gladiator": GLADIATOR, "target": Arg("player", "name"), "defender": Arg("name", "uid (the defender's choice)"),
-          "card": Arg("name", "combat card id (optional: else the engine draws)", optional=True),
-          "redraw": Arg("bool", "bool (optional)", optional=True, default=False)},
-         _fight_check, _fight, phases=MAIN, candidates=_fight_candidates, wrong_phase=IN_MAIN),
-    Move("work", text("Trabaja: gana monedas.", "Work: earn coins."), {"gladiator": GLADIATOR},
-         _work_check, _work, phases=MAIN, candidates=_my_gladiators, wrong_phase=IN_MAIN),
-    Move("build", text("Construye un edificio del centro.", "Build a building from the centre."),
-         {"building": BUILDING, "gladiators": GLADIATORS}, _build_check, _build, phases=MAIN,
-         candidates=_build_candidates, wrong_phase=IN_MAIN),
-    Move("demolish", text("Derriba uno de tus edificios.", "Demolish one of your buildings."),
-         {"building": BUILDING, "gladiators": GLADIATORS}, _demolish_check, _demolish, phases=MAIN, wrong_phase=IN_MAIN),
-    Move("destroy", text("Destruye un edificio rival (Aries).", "Destroy a rival's building (Aries)."),
-         {"target": Arg("player", "name"), "building": BUILDING, "gladiators": GLADIATORS},
-         _destroy_check, _destroy, phases=MAIN, wrong_phase=IN_MAIN),
-    Move("chain", text("Encadena gladiadores rivales (Officina).", "Chain rival gladiators (Officina)."),
-         {"gladiator": GLADIATOR, "target": Arg("player", "name"), "targets": GLADIATORS},
-         _chain_check, _chain, phases=MAIN, wrong_phase=IN_MAIN),
-    Move("end_main", text("Termina la fase principal.", "End the main phase."), {}, _nothing, _end_main,
-         phases=MAIN, candidates=_one, wrong_phase=IN_MAIN),
-    Move("discard_gladiator", text("Descarta un gladiador que no cabe.", "Discard a gladiator you cannot house."),
-         {"gladiator": GLADIATOR}, _discard_check, _discard_gladiator, phases=("auction",),
-         candidates=_my_gladiators,
-         wrong_phase=text("eso se hace al empezar la fase de subasta", "that belongs to the start of the auction phase")),
-    Move("start_auction", text("Revela veteranos para subastar.", "Reveal veterans to auction."), {},
-         _start_auction_check, _start_auction, phases=("auction",), candidates=_one,
-         wrong_phase=text("eso se hace al empezar la fase de subasta", "that belongs to the start of the auction phase")),
-    Move("pick", text("Elige el veterano que se subasta.", "Pick the veteran to auction."),
-         {"gladiator": Arg("name", "veteran id")}, _pick_check, _pick, phases=("auction",),
-         candidates=_pick_candidates, wrong_phase=text("no hay veteranos por elegir", "there are no veterans to pick from")),
-    Move("bid", text("Puja en la subasta.", "Bid in the auction."),
-         {"player": Arg("player", "name"), "amount": Arg("int", "int", lo=0, hi=10_000)}, _bid_check, _bid,
-         phases=("auction",), active=False, candidates=_bid_candidates,
-         wrong_phase=text("no hay ninguna puja abierta", "no bidding is open")),
-    Move("pass", text("No pujes.", "Do not bid."), {"player": Arg("player", "name")}, _pass_check, _pass,
-         phases=("auction",), active=False, candidates=_pass_candidates,
-         wrong_phase=text("no hay ninguna puja abierta", "no bidding is open")),
-    Move("end_turn", text("Termina el turno.", "End the turn."), {}, _end_turn_check, _end_turn,
-         phases=("auction", "end"), candidates=_one,
-         wrong_phase=text("termina antes la fase principal", "end the main phase first")),
+    Move(
+        "adjust",
+        text(
+            "Corrige a mano un recurso de un jugador, o qué edificios tiene (+1 lo toma del centro "
+            "o de otro jugador, -1 lo devuelve al centro).",
+            "Correct a player's resource by hand, or which buildings they own (+1 takes it from "
+            "the centre or another player, -1 returns it to the centre).",
+        ),
+        {**_BASE_ADJUST.args, "delta": Arg("int", "int (+1/-1 for a building)", lo=-CORRECTION, hi=CORRECTION)},
+        _adjust_check,
+        _adjust,
+        active=False,
+    ),
+    Move(
+        "fight",
+        text("Combate: paga y desafía a un rival.", "Fight: pay and challenge a rival."),
+        {
+            "gladiator": GLADIATOR,
+            "target": Arg("player", "name"),
+            "defender": Arg("name", "uid (the defender's choice)"),
+            "card": Arg("name", "combat card id (optional: else the engine draws)", optional=True),
+            "redraw": Arg("bool", "bool (optional)", optional=True, default=False),
+        },
+        _fight_check,
+        _fight,
+        phases=MAIN,
+        candidates=_fight_candidates,
+        wrong_phase=IN_MAIN,
+    ),
+    Move(
+        "work",
+        text("Trabaja: gana monedas.", "Work: earn coins."),
+        {"gladiator": GLADIATOR},
+        _work_check,
+        _work,
+        phases=MAIN,
+        candidates=_my_gladiators,
+        wrong_phase=IN_MAIN,
+    ),
+    Move(
+        "build",
+        text("Construye un edificio del centro.", "Build a building from the centre."),
+        {"building": BUILDING, "gladiators": GLADIATORS},
+        _build_check,
+        _build,
+        phases=MAIN,
+        candidates=_build_candidates,
+        wrong_phase=IN_MAIN,
+    ),
+    Move(
+        "demolish",
+        text("Derriba uno de tus edificios.", "Demolish one of your buildings."),
+        {"building": BUILDING, "gladiators": GLADIATORS},
+        _demolish_check,
+        _demolish,
+        phases=MAIN,
+        wrong_phase=IN_MAIN,
+    ),
+    Move(
+        "destroy",
+        text("Destruye un edificio rival (Aries).", "Destroy a rival's building (Aries)."),
+        {"target": Arg("player", "name"), "building": BUILDING, "gladiators": GLADIATORS},
+        _destroy_check,
+        _destroy,
+        phases=MAIN,
+        wrong_phase=IN_MAIN,
+    ),
+    Move(
+        "chain",
+        text("Encadena gladiadores rivales (Officina).", "Chain rival gladiators (Officina)."),
+        {"gladiator": GLADIATOR, "target": Arg("player", "name"), "targets": GLADIATORS},
+        _chain_check,
+        _chain,
+        phases=MAIN,
+        wrong_phase=IN_MAIN,
+    ),
+    Move(
+        "end_main",
+        text("Termina la fase principal.", "End the main phase."),
+        {},
+        _nothing,
+        _end_main,
+        phases=MAIN,
+        candidates=_one,
+        wrong_phase=IN_MAIN,
+    ),
+    Move(
+        "discard_gladiator",
+        text("Descarta un gladiador que no cabe.", "Discard a gladiator you cannot house."),
+        {"gladiator": GLADIATOR},
+        _discard_check,
+        _discard_gladiator,
+        phases=("auction",),
+        candidates=_my_gladiators,
+        wrong_phase=text("eso se hace al empezar la fase de subasta", "that belongs to the start of the auction phase"),
+    ),
+    Move(
+        "start_auction",
+        text("Revela veteranos para subastar.", "Reveal veterans to auction."),
+        {},
+        _start_auction_check,
+        _start_auction,
+        phases=("auction",),
+        candidates=_one,
+        wrong_phase=text("eso se hace al empezar la fase de subasta", "that belongs to the start of the auction phase"),
+    ),
+    Move(
+        "pick",
+        text("Elige el veterano que se subasta.", "Pick the veteran to auction."),
+        {"gladiator": Arg("name", "veteran id")},
+        _pick_check,
+        _pick,
+        phases=("auction",),
+        candidates=_pick_candidates,
+        wrong_phase=text("no hay veteranos por elegir", "there are no veterans to pick from"),
+    ),
+    Move(
+        "bid",
+        text("Puja en la subasta.", "Bid in the auction."),
+        {"player": Arg("player", "name"), "amount": Arg("int", "int", lo=0, hi=10_000)},
+        _bid_check,
+        _bid,
+        phases=("auction",),
+        active=False,
+        candidates=_bid_candidates,
+        wrong_phase=text("no hay ninguna puja abierta", "no bidding is open"),
+    ),
+    Move(
+        "pass",
+        text("No pujes.", "Do not bid."),
+        {"player": Arg("player", "name")},
+        _pass_check,
+        _pass,
+        phases=("auction",),
+        active=False,
+        candidates=_pass_candidates,
+        wrong_phase=text("no hay ninguna puja abierta", "no bidding is open"),
+    ),
+    Move(
+        "end_turn",
+        text("Termina el turno.", "End the turn."),
+        {},
+        _end_turn_check,
+        _end_turn,
+        phases=("auction", "end"),
+        candidates=_one,
+        wrong_phase=text("termina antes la fase principal", "end the main phase first"),
+    ),
     final_record_move(),
 )
 
@@ -914,6 +1181,5 @@ class GladiadoresState(State):
     max_buildings: int
 
 
-DEFINITION = GameDefinition(GAME, MOVES, setup, record, _start_turn, end, GladiadoresState, Player,
-                            derive=derive)
+DEFINITION = GameDefinition(GAME, MOVES, setup, record, _start_turn, end, GladiadoresState, Player, derive=derive)
 ACTIONS = DEFINITION.actions
