@@ -155,7 +155,7 @@ def test_play_on_a_full_disk_says_so_and_leaves_the_database_alone(tmp_path, mon
     assert Store(path).open(game_id).seq == 3
 
 
-@pytest.mark.parametrize("command", [["history"], ["history", "last"], ["export", "last", "--format", "csv"]])
+@pytest.mark.parametrize("command", [["history"], ["history", "last"], ["export", "last", "--format", "log"]])
 def test_history_and_export_read_a_healthy_database_on_a_read_only_mount(tmp_path, monkeypatch, capsys, command):
     """SQLite cannot open a WAL file for reading alone where no -shm can be made: it is read as it is."""
     path = tmp_path / "g.db"

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .definition import Outcome
+from .outcome import Outcome
 
 
 def final_scores(record: dict, data: Any) -> dict:

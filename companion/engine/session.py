@@ -144,7 +144,7 @@ class Session:
                 if undone:
                     walk(applied, undone, action)
                     by.append(by_undone.pop())
-                    state = self.module.apply(state, applied[-1], self._rng(len(applied) - 1), self.data)
+                    state = self.definition.apply(state, applied[-1], self._rng(len(applied) - 1), self.data)
                     names.append(by[-1])
                 else:
                     names.append("")
@@ -158,7 +158,7 @@ class Session:
             walk(applied, undone, action)
             by_undone.clear()
             by.append(who)
-            state = self.module.apply(state, action, self._rng(len(applied) - 1), self.data)
+            state = self.definition.apply(state, action, self._rng(len(applied) - 1), self.data)
             names.append(who)
         return names
 
