@@ -11,6 +11,7 @@ with (0, 0) at the top-left corner of the page, like the generator's own geometr
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -129,10 +130,62 @@ def read(path: str | Path) -> list[PageDrawing]:
     """Every page of a PDF as a :class:`PageDrawing`."""
     from pypdf import PdfReader
     reader = PdfReader(str(path))
-    return [read_page(page, reader) for page in reader.pages]
+    parsed: dict = {}           # a form drawn many times (a sheet's faces) is parsed once
+    return [read_page(page, reader, parsed) for page in reader.pages]
 
 
-def read_page(page, reader) -> PageDrawing:
+# One token of a content stream that needs no pypdf object: white space, then a number, an
+# operator or a name without '#' escapes, each ending where a delimiter (or the end) begins.
+_END = rb"(?=[\s()<>\[\]{}/%]|\Z)"
+_TOKEN = re.compile(rb"[\x00\t\n\f\r ]*(?:(?P<num>[+-]?(?:\d+\.?\d*|\.\d+))" + _END
+                    + rb"|(?P<op>[A-Za-z'\"][^\s()<>\[\]{}/%]*)|(?P<name>/[^\s()<>\[\]{}/%#]*)" + _END + rb")")
+_BLANK = re.compile(rb"[\x00\t\n\f\r ]*")
+
+
+def operations(contents, reader, parsed: dict | None = None) -> list[tuple[list, bytes]]:
+    """``ContentStream(contents, reader).operations``, read faster: numbers, operators and plain
+    names by one regular expression (numbers as Python numbers), every other operand (strings,
+    arrays, dictionaries) by pypdf's own reader; a stream with an inline image or a comment is
+    left to pypdf whole.  ``parsed`` keeps the result per indirect object (a form drawn again)."""
+    from io import BytesIO
+
+    from pypdf.generic import ContentStream, NameObject, read_object
+    ref = getattr(contents, "indirect_reference", None)
+    key = (ref.idnum, ref.generation) if ref is not None else None
+    if parsed is not None and key is not None and key in parsed:
+        return parsed[key]
+    data = contents.get_data() if hasattr(contents, "get_data") else b""
+    if not isinstance(data, bytes) or b"BI" in data or b"%" in data:
+        ops = ContentStream(contents, reader).operations
+    else:
+        ops, operands, pos, end = [], [], 0, len(data)
+        stream = BytesIO(data)
+        match, blank = _TOKEN.match, _BLANK.match
+        while True:
+            pos = blank(data, pos).end()
+            if pos >= end:
+                break
+            m = match(data, pos)
+            if m is None:                   # a string, an array, a dictionary: pypdf reads it
+                stream.seek(pos)
+                operands.append(read_object(stream, None))
+                pos = stream.tell()
+                continue
+            pos = m.end()
+            if m["num"] is not None:
+                text = m["num"]
+                operands.append(float(text) if b"." in text else int(text))
+            elif m["op"] is not None:
+                ops.append((operands, m["op"]))
+                operands = []
+            else:
+                operands.append(NameObject(m["name"].decode()))
+    if parsed is not None and key is not None:
+        parsed[key] = ops
+    return ops
+
+
+def read_page(page, reader, parsed: dict | None = None) -> PageDrawing:
     """One page, form XObjects (how the engine places each face) followed recursively."""
     mb = [float(v) for v in page.mediabox]
     w_pt, h_pt = mb[2] - mb[0], mb[3] - mb[1]
@@ -140,13 +193,14 @@ def read_page(page, reader) -> PageDrawing:
                       _box(page.get("/BleedBox"), h_pt))
     contents = page.get_contents()
     if contents is not None:
-        _Interpreter(out, h_pt, reader).run(contents, page.get("/Resources"), [1.0, 0, 0, 1.0, 0, 0], None)
+        _Interpreter(out, h_pt, reader, parsed).run(contents, page.get("/Resources"), [1.0, 0, 0, 1.0, 0, 0], None)
     return out
 
 
 class _Interpreter:
-    def __init__(self, out: PageDrawing, h_pt: float, reader):
+    def __init__(self, out: PageDrawing, h_pt: float, reader, parsed: dict | None = None):
         self.out, self.h_pt, self.reader = out, h_pt, reader
+        self.parsed = {} if parsed is None else parsed
 
     def dev(self, x: float, y: float) -> tuple[float, float]:
         """Device (pt, bottom-left) -> mm, top-left."""
@@ -154,7 +208,6 @@ class _Interpreter:
 
     def run(self, contents, resources, ctm: list[float], clip: Rect | None, depth: int = 0,
             form_name: str = "") -> None:
-        from pypdf.generic import ContentStream
         out, dev = self.out, self.dev
         resources = resources.get_object() if resources is not None else {}
         width = 1.0
@@ -178,7 +231,7 @@ class _Interpreter:
         def scale() -> float:
             return math.sqrt(abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]))
 
-        for operands, op in ContentStream(contents, self.reader).operations:
+        for operands, op in operations(contents, self.reader, self.parsed):
             op = op.decode() if isinstance(op, bytes) else op
             if op == "q":
                 stack.append((list(ctm), clip, width))
