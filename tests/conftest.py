@@ -18,3 +18,31 @@ def private_cache_folder(tmp_path_factory):
     mp.setenv("FONTCONFIG_FILE", str(fonts.configure()))
     yield
     mp.undo()
+
+
+@pytest.fixture(scope="session")
+def shared_kit(tmp_path_factory):
+    """``shared_kit(*args)``: the folder ``ludoteca build *args`` writes, built once per test
+    session, in-process: the first test of any pytest-xdist worker to ask builds it under a lock,
+    the others wait for it and read it.  Only for reading: a test that changes a kit copies it."""
+    import fcntl
+    import hashlib
+    import os
+    import shutil
+
+    base = tmp_path_factory.getbasetemp()
+    root = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "shared-kits"
+    root.mkdir(exist_ok=True)
+
+    def kit(*args: str):
+        name = hashlib.sha256("\0".join(args).encode()).hexdigest()[:12]
+        out, done = root / name, root / f"{name}.done"
+        with open(root / f"{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not done.exists():
+                from ludoteca.cli import main
+                shutil.rmtree(out, ignore_errors=True)
+                assert main(["build", *args, "--out", str(out), "-q"]) == 0, f"ludoteca build {args} failed"
+                done.touch()
+        return out
+    return kit

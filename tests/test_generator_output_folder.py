@@ -25,10 +25,9 @@ def _present(out: Path) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory):
-    out = tmp_path_factory.mktemp("kit") / "out"
-    assert main(["build", "--out", str(out), "-q"]) == 0
-    return out
+def kit(shared_kit):
+    """The whole kit on A4 (read only: a test that builds into it copies it first)."""
+    return shared_kit("--paper", "a4")
 
 
 def test_a_full_build_lists_every_file_and_is_complete(kit):

@@ -1,6 +1,7 @@
 """The Ciudadelas print kit, read back from the PDFs: what is on the sheets, where, and how big.
 
-One build per paper (module-scoped fixtures); the expected numbers come from the card data.
+One build per paper (the whole kit, shared with the other modules); the expected numbers come
+from the card data.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import pypdf
 import pytest
 
 from ludoteca.cards import load
+from ludoteca.cli import main
 from pdfmeasure import pdf_complaints, text_overflow, words
 
 MM = 72 / 25.4
@@ -26,9 +28,7 @@ TOL = 0.2
 
 
 def _build(out: Path, *args: str) -> dict:
-    cmd = [sys.executable, "-m", "ludoteca", "build", "ciudadelas", "--out", str(out), *args]
-    run = subprocess.run(cmd, capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
+    assert main(["build", "ciudadelas", "--out", str(out), "-q", *args]) == 0
     return json.loads((out / "manifest.json").read_text(encoding="utf-8"))
 
 
@@ -38,9 +38,10 @@ def data():
 
 
 @pytest.fixture(scope="module", params=sorted(PAPERS))
-def kit(request, tmp_path_factory):
-    out = tmp_path_factory.mktemp(f"ci-{request.param}")
-    manifest = _build(out, "--paper", request.param)
+def kit(request, shared_kit):
+    """The whole kit on one paper, built once for every test module that reads it."""
+    out = shared_kit("--paper", request.param)
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     return request.param, out, {e["component"]: e for e in manifest["files"]
                                 if e["game"] == "ciudadelas"}
 

@@ -1,8 +1,8 @@
 """El Mapa's print kit, read back from the PDFs that `ludoteca build el_mapa` writes.
 
-One build per paper (module-scoped fixture); every figure expected is computed from the data in
-cards/el_mapa, and every figure measured is read out of the output (manifest, text layer, crop
-marks, text sizes in the content streams).
+One build per paper (the whole kit, shared with the other modules); every figure expected is
+computed from the data in cards/el_mapa, and every figure measured is read out of the output
+(manifest, text layer, crop marks, text sizes in the content streams).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import json
 import math
 import re
 import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -27,12 +26,10 @@ ROMAN_LEVEL = {"I": 1, "II": 2, "III": 3}
 
 
 @pytest.fixture(scope="module", params=["a4", "letter"])
-def kit(request, tmp_path_factory):
-    """The El Mapa kit built on one paper: (out dir, manifest entries by component id)."""
-    out = tmp_path_factory.mktemp(f"el_mapa_{request.param}")
-    done = subprocess.run([sys.executable, "-m", "ludoteca", "build", "el_mapa", "--paper",
-                           request.param, "--out", str(out)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+def kit(request, shared_kit):
+    """The El Mapa kit built on one paper: (out dir, manifest entries by component id); the
+    whole kit, built once for every test module that reads it."""
+    out = shared_kit("--paper", request.param)
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     files = {f["component"]: f for f in manifest["files"] if f["game"] == "el_mapa"}
     return out, files, request.param
@@ -145,12 +142,9 @@ def test_no_text_under_6_pt_in_any_el_mapa_pdf(kit):
 
 
 @pytest.fixture(scope="module")
-def kit_en(tmp_path_factory):
+def kit_en(shared_kit):
     """The El Mapa kit in English on Letter (English texts run longer than the Spanish)."""
-    out = tmp_path_factory.mktemp("el_mapa_en")
-    done = subprocess.run([sys.executable, "-m", "ludoteca", "build", "el_mapa", "--paper", "letter",
-                           "--lang", "en", "--out", str(out)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    out = shared_kit("el_mapa", "gladiadores", "--paper", "letter", "--lang", "en")
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     return out, {f["component"]: f for f in manifest["files"] if f["game"] == "el_mapa"}, "letter"
 
@@ -265,12 +259,9 @@ PNG_DPI = 50
 
 
 @pytest.fixture(scope="module")
-def png_kit(tmp_path_factory):
+def png_kit(shared_kit):
     """El Mapa built with --png: the folder of its PNGs."""
-    out = tmp_path_factory.mktemp("el_mapa_png")
-    done = subprocess.run([sys.executable, "-m", "ludoteca", "build", "el_mapa", "--png", str(PNG_DPI),
-                           "--out", str(out)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    out = shared_kit("el_mapa", "--png", str(PNG_DPI))
     return out / "png" / "el_mapa"
 
 

@@ -1,7 +1,8 @@
 """Gladiadores print kit: build it on A4 and on Letter and read the PDFs back.
 
-One build per paper (module-scoped fixture); every figure compared is measured from the output
-(manifest, crop marks in the PDF content, text and its size) against the card data.
+One build per paper (the whole kit, shared with the other modules); every figure compared is
+measured from the output (manifest, crop marks in the PDF content, text and its size) against the
+card data.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import pytest
 from pypdf import PdfReader
 
 from ludoteca.cards import load
-from ludoteca.generator.build import build
 from ludoteca.generator.model import Face, Options
 from ludoteca.generator.templating import render
 from pdfmeasure import hidden_words, pdf_complaints, read, text_overflow, words
@@ -43,9 +43,9 @@ def game():
 
 
 @pytest.fixture(scope="module", params=sorted(PAPERS))
-def kit(request, tmp_path_factory) -> Kit:
-    out = tmp_path_factory.mktemp(f"gladiadores_{request.param}")
-    build(["gladiadores"], Options(paper=request.param), out)
+def kit(request, shared_kit) -> Kit:
+    """The whole kit on one paper, built once for every test module that reads it."""
+    out = shared_kit("--paper", request.param)
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     files = {e["component"]: e for e in manifest["files"] if e["game"] == "gladiadores"}
     return Kit(request.param, out, files)
@@ -227,10 +227,9 @@ def test_fonts_are_embedded(kit):
 
 
 @pytest.fixture(scope="module")
-def kit_en(tmp_path_factory) -> Kit:
+def kit_en(shared_kit) -> Kit:
     """English on Letter: the other language's texts, the other paper's full-page pieces."""
-    out = tmp_path_factory.mktemp("gladiadores_en")
-    build(["gladiadores"], Options(paper="letter", lang="en"), out)
+    out = shared_kit("el_mapa", "gladiadores", "--paper", "letter", "--lang", "en")
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     return Kit("letter", out, {e["component"]: e for e in manifest["files"]
                                if e["game"] == "gladiadores"})
