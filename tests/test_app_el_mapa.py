@@ -54,9 +54,23 @@ def test_short_game_to_final_scoring(drv):
     drv.press("tile")
     drv.press("claim_village")
     assert drv.state["players"][0]["villages"] == villages + 1
-    # Reveal the whole map: the last tile makes this the last turn.
-    while drv.state["map"]["hidden"]:
-        drv.press("reveal", frames=1)
+    # Reveal the whole map at once (issue 22 #10: one number, not a tap per tile): more tiles than are
+    # face down is refused with the engine's words; the rest is one action, undone as one.
+    hidden = drv.state["map"]["hidden"]
+    drv.press("reveal")
+    drv.type("reveal_count", str(hidden + 1))
+    assert_refused(drv, "reveal_confirm", engine_says(drv, {"action": "reveal", "count": hidden + 1}))
+    drv.press("reveal_minus")
+    assert drv.text("reveal_count") == str(hidden)
+    assert drv.text("reveal_confirm") == f"Revelar {hidden} losetas"
+    drv.shot("reveal_panel")
+    seq = drv.app.session.seq
+    drv.press("reveal_confirm")
+    assert drv.app.session.seq == seq + 1 and drv.state["map"]["hidden"] == 0
+    assert drv.state["players"][0]["tiles_revealed"] == hidden
+    drv.press("undo")
+    assert drv.state["map"]["hidden"] == hidden and drv.state["players"][0]["tiles_revealed"] == 0
+    drv.press("redo")
     assert drv.state["last_turn_reason"]
     drv.shot("last_turn")
     drv.press("end_turn")

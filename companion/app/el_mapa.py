@@ -13,7 +13,11 @@ from kivy.metrics import dp, sp
 
 from ludoteca.companion.engine.games import el_mapa as rules
 
-from .gamescreen import GameScreen
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.textinput import TextInput
+
+from .gamescreen import REASON_HEIGHT, GameScreen
+from .strings import count
 from . import theme
 
 
@@ -71,7 +75,7 @@ class ElMapaScreen(GameScreen):
                                     lambda: self.set_mode("build"), bg=theme.BUILD),
                    self.move_button(f"{app.t('trade')} ({open_now['trade']})", "trade", "trade",
                                     lambda: self.set_mode("trade"), bg=theme.GOLD),
-                   self.action_button(app.t("reveal"), "reveal", {"action": "reveal", "count": 1}),
+                   self.move_button(app.t("reveal"), "reveal", "reveal", lambda: self.set_mode("reveal")),
                    self.button(app.t("tile_found"), "tile", lambda: self.set_mode("tile")),
                    self.button(app.t("battle"), "battle", lambda: self.set_mode("battle"), bg=theme.POWER)]
         body.add_widget(self.even_grid(2, *buttons))
@@ -105,6 +109,8 @@ class ElMapaScreen(GameScreen):
                     app.t("trade_rate", give=self.amounts(app, line["give"]), get=self.amounts(app, line["get"])),
                     f"trade_{a['give']}_{a['get']}", a))
             body.add_widget(self.grid(1, *options))
+        elif self.mode == ("reveal",):
+            self.fill_reveal(app, state, body)
         elif self.mode == ("tile",):
             options = [self.action_button(app.t("claim_village"), "claim_village",
                                           {"action": "claim", "what": "village"})]
@@ -122,6 +128,68 @@ class ElMapaScreen(GameScreen):
             self.fill_battle(app, state, body, seat)
         self.ids.footer.add_widget(self.action_button(app.t("end_turn"), "end_turn", {"action": "end_turn"},
                                                       bg=theme.END))
+
+    def fill_reveal(self, app, state, body) -> None:
+        """How many tiles the table revealed, as one number (typed, or - / +), sent as one reveal."""
+        hidden = state.get("map", {}).get("hidden", 0)
+        self.reveal_n = min(max(1, getattr(self, "reveal_n", 1)), max(hidden, 1))
+        body.add_widget(self.note(app.t("reveal_how_many"), font=sp(17)))
+        entry = self.reuse("reveal_count", TextInput)
+        if entry is None:
+            entry = TextInput(multiline=False, input_filter="int", input_type="number", halign="center",
+                              size_hint_y=None, height=dp(56), font_size=sp(28))
+            entry.wid = "reveal_count"
+            entry.bind(text=lambda _w, text: self._reveal_typed(text))
+        entry.text = str(self.reveal_n)
+        self.keep("reveal_count", entry)
+
+        def step(delta: int) -> None:
+            self.reveal_n = min(max(1, self.reveal_n + delta), max(hidden, 1))
+            entry.text = str(self.reveal_n)
+        minus = self.button("-", "reveal_minus", lambda: step(-1), bg=theme.POWER, font=sp(28))
+        plus = self.button("+", "reveal_plus", lambda: step(1), bg=theme.PLUS, font=sp(28))
+        for b in (minus, plus):
+            b.size_hint_x, b.width, b.height = None, dp(64), dp(56)
+        row = self.spare(BoxLayout)
+        row.clear_widgets()
+        row.size_hint_y, row.height, row.spacing = None, dp(56), dp(6)
+        for w in (minus, entry, plus):
+            row.add_widget(w)
+        body.add_widget(row)
+        body.add_widget(self._reveal_button(app))
+
+    def _reveal_typed(self, text: str) -> None:
+        """A number typed in the entry: the confirm button follows it (nothing else is rebuilt, so the
+        keyboard stays up)."""
+        try:
+            self.reveal_n = int(text)
+        except ValueError:
+            self.reveal_n = 0
+        app = App.get_running_app()
+        if self.mode == ("reveal",) and app.state is not None:
+            self._reveal_button(app)
+
+    def _send_reveal(self) -> None:
+        """Send the reveal; the entry starts again from 1 next time."""
+        action = dict(self._reveal_action)
+        self.reveal_n = 1
+        self.send(action)
+
+    def _reveal_button(self, app):
+        """The button that sends the reveal of ``reveal_n`` tiles (disabled with the engine's reason)."""
+        n = self.reveal_n
+        action = {"action": "reveal", "count": n}
+        reason = self.why_not(action) if n >= 1 else app.t("reveal_how_many")
+        text = count("reveal_tiles", n, app.lang)
+        self._reveal_action = action
+        button = self._next.get("reveal_confirm")
+        if button is None:
+            return self.refused_button(text, "reveal_confirm", reason, self._send_reveal,
+                                       bg=theme.CONFIRM)
+        button.text = f"{text}\n{reason}" if reason else text
+        button.disabled = bool(reason)
+        button.height = REASON_HEIGHT if reason else dp(52)
+        return button
 
     def fill_battle(self, app, state, body, seat) -> None:
         """Winner, loser (a player or neutral troops), the troops defeated, and optionally the armies
