@@ -222,11 +222,39 @@ class AppDriver:
 
         if not (0 <= wx <= Window.width and 0 <= wy <= Window.height):
             raise AssertionError(f"'{wid}' is outside the window at {wx:.0f},{wy:.0f}")
+        from ludoteca.companion.app.widgets import hide_why
+
+        hide_why()  # a finger's tap elsewhere takes away the note of a disabled button
         widget.dispatch("on_press")
         widget.state = "normal"
         widget.dispatch("on_release")
         self.step(frames)
         return widget
+
+    def tap(self, wid: str, frames: int = 3) -> None:
+        """Touch the widget where it is on the window, as a finger does (down, then up), through the
+        window and any scrolling list: what a tap on a disabled button does is tested this way."""
+        from kivy.tests.common import UnitTestTouch
+        from kivy.uix.scrollview import ScrollView
+
+        widget = self.find(wid)
+        parent = widget.parent
+        while parent is not None and not isinstance(parent, ScrollView) and parent.parent is not parent:
+            parent = parent.parent
+        if isinstance(parent, ScrollView) and parent.children and parent.children[0].height > parent.height:
+            parent.scroll_to(widget, padding=0, animate=False)
+            self.step(2)
+        touch = UnitTestTouch(*widget.to_window(*widget.center))
+        touch.touch_down()
+        self.step(1)
+        touch.touch_up()
+        self.step(frames)
+
+    def why_shown(self) -> str:
+        """The text of the note shown on the window after a tap on a disabled button ('' when none)."""
+        from kivy.core.window import Window
+
+        return next((w.text for w in Window.children if getattr(w, "wid", "") == "why_bubble"), "")
 
     def press_first(self, prefix: str) -> int:
         """Tap the first enabled button whose ``wid`` starts with ``prefix`` (there must be one; a
@@ -308,6 +336,9 @@ def assert_refused(drv: AppDriver, wid: str, reason: str) -> None:
         assert "disabled" in str(refused), refused
     else:
         raise AssertionError(f"{wid}: a tap on a disabled button went through")
+    assert drv.app.session.seq == seq
+    drv.tap(wid)  # a finger on it anyway: it says why, and still sends nothing
+    assert drv.why_shown() == reason, (wid, drv.why_shown())
     assert drv.app.session.seq == seq
 
 

@@ -141,6 +141,8 @@ def test_build_is_disabled_with_the_engines_reason_until_gold_or_cards_are_taken
 def test_undo_and_redo_from_the_screen(drv):
     new_game(drv, "ciudadelas", NAMES)
     assert drv.find("undo").disabled and drv.find("redo").disabled
+    drv.tap("undo")  # disabled, and a tap says why (issue 22 #10)
+    assert drv.why_shown() == "Nada que deshacer todavía"
     first = drv.state["draft"]["available"][-1]
     drv.press(f"choose_{first}")
     assert first in drv.state["picks"][0]

@@ -187,7 +187,7 @@ class ElMapaScreen(GameScreen):
             return self.refused_button(text, "reveal_confirm", reason, self._send_reveal,
                                        bg=theme.CONFIRM)
         button.text = f"{text}\n{reason}" if reason else text
-        button.disabled = bool(reason)
+        button.disabled, button.why = bool(reason), reason
         button.height = REASON_HEIGHT if reason else dp(52)
         return button
 

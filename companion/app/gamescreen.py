@@ -181,6 +181,7 @@ class GameScreen(Screen):
             button = FitButton(wid=wid)
             button.bind(on_release=lambda b: b.payload() if b.payload else None)
         button.text, button.height, button.base_font, button.disabled = text, height, font, disabled
+        button.why = ""
         button.bg = list(bg) if bg is not None else list(theme.BUTTON)
         button.payload = on_tap
         return self.keep(wid, button)
@@ -212,8 +213,10 @@ class GameScreen(Screen):
         disabled, shows the reason under its text and is tall enough to read it."""
         if not reason:
             return self.button(text, wid, on_tap, bg=bg, height=height, **kwargs)
-        return self.button(f"{text}\n{reason}", wid, on_tap, bg=bg, height=max(height, REASON_HEIGHT),
-                           disabled=True, **kwargs)
+        button = self.button(f"{text}\n{reason}", wid, on_tap, bg=bg, height=max(height, REASON_HEIGHT),
+                             disabled=True, **kwargs)
+        button.why = reason
+        return button
 
     def why_none(self, actions: list[dict]) -> str:
         """Why the engine refuses every one of ``actions`` now, in the app's language ('' when one is

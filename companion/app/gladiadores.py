@@ -246,7 +246,9 @@ class GladiadoresScreen(GameScreen):
         text = f"{app.n(entry['name'])} · {state_text}\n{stats}" + (f"\n{why}" if why else "")
         if on_tap is None:
             return self.tile(text, wid, bg=bg, height=dp(96), font=sp(16))
-        return self.button(text, wid, on_tap, bg=bg, height=dp(96), font=sp(16), disabled=bool(why))
+        button = self.button(text, wid, on_tap, bg=bg, height=dp(96), font=sp(16), disabled=bool(why))
+        button.why = why or ""
+        return button
 
     def fill_player(self, app, state, body, seat, player, active) -> None:
         """A player's band, coin and point counters, gladiators and buildings."""

@@ -38,6 +38,7 @@ class HomeScreen(Screen):
                 app.message = app.t("data_error", error=app.catalog_error)
             button = FitButton(text=label, base_font=sp(20), height=dp(76), bg=list(theme.NEW_GAME),
                                disabled=app.store is None or data is None)
+            button.why = app.message if button.disabled else ""  # the database's or the data's trouble
             button.payload = game
             button.wid = f"new_{game}"
             button.bind(on_release=lambda b: self.new_game(b.payload))

@@ -88,11 +88,68 @@ class FitLabel(FitMixin, Label):
 
 
 class FitButton(FitMixin, ButtonBehavior, Label):
-    """A flat button (at least 48 dp tall) whose text wraps and shrinks to fit."""
+    """A flat button (at least 48 dp tall) whose text wraps and shrinks to fit.  Disabled, it is drawn
+    as a dashed outline with grey text (not a filled button) and a tap on it shows ``why``."""
 
     bg = ListProperty(list(theme.BUTTON))
     payload = ObjectProperty(None, allownone=True)
     wid = StringProperty("")  # a name the tests press it by
+    why = StringProperty("")  # why it is disabled, shown when it is tapped anyway
+
+    def on_touch_down(self, touch):
+        if self.disabled and self.collide_point(*touch.pos):
+            if self.why and not getattr(touch, "is_mouse_scrolling", False):
+                show_why(self, self.why)
+            return True
+        return super().on_touch_down(touch)
+
+
+class WhyBubble(Label):
+    """The note a tap on a disabled button shows beside it for a few seconds: why it cannot be used."""
+
+    wid = StringProperty("why_bubble")
+
+
+_bubble: list = []
+
+
+def hide_why() -> None:
+    """Take away the note of a tap on a disabled button, if one is shown."""
+    from kivy.core.window import Window
+
+    for old in _bubble:
+        Window.remove_widget(old)
+    _bubble.clear()
+
+
+def show_why(widget, text: str, seconds: float = 4.0) -> "WhyBubble":
+    """Show ``text`` in a bubble just above ``widget`` (below it near the top of the window), inside
+    the window, replacing any bubble already shown; it goes away after ``seconds`` or the next tap."""
+    from kivy.core.window import Window
+
+    hide_why()
+    bubble = WhyBubble(text=text, size_hint=(None, None))
+    bubble.text_size = (min(Window.width - dp(24), dp(420)) - dp(20), None)
+    bubble.texture_update()
+    bubble.size = (bubble.texture_size[0] + dp(20), bubble.texture_size[1] + dp(16))
+    x, y = widget.to_window(widget.center_x, widget.top)
+    top = y + dp(4) + bubble.height
+    if top > Window.height:
+        y = widget.to_window(widget.x, widget.y)[1] - dp(4) - bubble.height
+    else:
+        y = y + dp(4)
+    bubble.pos = (min(max(dp(8), x - bubble.width / 2), Window.width - bubble.width - dp(8)), max(dp(8), y))
+    Window.add_widget(bubble)
+    _bubble.append(bubble)
+
+    def gone(*_):
+        if bubble in _bubble:
+            Window.remove_widget(bubble)
+            _bubble.remove(bubble)
+        Window.unbind(on_touch_down=gone)
+    Clock.schedule_once(gone, seconds)
+    Clock.schedule_once(lambda _dt: Window.bind(on_touch_down=gone), 0)
+    return bubble
 
 
 class Tile(FitLabel):
