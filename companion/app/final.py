@@ -51,18 +51,22 @@ class FinalScreen(Screen):
         final = state.get("final") or {}
         seats = {p["name"]: i for i, p in enumerate(state.get("players", []))}
         ranked = sorted(final.get("players", []), key=lambda p: (p.get("rank", 99), p.get("name", "")))
-        self.chart = add_final_extras(box, app, state)
         for player in ranked:
             colour = rgba(app.colour_of(seats.get(player.get("name"), 0)))
             head = GrowLabel(text=f"[b]{player.get('rank')}. {player.get('name')}  ·  {player.get('total')}[/b]",
-                             markup=True, font_size=sp(26), color=theme.TEXT)
+                             markup=True, font_size=sp(24), color=theme.TEXT)
+            head.wid = f"rank_{seats.get(player.get('name'), 0)}"
             head.bind(pos=self._paint(colour), size=self._paint(colour))
             box.add_widget(head)
-            for key, value in (player.get("breakdown") or {}).items():
-                box.add_widget(GrowLabel(text=f"    {label_of(final, key, app.lang)}: {value}",
-                                         font_size=sp(18)))
+            # each "label value" kept on one line (no-break spaces), the items wrapped across the width
+            lines = [f"{label_of(final, key, app.lang)} {value}".replace(" ", "\u00a0")
+                     for key, value in (player.get("breakdown") or {}).items()]
+            if lines:  # one wrapped line of the player's points, across the whole width
+                box.add_widget(GrowLabel(text="  ·  ".join(lines), font_size=sp(17)))
         for note in final.get("notes", []) or []:
             box.add_widget(GrowLabel(text=note_text(note, app.lang), font_size=sp(15), color=theme.NOTE_TEXT))
+        self.chart = add_final_extras(box, app, state)
+        self.ids.scroll.scroll_y = 1
         winners = ", ".join(final.get("winners", [])) or app.t("nobody")
         self.ids.winner.text = app.t("winner", name=winners)
         if final.get("reviewed"):

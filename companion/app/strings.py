@@ -45,6 +45,8 @@ UI: dict[str, tuple[str, str]] = {
     "too_few": ("Hacen falta al menos {min} jugadores", "At least {min} players are needed"),
     "too_many": ("Como mucho {max} jugadores", "At most {max} players"),
     "undo": ("Deshacer", "Undo"),
+    "export_title": ("Exportar la partida", "Export the play"),
+    "export_more": ("Exportar", "Export"),
     "nothing_to_undo": ("Nada que deshacer todavía", "Nothing to undo yet"),
     "nothing_to_redo": ("Nada que rehacer: rehacer devuelve lo último deshecho",
                         "Nothing to redo: redo brings back what was last undone"),
