@@ -325,6 +325,36 @@ def new_game(drv: AppDriver, game: str, names: list[str]) -> None:
     assert drv.app.root.current == game, drv.app.message
 
 
+def foreign_texts(drv: AppDriver) -> list[str]:
+    """Lines on the current screen that are one of the app's own strings in the other language (an
+    English button inside a Spanish screen)."""
+    from kivy.uix.label import Label
+
+    from ludoteca.companion.app.strings import UI
+
+    mine = 0 if drv.app.lang == "es" else 1
+    other = {pair[1 - mine] for pair in UI.values()
+             if "{" not in pair[1 - mine] and pair[0] != pair[1] and len(pair[1 - mine]) > 3} - \
+        {pair[mine] for pair in UI.values()}
+    return [line for w in drv.widgets() if isinstance(w, Label) and w.opacity > 0
+            for line in w.text.splitlines() if line.strip() in other]
+
+
+def both_languages(drv: AppDriver, name: str) -> None:
+    """Screenshots of the screen as it is in the play's language and in the other one: in each,
+    nothing cut off and no string of the other language; the play goes on in its own."""
+    lang = drv.app.lang
+    for shown in (lang, "en" if lang == "es" else "es"):
+        if drv.app.lang != shown:
+            drv.app.set_lang(shown)
+            drv.step(2)
+        drv.shot(f"{name}_{shown}")
+        assert drv.cut_texts() == [], (name, shown, drv.cut_texts())
+        assert foreign_texts(drv) == [], (name, shown, foreign_texts(drv))
+    drv.app.set_lang(lang)
+    drv.step(2)
+
+
 def assert_refused(drv: AppDriver, wid: str, reason: str) -> None:
     """The button is shown, disabled, its text ending in ``reason``, and a tap sends nothing."""
     button = drv.find(wid)
@@ -342,6 +372,10 @@ def assert_refused(drv: AppDriver, wid: str, reason: str) -> None:
     assert drv.app.session.seq == seq
 
 
+#: The two phones a full game is played on, each in one of the two languages (the screens of each are
+#: also shot in the other language: :func:`both_languages`).
+TABLES = [((480, 800), "es"), ((720, 1280), "en")]
+
 if "pytest" in sys.modules:  # the fixture, under pytest only (bench/ starts the app without it)
     import pytest
 
@@ -349,4 +383,14 @@ if "pytest" in sys.modules:  # the fixture, under pytest only (bench/ starts the
     def drv(tmp_path, request):
         """The app on a fresh database and settings folder; screenshots named after the test."""
         with AppDriver(tmp_path, f"{request.node.module.__name__}.{request.node.name}") as driver:
+            yield driver
+
+    @pytest.fixture(params=TABLES, ids=lambda t: f"{t[0][0]}x{t[0][1]}-{t[1]}")
+    def table(tmp_path, request):
+        """The app on a small phone in Spanish, then on a large one in English (one start each)."""
+        size, lang = request.param
+        with AppDriver(tmp_path, f"{request.node.module.__name__}.{request.node.name}", size=size) as driver:
+            if driver.app.lang != lang:
+                driver.app.set_lang(lang)
+                driver.step(2)
             yield driver

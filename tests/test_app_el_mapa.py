@@ -3,19 +3,22 @@ building, the bank, revealing every tile, the end condition and the final scorin
 
 from __future__ import annotations
 
-from appdriver import AppDriver, assert_refused, drv, new_game  # noqa: F401  (drv is a fixture)
+from appdriver import AppDriver, assert_refused, both_languages, drv, new_game, table  # noqa: F401  (fixtures)
+from ludoteca.companion.app.strings import count
 from ludoteca.companion.engine.common import move_refusal, refusals
 from ludoteca.companion.engine.games import el_mapa as M
 from test_app_actions import open_game
 
 
-def test_short_game_to_final_scoring(drv):
+def test_full_game_to_final_scoring(table):
+    """A whole game through the app's buttons, at 480x800 in Spanish and 720x1280 in English (every
+    screen also shot in the other language)."""
+    drv = table
     new_game(drv, "el_mapa", ["Ana", "Luis"])
     state = drv.state
     assert state["active"] == 0  # Ana starts, as chosen on the Players screen
     assert drv.app.t("turn_start") in drv.texts()
-    drv.shot("turn_start")
-    assert drv.cut_texts() == [], drv.cut_texts()
+    both_languages(drv, "turn_start")
     # + / - on a resource is a correction the engine saves.
     gold = state["players"][1]["oro"]
     drv.press("p1_oro_plus")
@@ -28,12 +31,12 @@ def test_short_game_to_final_scoring(drv):
         drv.press("p0_oro_plus", frames=1)
     if not drv.find("hire").disabled:
         drv.press("hire")
-        drv.shot("hire")
+        both_languages(drv, "hire")
         reserve = dict(drv.state["players"][0]["reserve"])
         drv.press_first("hire_")
         assert drv.state["players"][0]["reserve"] != reserve
     drv.press("build")
-    drv.shot("build")
+    both_languages(drv, "build")
     assert drv.press_first("build_") == 1, drv.app.message
     built = [b for c in drv.state["players"][0]["castles"] for b in c["slots"].values()]
     assert built
@@ -44,7 +47,7 @@ def test_short_game_to_final_scoring(drv):
     drv.press("loser_neutral")
     drv.press("defeated_leva_plus")
     drv.press("defeated_leva_plus")
-    drv.shot("battle")
+    both_languages(drv, "battle")
     drv.press("record_battle")
     assert drv.state["players"][0]["defeated"] == {"leva": 2}, drv.app.message
     points = drv.app.game_data("el_mapa").get("troop", "leva")["points"] * 2
@@ -62,8 +65,8 @@ def test_short_game_to_final_scoring(drv):
     assert_refused(drv, "reveal_confirm", engine_says(drv, {"action": "reveal", "count": hidden + 1}))
     drv.press("reveal_minus")
     assert drv.text("reveal_count") == str(hidden)
-    assert drv.text("reveal_confirm") == f"Revelar {hidden} losetas"
-    drv.shot("reveal_panel")
+    assert drv.text("reveal_confirm") == count("reveal_tiles", hidden, drv.app.lang)
+    both_languages(drv, "reveal_panel")
     seq = drv.app.session.seq
     drv.press("reveal_confirm")
     assert drv.app.session.seq == seq + 1 and drv.state["map"]["hidden"] == 0
@@ -76,13 +79,29 @@ def test_short_game_to_final_scoring(drv):
     drv.press("end_turn")
     assert drv.app.root.current == "final"
     assert drv.state["finished"] and drv.state["final"]["winners"]
-    assert drv.cut_texts() == []
-    drv.shot("final")
+    both_languages(drv, "final")
+    final_in_view(drv)
     # Undo is one tap away on the final screen too: back to the last turn, and redo again.
     drv.press("undo")
     assert drv.app.root.current == "el_mapa" and not drv.state["finished"]
     drv.press("redo")
     assert drv.app.root.current == "final" and drv.state["finished"]
+
+
+def final_in_view(drv: AppDriver) -> None:
+    """The final screen as it opens: every player's place in sight without scrolling, each across the
+    window's width; share, export and scan under the list (issue 22 #5: the ranking had ~240 px)."""
+    from kivy.core.window import Window
+    from test_app_layout import on_window
+
+    heads = [f"rank_{seat}" for seat in range(len(drv.state["players"]))]
+    assert [h for h in heads if not on_window(drv, h)] == [], heads
+    assert all(drv.find(h).width >= 0.9 * Window.width for h in heads), [drv.find(h).width for h in heads]
+    assert all(on_window(drv, wid) for wid in ("share", "to_exports", "scan"))
+    drv.press("to_exports")
+    assert on_window(drv, "export_json") and on_window(drv, "bgstats_push")
+    drv.find("scroll").scroll_y = 1
+    drv.step(2)
 
 
 def engine_says(drv: AppDriver, action: dict | str) -> str:
@@ -91,7 +110,7 @@ def engine_says(drv: AppDriver, action: dict | str) -> str:
     reason = (move_refusal(M.MOVES, state, data, action) if isinstance(action, str)
               else refusals(M.MOVES, state, data, [action])[0])
     assert reason is not None, f"{action} is open"
-    return reason["es"]
+    return reason[drv.app.lang]
 
 
 def test_hire_build_and_trade_are_disabled_with_the_engines_reasons(drv):
