@@ -8,7 +8,8 @@ import io
 import json
 from urllib.parse import unquote
 
-from appdriver import drv, new_game  # noqa: F401  (drv is a fixture)
+from appdriver import both_languages, drv, new_game, table  # noqa: F401  (fixtures)
+from ludoteca.companion.app.strings import count
 from ludoteca.companion.app.platform import ACTION_VIEW, AUTHORITY, EXTRA_STREAM
 from ludoteca.companion.engine.export import BGSTATS_PUSH
 from ludoteca.companion.engine.common import refusals
@@ -16,19 +17,21 @@ from ludoteca.companion.engine.games import gladiadores as G
 from datetime import UTC
 
 
-def test_short_game_to_final_scoring(drv):
+def test_full_game_to_final_scoring(table):
+    """A whole game through the app's buttons, at 480x800 in Spanish and 720x1280 in English (every
+    screen also shot in the other language)."""
+    drv = table
     new_game(drv, "gladiadores", ["Ana", "Luis"])
     state = drv.state
     seat = state["active"]
     me = state["players"][seat]
-    drv.shot("turn")
-    assert drv.cut_texts() == [], drv.cut_texts()
+    both_languages(drv, "turn")
     assert f"{len(me['buildings'])}/5" in drv.texts()
     # Tap a ready gladiator (selected), then work: coins go up and it is exhausted.
     ready = [g for g in me["gladiators"] if g["ready"]]
     coins = me["coins"]
     drv.press(f"glad_{ready[0]['uid']}")
-    drv.shot("selected")
+    both_languages(drv, "selected")
     drv.press("work")
     me = drv.state["players"][seat]
     assert me["coins"] > coins
@@ -39,16 +42,16 @@ def test_short_game_to_final_scoring(drv):
     if len(ready) > 1 and drv.find(f"glad_{ready[1]['uid']}", missing_ok=True):
         drv.press(f"glad_{ready[1]['uid']}")
         drv.press("fight")
-        drv.shot("fight")
+        both_languages(drv, "fight")
         if drv.press_first("defender_") == 0 and drv.wids("combat_"):
             assert drv.press_first("combat_") == 1, drv.app.message
     drv.press("end_main")
     assert drv.state["phase"] == "auction"
-    drv.shot("auction")
+    both_languages(drv, "auction")
     if not drv.find("start_auction").disabled:
         drv.press("start_auction")
         assert drv.press_first("pick_") == 1, drv.app.message
-        drv.shot("bidding")
+        both_languages(drv, "bidding")
         order = [drv.state["players"][i]["name"] for i in drv.state["auction"]["order"]]
         first_bidder = order[0]
         assert drv.app.t("bidder", name=first_bidder) in drv.texts()
@@ -57,7 +60,7 @@ def test_short_game_to_final_scoring(drv):
             amount = drv.state["auction"]["min_bid"]
             [reason] = refusals(G.MOVES, drv.state, drv.app.game_data("gladiadores"),
                                 [{"action": "bid", "player": first_bidder, "amount": amount}])
-            assert reason is not None and bid.text.endswith(f"\n{reason['es']}"), bid.text
+            assert reason is not None and bid.text.endswith(f"\n{reason[drv.app.lang]}"), bid.text
             drv.press("pass")
         else:
             drv.press("bid")
@@ -80,8 +83,7 @@ def test_short_game_to_final_scoring(drv):
                 drv.press(wid)
     assert drv.app.root.current == "final"
     assert drv.state["final"]["winners"] == [drv.state["players"][seat]["name"]]
-    assert drv.cut_texts() == []
-    drv.shot("final")
+    both_languages(drv, "final")
     drv.press("export_bgstats")
     name, text = drv.app.platform.shared[-1]
     assert name.endswith(".bgsplay") and '"plays"' in text
@@ -109,8 +111,11 @@ def test_short_game_to_final_scoring(drv):
     drv.press("home")
     drv.press("history")
     assert drv.app.t("winner", name=winner) in drv.texts()
-    assert f"{winner}[/b]: 1 partida, 1 victoria" in drv.texts()
-    drv.shot("history")
+    lang = drv.app.lang
+    assert f"{winner}[/b]: {count('games', 1, lang)}, {count('wins', 1, lang)}" in drv.texts()
+    both_languages(drv, "history")
+    drv.press("open_stats")
+    both_languages(drv, "stats")
 
 
 def test_a_fight_records_the_combat_card_revealed_at_the_table(drv):
