@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from appdriver import AppDriver, assert_refused, drv, new_game  # noqa: F401  (drv is a fixture)
+from appdriver import AppDriver, assert_refused, both_languages, drv, new_game, table  # noqa: F401  (fixtures)
 from ludoteca.companion.engine.common import move_refusal, refusals
 from ludoteca.companion.engine.games import ciudadelas as C
 from test_app_actions import open_game
@@ -20,13 +20,15 @@ def cheapest_to_build(drv: AppDriver, seat: int) -> str:
     return min(options, key=lambda d: (d["cost"], d["id"]))["id"]
 
 
-def test_short_game_to_final_scoring(drv):
+def test_full_game_to_final_scoring(table):
+    """A whole game through the app's buttons, at 480x800 in Spanish and 720x1280 in English (every
+    phase also shot in the other language)."""
+    drv = table
     drv.shot("home")
     assert drv.cut_texts() == [] and drv.small_targets() == []
     new_game(drv, "ciudadelas", NAMES)
     assert [p["name"] for p in drv.state["players"]] == NAMES
     assert drv.state["crown"] == 0  # Ana holds the crown, as chosen on the Players screen
-    drv.shot("draft")
     # Correct Ana's gold and cards by hand (the table is the truth), from her city panel.
     drv.press("adjust_0")
     for _ in range(30):
@@ -34,6 +36,7 @@ def test_short_game_to_final_scoring(drv):
     for _ in range(6):
         drv.press("adjust_0_hand_plus", frames=1)
     assert drv.state["players"][0]["gold"] == 32 and drv.state["players"][0]["hand"] == 10
+    data = drv.app.game_data("ciudadelas")
     shots = set()
     for _ in range(600):
         if drv.app.root.current != "ciudadelas":
@@ -41,8 +44,7 @@ def test_short_game_to_final_scoring(drv):
         state = drv.state
         phase = state["phase"]
         if phase not in shots:
-            drv.shot(f"phase_{phase}")
-            assert drv.cut_texts() == [], drv.cut_texts()
+            both_languages(drv, f"phase_{phase}")
             shots.add(phase)
         if phase == "choose":
             drv.press(drv.wids("choose_")[-1])
@@ -56,26 +58,24 @@ def test_short_game_to_final_scoring(drv):
             if seat == 0 and button is not None and not button.disabled:
                 drv.press("build")
                 if "build" not in shots:
-                    drv.type("search", "templo")
+                    drv.type("search", drv.app.n(data.get("district", "temple")["name"]).lower())
                     assert drv.wids("district_") == ["district_temple"]
-                    drv.shot("build_search")
+                    both_languages(drv, "build_search")
                     drv.type("search", "")
                     shots.add("build")
                 before = len(drv.state["players"][0]["city"])
                 drv.press(f"district_{cheapest_to_build(drv, 0)}")
                 assert len(drv.state["players"][0]["city"]) == before + 1, drv.app.message
-                complete = drv.app.game_data("ciudadelas").meta["complete_city"]
+                complete = data.meta["complete_city"]
                 if before + 1 == complete:
-                    assert drv.find("banner").text.startswith("¡Ana")
-                    assert f" {complete} " in drv.find("banner").text
-                    drv.shot("eighth_district")
+                    assert drv.find("banner").text == drv.app.t("complete_banner", name="Ana", n=complete)
+                    both_languages(drv, "eighth_district")
             drv.press("end_turn")
     assert drv.app.root.current == "final"
     final = drv.state["final"]
     assert drv.state["finished"] and final["winners"] == ["Ana"]
     assert "Ana" in drv.find("winner").text
-    assert drv.cut_texts() == []
-    drv.shot("final")
+    both_languages(drv, "final")
     drv.press("share")
     title, text = drv.app.platform.shared[-1]
     assert text.splitlines()[1].startswith("1. Ana: ")
