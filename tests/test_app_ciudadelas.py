@@ -47,13 +47,13 @@ def test_full_game_to_final_scoring(table):
             both_languages(drv, f"phase_{phase}")
             shots.add(phase)
         if phase == "choose":
-            drv.press(drv.wids("choose_")[-1])
+            drv.press(drv.wids("choose_")[-1], frames=1)
         elif phase == "call":
-            drv.press("call")
+            drv.press("call", frames=1)
         else:
             seat = state["active"]
             if not drv.find("take_gold").disabled:
-                drv.press("take_gold")
+                drv.press("take_gold", frames=1)
             button = drv.find("build", missing_ok=True)
             if seat == 0 and button is not None and not button.disabled:
                 drv.press("build")
@@ -70,7 +70,8 @@ def test_full_game_to_final_scoring(table):
                 if before + 1 == complete:
                     assert drv.find("banner").text == drv.app.t("complete_banner", name="Ana", n=complete)
                     both_languages(drv, "eighth_district")
-            drv.press("end_turn")
+            drv.press("end_turn", frames=1)
+    drv.step(2)
     assert drv.app.root.current == "final"
     final = drv.state["final"]
     assert drv.state["finished"] and final["winners"] == ["Ana"]
