@@ -206,7 +206,7 @@ def test_final_labels_come_from_the_state(drv):
     for lang in ("es", "en"):
         drv.app.set_lang(lang)
         drv.step(2)
-        shown = drv.texts()
+        shown = drv.texts().replace("\u00a0", " ")  # each "label: value" kept on one line
         for key in drv.state["final"]["players"][0]["breakdown"]:
             assert f"{labels[key][lang]}:" in shown
         assert drv.cut_texts() == []

@@ -59,7 +59,7 @@ class FinalScreen(Screen):
             head.bind(pos=self._paint(colour), size=self._paint(colour))
             box.add_widget(head)
             # each "label value" kept on one line (no-break spaces), the items wrapped across the width
-            lines = [f"{label_of(final, key, app.lang)} {value}".replace(" ", "\u00a0")
+            lines = [f"{label_of(final, key, app.lang)}: {value}".replace(" ", "\u00a0")
                      for key, value in (player.get("breakdown") or {}).items()]
             if lines:  # one wrapped line of the player's points, across the whole width
                 box.add_widget(GrowLabel(text="  ·  ".join(lines), font_size=sp(17)))
