@@ -122,7 +122,7 @@ def hide_why() -> None:
     _bubble.clear()
 
 
-def show_why(widget, text: str, seconds: float = 4.0) -> "WhyBubble":
+def show_why(widget, text: str, seconds: float = 4.0) -> WhyBubble:
     """Show ``text`` in a bubble just above ``widget`` (below it near the top of the window), inside
     the window, replacing any bubble already shown; it goes away after ``seconds`` or the next tap."""
     from kivy.core.window import Window
