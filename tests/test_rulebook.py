@@ -37,18 +37,27 @@ def catalog():
 
 @pytest.fixture(scope="module")
 def books(catalog, tmp_path_factory) -> dict:
-    """(game, lang, paper, kind) -> the PDF file, kind 'plain' (the pages in order) or 'booklet'."""
-    folder = tmp_path_factory.mktemp("books")
-    out = {}
-    for game in GAMES:
-        for lang in ("es", "en"):
-            for paper in PAPERS:
-                opts = Options(lang=lang, paper=paper)
-                pages = book_pages(catalog, game, opts)
-                for kind, data in (("plain", pages), ("booklet", booklet_of(pages, catalog, game, opts))):
-                    path = folder / f"{game}-{lang}-{paper}-{kind}.pdf"
-                    path.write_bytes(data)
-                    out[game, lang, paper, kind] = path
+    """(game, lang, paper, kind) -> the PDF file, kind 'plain' (the pages in order) or 'booklet'.
+    Set once per test session: the first pytest-xdist worker to ask sets them under a lock (as
+    conftest's shared_kit does), the others read them."""
+    import fcntl
+    import os
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "shared-books"
+    folder.mkdir(exist_ok=True)
+    out = {(game, lang, paper, kind): folder / f"{game}-{lang}-{paper}-{kind}.pdf"
+           for game in GAMES for lang in ("es", "en") for paper in PAPERS for kind in ("plain", "booklet")}
+    with open(folder / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / "done").exists():
+            for game in GAMES:
+                for lang in ("es", "en"):
+                    for paper in PAPERS:
+                        opts = Options(lang=lang, paper=paper)
+                        pages = book_pages(catalog, game, opts)
+                        out[game, lang, paper, "plain"].write_bytes(pages)
+                        out[game, lang, paper, "booklet"].write_bytes(booklet_of(pages, catalog, game, opts))
+            (folder / "done").touch()
     return out
 
 
