@@ -12,6 +12,7 @@ from kivy.lang import Builder
 from kivy.metrics import dp, sp
 
 from ludoteca.companion.engine.games import el_mapa as rules
+from ludoteca.companion.engine.scoring.el_mapa import LABELS as SCORE_LINES
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
@@ -278,7 +279,7 @@ class ElMapaScreen(GameScreen):
                                        for rid, r in rules.resources(self.data).items()]))
         battle = player.get("battle_points", 0)
         body.add_widget(self.note(
-            f"{app.t('tiles')}: {player.get('tiles_revealed', 0)} · {app.t('battle_points')}: {battle}\n"
+            f"{app.n(SCORE_LINES['tiles'])}: {player.get('tiles_revealed', 0)} · {app.t('battle_points')}: {battle}\n"
             f"{app.t('reserve')}: {self.amounts(app, player.get('reserve', {}))}\n"
             f"{app.t('armies')}: "
             + "; ".join(self.amounts(app, a.get("troops", {})) for a in player.get("armies", [])),

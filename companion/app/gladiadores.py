@@ -12,6 +12,7 @@ from kivy.lang import Builder
 from kivy.metrics import dp, sp
 
 from ludoteca.companion.engine.games import gladiadores as rules
+from ludoteca.companion.engine.scoring.gladiadores import LABELS as SCORE_LINES
 
 from .gamescreen import GameScreen
 from .strings import UI
@@ -256,7 +257,7 @@ class GladiadoresScreen(GameScreen):
         adjust = lambda key, delta, p=player: self.send(  # noqa: E731
             {"action": "adjust", "player": p["name"], "resource": key.split("_", 1)[1], "delta": delta})
         body.add_widget(self.grid(2, self.counter(app.t("coins"), player.get("coins", 0), f"p{seat}_coins", adjust),
-                                  self.counter(app.t("combat_wins"), player.get("combat_wins", 0),
+                                  self.counter(app.n(SCORE_LINES["combat"]), player.get("combat_wins", 0),
                                                f"p{seat}_combat_wins", adjust)))
         cards = []
         for g in player.get("gladiators", []):

@@ -152,12 +152,10 @@ UI: dict[str, tuple[str, str]] = {
     "hire": ("Contratar", "Hire"),
     "trade": ("Comerciar", "Trade"),
     "rate_limit": ("{rate} · quedan {left}", "{rate} · {left} left"),
-    "tiles": ("Losetas reveladas", "Revealed tiles"),
     "battle_points": ("Puntos de batalla", "Battle points"),
     "end_conditions": ("Fin de la partida", "End of the game"),
     # Gladiadores
     "coins": ("Monedas", "Coins"),
-    "combat_wins": ("Combates ganados", "Combats won"),
     "gladiators": ("Gladiadores", "Gladiators"),
     "ready": ("Listo", "Ready"),
     "exhausted": ("Agotado", "Exhausted"),
