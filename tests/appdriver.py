@@ -215,19 +215,25 @@ class AppDriver:
         return "\n".join(w.text for w in self.widgets() if isinstance(w, Label) and w.text)
 
     # -- acting -----------------------------------------------------------------------------
-    def press(self, wid: str, frames: int = 2) -> Any:
-        """Tap a button: scroll it into view, check it is enabled and on the window, release it."""
+    def _into_view(self, widget: Any, frames: int) -> None:
+        """Scroll the list holding ``widget`` (if it scrolls) so that the widget shows, then draw
+        ``frames`` frames."""
         from kivy.uix.scrollview import ScrollView
 
-        widget = self.find(wid)
-        if widget.disabled:
-            raise AssertionError(f"'{wid}' is disabled on screen '{self.app.root.current}'")
         parent = widget.parent
         while parent is not None and not isinstance(parent, ScrollView) and parent.parent is not parent:
             parent = parent.parent
         if isinstance(parent, ScrollView) and parent.children and parent.children[0].height > parent.height:
             parent.scroll_to(widget, padding=0, animate=False)
-            self.step(1)
+            self.step(frames)
+
+    def press(self, wid: str, frames: int = 2) -> Any:
+        """Tap a button: scroll it into view, check it is enabled and on the window, release it."""
+
+        widget = self.find(wid)
+        if widget.disabled:
+            raise AssertionError(f"'{wid}' is disabled on screen '{self.app.root.current}'")
+        self._into_view(widget, 1)
         wx, wy = widget.to_window(*widget.center)
         from kivy.core.window import Window
 
@@ -246,15 +252,9 @@ class AppDriver:
         """Touch the widget where it is on the window, as a finger does (down, then up), through the
         window and any scrolling list: what a tap on a disabled button does is tested this way."""
         from kivy.tests.common import UnitTestTouch
-        from kivy.uix.scrollview import ScrollView
 
         widget = self.find(wid)
-        parent = widget.parent
-        while parent is not None and not isinstance(parent, ScrollView) and parent.parent is not parent:
-            parent = parent.parent
-        if isinstance(parent, ScrollView) and parent.children and parent.children[0].height > parent.height:
-            parent.scroll_to(widget, padding=0, animate=False)
-            self.step(2)
+        self._into_view(widget, 2)
         touch = UnitTestTouch(*widget.to_window(*widget.center))
         touch.touch_down()
         self.step(1)
