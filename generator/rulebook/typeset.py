@@ -330,12 +330,12 @@ def fit_booklet(blocks: list[Block], book: Book) -> bytes:
     booklet: a booklet has a multiple of 4 pages, so a book one page over 8 would print 3 blank
     pages at its end, where a slightly tighter setting fits it in 8."""
     from .impose import padded
-    pdf = typeset(blocks, book)
-    pages = page_count(pdf)
-    if padded(pages) == pages:
-        return pdf
-    tight = typeset(blocks, book, tight=True)
-    return tight if padded(page_count(tight)) < padded(pages) else pdf
+    pdf, placed, pages = _set(blocks, book)
+    if padded(pages) != pages:
+        tight = _set(blocks, book, tight=True)
+        if padded(tight[2]) < padded(pages):
+            pdf, placed, pages = tight
+    return _draw_pictures(pdf, placed)          # the pictures drawn once, on the setting kept
 
 
 def _plain(text: str) -> str:
@@ -348,6 +348,13 @@ def _plain(text: str) -> str:
 def typeset(blocks: list[Block], book: Book, tight: bool = False) -> bytes:
     """The blocks set on pages of ``book.page_mm``: PDF bytes (fonts embedded, outline, metadata);
     ``tight``: with less space between lines and paragraphs (see :func:`fit_booklet`)."""
+    pdf, placed, _pages = _set(blocks, book, tight)
+    return _draw_pictures(pdf, placed)
+
+
+def _set(blocks: list[Block], book: Book, tight: bool = False) -> tuple[bytes, list[Placed], int]:
+    """The blocks set as :func:`typeset` sets them, the pictures not yet drawn: the PDF, where
+    each picture goes, and the number of pages."""
     from reportlab.lib.colors import HexColor
     from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
     _fonts()
@@ -399,4 +406,4 @@ def typeset(blocks: list[Block], book: Book, tight: bool = False) -> bytes:
                           PageTemplate("body", frames, onPage=on_page)])
     placed: list[Placed] = []
     doc.build(_flowables(blocks, book, styles, col_w, placed))
-    return _draw_pictures(out.getvalue(), placed)
+    return out.getvalue(), placed, doc.page
