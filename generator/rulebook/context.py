@@ -69,22 +69,19 @@ class Context:
         """The kit's ``component`` of this game."""
         return self._by_id()[component]
 
-    def face_where(self, **context: Any) -> tuple[str, int]:
-        """(component, index) of the first front of any of the kit's components of this game
-        whose context has these values."""
-        for comp in self._by_id().values():
+    def face_where(self, component: str | None = None, **context: Any) -> tuple[str, int]:
+        """(component, index) of the first front whose context has these values, in ``component``
+        or in any of the kit's components of this game."""
+        comps = [self.component(component)] if component else list(self._by_id().values())
+        for comp in comps:
             for i, face in enumerate(comp.fronts):
                 if all(face.context.get(k) == v for k, v in context.items()):
                     return comp.id, i
-        raise KeyError(f"no face of {self.game.id} has {context}")
+        raise KeyError(f"no face of {component or self.game.id} has {context}")
 
     def front_where(self, component: str, **context: Any) -> int:
         """The index of the first front of ``component`` whose context has these values."""
-        fronts = self.component(component).fronts
-        for i, face in enumerate(fronts):
-            if all(face.context.get(k) == v for k, v in context.items()):
-                return i
-        raise KeyError(f"no card of {component} has {context}")
+        return self.face_where(component, **context)[1]
 
     def component_face(self, component: str, back: bool = False, index: int = 0):
         """One printed face of the kit's ``component`` (its ``index``-th front, or back) and the
