@@ -435,7 +435,8 @@ def test_a_map_tile_is_a_loseta_everywhere():
     """One word for a map tile on buttons, counters and the log ('casilla' is a castle slot)."""
     from ludoteca.companion.app.strings import UI
     from ludoteca.companion.engine.games import el_mapa as M
+    from ludoteca.companion.engine.scoring.el_mapa import LABELS
 
-    tile_words = [UI[key][0] for key in ("tiles", "reveal", "hidden_tiles", "tile_found")]
-    tile_words += [M.TALLIES["tiles_revealed"]["es"], M.REASONS["ultima_ficha"]["es"]]
+    tile_words = [UI[key][0] for key in ("reveal", "hidden_tiles", "tile_found")]
+    tile_words += [LABELS["tiles"]["es"], M.TALLIES["tiles_revealed"]["es"], M.REASONS["ultima_ficha"]["es"]]
     assert all("loseta" in w.lower() and "casilla" not in w.lower() for w in tile_words), tile_words
