@@ -20,7 +20,8 @@ from ludoteca.cards import fold
 from ludoteca.cards.limits import InputTooLarge, json_loads, read_bytes
 from ludoteca.cards.names import name_problem
 from ludoteca.cards.schema import describe
-from ludoteca.cards.yamlread import YamlProblem, parse
+from ludoteca.cards.yamlread import LDict, LList, YamlProblem, parse
+from ludoteca.cards.yamlread import line_of as yaml_line_of
 
 #: The most of anything a record may count (gold, tiles, wins...): no end state of these games comes
 #: near it, and the physical checks of each game (copies, tiles that exist) come from the data.
@@ -62,14 +63,14 @@ class RecordError(ValueError):
 
 
 def line_of(container: Any, key: Any) -> int | None:
-    """The line of ``container[key]`` when the record came from YAML, else ``None``."""
-    finder = getattr(container, "line_of", None)
-    if finder is None:
+    """The line of ``container[key]`` when the record came from YAML (the reader's own answer),
+    else ``None``: a JSON record has no lines to name."""
+    if not isinstance(container, (LDict, LList)):
         return None
     try:
-        return finder(key) or None
-    except (TypeError, KeyError):
-        return getattr(container, "line", None) or None
+        return yaml_line_of(container, key) or None
+    except TypeError:  # an unhashable key or a non-integer index: the container's own line
+        return container.line or None
 
 
 def read_record(path: Path | str) -> Any:
