@@ -399,13 +399,13 @@ def test_a_fourth_watchtower_is_recorded_said_and_noted_in_the_players_words(sto
     for other in ("Luis", "Eva"):
         next(p for p in third["players"] if p["name"] == other)["city"].append("watchtower")
     before = list(third["log"])
-    C._build(third, {"district": "watchtower"}, random.Random(1), s.data)
+    C.MOVES["build"].effect(third, {"district": "watchtower"}, random.Random(1), s.data)
     assert notices(before, third["log"]) == [] and not third["log"][-1].get("notice")
     state = copy_state(s.state)
     for other in ("Luis", "Eva", "Pablo"):
         next(p for p in state["players"] if p["name"] == other)["city"].append("watchtower")
     before = list(state["log"])
-    C._build(state, {"district": "watchtower"}, random.Random(1), s.data)
+    C.MOVES["build"].effect(state, {"district": "watchtower"}, random.Random(1), s.data)
     assert next(p for p in state["players"] if p["name"] == "Ana")["city"][-1] == "watchtower"
     notice = state["log"][-1]
     assert notice.get("notice") and "4 copias de Atalaya" in notice["es"], notice

@@ -1,10 +1,12 @@
-"""One module per game, each declaring the game once as a
+"""One package per game, each declaring the game once as a
 :class:`~ludoteca.companion.engine.definition.GameDefinition` (``DEFINITION``): its setup, its
 moves (typed, ranged arguments, one precondition, one effect each; ``adjust`` among them), what is
 derived after every action, the record scoring reads, the turn-start hook and the end condition
 (an :class:`~ludoteca.companion.engine.definition.Outcome`). The session plays a game only
-through its definition (:data:`DEFINITIONS`); the module also keeps the helpers its screen asks
-(``MOVES``, ``ACTIONS``, names and prices), and ``GAME``.
+through its definition (:data:`DEFINITIONS`); the package also keeps the helpers its screen asks
+(``MOVES``, ``ACTIONS``, names and prices), and ``GAME``. A game's files follow its definition
+(``state``, ``start``, ``turns``, ``moves``, ``live``; see ``engine/API.md``); import from the
+package, not from its files.
 """
 
 from __future__ import annotations
