@@ -62,7 +62,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
 #: (name, module, exact text, replacement): the engine's and scoring's bugs a review found the suite
 #: let through (the generator's are in bench/mutate_generator.py)
 NAMED: list[tuple[str, str, str, str]] = [
-    ("combat tie to the attacker", "companion/engine/games/gladiadores.py",
+    ("combat tie to the attacker", "companion/engine/games/gladiadores/combat.py",
      "return attack > defence or", "return attack >= defence or"),
     ("wonder bonus takes the larger of resource and troops", "companion/engine/scoring/el_mapa.py",
      'return spec["points"] * player.resources.get(spec.get("resource"), 0)',
@@ -239,10 +239,11 @@ def tests_for(workdir: Path, module: str, patterns: list[str] | None = None) -> 
 
 
 def named_tests(workdir: Path, module: str) -> list[str]:
-    """The tests a named mutant runs: the module's own, or a game module's engine tests."""
+    """The tests a named mutant runs: the module's own, or its game's engine tests (``games/<game>/``)."""
     if module in TARGETS:
         return tests_for(workdir, module)
-    game = Path(module).stem
+    parts = Path(module).with_suffix("").parts
+    game = parts[parts.index("games") + 1]
     return [f"tests/test_engine_{game}.py", "tests/test_engine_moves.py"]
 
 
