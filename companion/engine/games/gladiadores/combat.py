@@ -64,16 +64,7 @@ def _fight(state: dict, a: dict, rng: random.Random, data) -> None:
     rival = state["players"][other]
     att_card = _glad(data, att["card"])
     player["coins"] -= fight_cost(state, seat, att, data)
-    if a["card"] is not None:  # revealed at the table: it leaves the pile the engine keeps in step
-        card = data.get("combat_card", a["card"])
-        if card["id"] in state["centre"]["combat"]:
-            state["centre"]["combat"].remove(card["id"])
-    else:
-        card = data.get("combat_card", _draw_combat(state, rng))
-        if a["redraw"] and _may_redraw(state, seat, att, data):
-            state["centre"]["combat_discard"].append(card["id"])
-            card = data.get("combat_card", _draw_combat(state, rng))
-    state["centre"]["combat_discard"].append(card["id"])
+    card = _combat_card(state, a, seat, att, rng, data)
     attack = stat(state, seat, att, rules["attack"]["stat"], data, "attack") + card[rules["attack"]["card"]]
     defence = stat(state, other, dfd, rules["defence"]["stat"], data, "defence") + card[rules["defence"]["card"]]
     won = attacker_wins(attack, defence, rules)
@@ -82,7 +73,7 @@ def _fight(state: dict, a: dict, rng: random.Random, data) -> None:
     if rules["defender_exhausts"]:
         dfd["ready"] = False
     win_seat, win_g, lose_seat, lose_g = (seat, att, other, dfd) if won else (other, dfd, seat, att)
-    who, whom = state["players"][win_seat]["name"], state["players"][lose_seat]["name"]
+    who = state["players"][win_seat]["name"]
     log(
         state,
         f"Combate {attack} contra {defence} ({name_of(card)}): gana {who}",
@@ -101,25 +92,51 @@ def _fight(state: dict, a: dict, rng: random.Random, data) -> None:
     death = rules["death"]
     skulls = card[death["card"]]
     if skulls > stat(state, lose_seat, lose_g, death["loser_dies_if_card_exceeds"], data):
-        spared = death["spared_if_favor_above_winner"] and stat(state, lose_seat, lose_g, "favor", data) > stat(
-            state, win_seat, win_g, "favor", data
-        )
-        loser = state["players"][lose_seat]
-        saves = _building_effects(state, lose_seat, data, "save")
-        if spared:
-            log(state, "El público indulta al perdedor", "The crowd spares the loser")
-        elif saves and loser["coins"] >= saves[0].get("cost_coins", 0):
-            loser["coins"] -= saves[0].get("cost_coins", 0)
-            lose_g["ready"] = False
-            log(state, f"{whom} paga para salvar a su gladiador", f"{whom} pays to save their gladiator")
+        _loser_falls(state, (win_seat, win_g), (lose_seat, lose_g), data)
+
+
+def _combat_card(state: dict, a: dict, seat: int, att: dict, rng: random.Random, data) -> dict:
+    """The fight's combat card, which ends on the discard: the one revealed at the table (it leaves the
+    pile the engine keeps in step), else the top of the seeded pile, drawn again once when allowed."""
+    if a["card"] is not None:  # revealed at the table: it leaves the pile the engine keeps in step
+        card = data.get("combat_card", a["card"])
+        if card["id"] in state["centre"]["combat"]:
+            state["centre"]["combat"].remove(card["id"])
+    else:
+        card = data.get("combat_card", _draw_combat(state, rng))
+        if a["redraw"] and _may_redraw(state, seat, att, data):
+            state["centre"]["combat_discard"].append(card["id"])
+            card = data.get("combat_card", _draw_combat(state, rng))
+    state["centre"]["combat_discard"].append(card["id"])
+    return card
+
+
+def _loser_falls(state: dict, winner: tuple[int, dict], loser: tuple[int, dict], data) -> None:
+    """The losing gladiator would die: the crowd spares it (more favour than the winner's, when the
+    rules say so), or its owner pays to save it (a building that saves), or it dies and goes back to
+    the centre (a Tiro) or the veterans' discard."""
+    (win_seat, win_g), (lose_seat, lose_g) = winner, loser
+    death = data.meta["combat"]["death"]
+    whom = state["players"][lose_seat]["name"]
+    spared = death["spared_if_favor_above_winner"] and stat(state, lose_seat, lose_g, "favor", data) > stat(
+        state, win_seat, win_g, "favor", data
+    )
+    owner = state["players"][lose_seat]
+    saves = _building_effects(state, lose_seat, data, "save")
+    if spared:
+        log(state, "El público indulta al perdedor", "The crowd spares the loser")
+    elif saves and owner["coins"] >= saves[0].get("cost_coins", 0):
+        owner["coins"] -= saves[0].get("cost_coins", 0)
+        lose_g["ready"] = False
+        log(state, f"{whom} paga para salvar a su gladiador", f"{whom} pays to save their gladiator")
+    else:
+        owner["gladiators"].remove(lose_g)
+        kind = _glad(data, lose_g["card"])["kind"]
+        if kind == "tiro":
+            state["centre"]["tiros"].append(lose_g["card"])
         else:
-            loser["gladiators"].remove(lose_g)
-            kind = _glad(data, lose_g["card"])["kind"]
-            if kind == "tiro":
-                state["centre"]["tiros"].append(lose_g["card"])
-            else:
-                state["centre"]["veteran_discard"].append(lose_g["card"])
-            log(state, f"Muere el gladiador de {whom}", f"{whom}'s gladiator dies")
+            state["centre"]["veteran_discard"].append(lose_g["card"])
+        log(state, f"Muere el gladiador de {whom}", f"{whom}'s gladiator dies")
 
 
 def _fight_candidates(state: dict, data) -> list[dict]:
