@@ -57,6 +57,13 @@ def test_every_file_is_loaded_under_one_name():
     assert all(found[0].startswith("ludoteca") for found in names.values()), names
 
 
+def test_every_package_of_the_checkout_is_in_the_wheel():
+    """setuptools lists the packages by hand: a new one (a game split into files) must be listed too."""
+    listed = set(PYPROJECT["tool"]["setuptools"]["packages"])
+    found = {"ludoteca"} | {info.name for info in pkgutil.walk_packages(ludoteca.__path__, "ludoteca.") if info.ispkg}
+    assert found == listed, (sorted(found - listed), sorted(listed - found))
+
+
 def test_the_links_in_the_checkout_are_the_wheel_mapping():
     mapping = PYPROJECT["tool"]["setuptools"]["package-dir"]
     for part in ludoteca.PARTS:
