@@ -14,19 +14,20 @@ combat deck.
 
 The game is declared once (``DEFINITION``), its parts one module each: ``state`` (the TypedDicts),
 ``start`` (setup), ``turns`` (the turn-start hook, the end condition, the record scoring reads),
-``moves`` with ``combat``, ``construction`` and ``auction`` (the moves with their preconditions),
-``live`` (derived numbers for the screen), over ``ludus`` (the data's lookups and a gladiator's
-stats). What the screens and tests ask is imported here.
+``moves`` with ``combat``, ``construction``, ``auction`` and ``adjust`` (the moves with their
+preconditions), ``live`` (derived numbers for the screen), over ``ludus`` (the data's lookups and a
+gladiator's stats). What the screens and tests ask is imported here.
 """
 
 from __future__ import annotations
 
 from ...definition import GameDefinition
+from .adjust import OLD_RESOURCES, RESOURCES
 from .auction import min_bid
 from .combat import attacker_wins, fight_cost
 from .live import derive
 from .ludus import capacity, pooled_construction, removable, stat
-from .moves import MOVES, OLD_RESOURCES, RESOURCES
+from .moves import MOVES
 from .start import setup
 from .state import GAME, GladiadoresState, Player
 from .turns import _start_turn, end, points, record
