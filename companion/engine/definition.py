@@ -3,8 +3,9 @@ is derived from its state after every action, the record scoring reads, the hook
 player's turn and the condition that ends the game, with the end as an :class:`Outcome` (as
 python-chess's ``Outcome`` says why a game ended).
 
-Each game module builds one :class:`GameDefinition` (``DEFINITION``); the session plays a game
-only through it. The state stays plain JSON (it is saved and replayed); its shape is declared by
+Each game's package (``games/<game>/``, one file per part: ``state``, ``start``, ``turns``, ``moves``,
+``live``) builds one :class:`GameDefinition` (``DEFINITION``) in its ``__init__``; the session plays a
+game only through it. The state stays plain JSON (it is saved and replayed); its shape is declared by
 TypedDicts (:class:`State`, and each game's own), which the tests check every state against.
 """
 
