@@ -14,8 +14,6 @@ every problem it found, each with its file and line.
 from __future__ import annotations
 
 import difflib
-import functools
-import unicodedata
 from importlib import resources
 from collections import Counter
 from dataclasses import dataclass, field
@@ -26,7 +24,7 @@ from collections.abc import Iterator
 
 from ludoteca.atomic import kind_of
 
-from .names import shown
+from .names import fold, shown
 from .problems import DataError, Problem
 from .schema import Checker, check_spec, describe, normalise_spec, repeated_id
 from .yamlread import YamlProblem, line_of, read
@@ -39,21 +37,6 @@ KIND_KEYS = {"file", "key", "single", "fields", "like", "report_by", "doc"}
 def default_dir() -> Path:
     """The data shipped with Ludoteca."""
     return Path(str(resources.files("ludoteca.cards")))
-
-
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold().strip()
-
-
-_fold_short = functools.lru_cache(maxsize=4096)(_fold)
-
-
-def fold(text: str) -> str:
-    """Lower-case, without accents: how names are compared (the same few names are folded over
-    and over while legal moves are listed: short ones are remembered)."""
-    text = str(text)
-    return _fold_short(text) if len(text) <= 100 else _fold(text)
 
 
 @dataclass

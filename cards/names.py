@@ -15,8 +15,10 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,3 +82,18 @@ def json_text(value: Any, **options: Any) -> str:
     its ``\\u`` escape: the same data, and nothing a terminal would act on."""
     text = json.dumps(value, ensure_ascii=False, **options)
     return _HIDDEN_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold().strip()
+
+
+_fold_short = functools.lru_cache(maxsize=4096)(_fold)
+
+
+def fold(text: str) -> str:
+    """Lower-case, without accents: how names are compared (the same few names are folded over
+    and over while legal moves are listed: short ones are remembered)."""
+    text = str(text)
+    return _fold_short(text) if len(text) <= 100 else _fold(text)

@@ -35,6 +35,24 @@ def one_name(name: str) -> None:
         raise ImportError(f"{name!r} is part of Ludoteca: import it as 'ludoteca.{name}'", name=name)
 
 
+def lazy_names(package: str, homes: dict[str, str]):
+    """A package's ``__getattr__`` (PEP 562) that imports each of its public names from the
+    submodule ``homes`` names on first use, so importing the package (or one light submodule of
+    it) does not import them all."""
+    import importlib
+    import sys
+
+    def __getattr__(name: str):
+        home = homes.get(name)
+        if home is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{package}.{home}"), name)
+        setattr(sys.modules[package], name, value)
+        return value
+
+    return __getattr__
+
+
 _here = _Path(__file__).resolve().parent
 if not (_here / "companion").is_dir() and (_here.parent / "companion").is_dir():
     __path__.append(str(_here.parent))  # noqa: F821

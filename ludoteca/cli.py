@@ -12,9 +12,12 @@ from collections.abc import Callable, Sequence
 
 from ludoteca.cards import DataError
 
-#: Modules that add sub-commands; each has ``register(subparsers)``.
-PARTS = ("ludoteca.cards.cli", "ludoteca.generator.cli", "ludoteca.companion.score_cli", "ludoteca.companion.play_cli",
-         "ludoteca.companion.app_cli", "ludoteca.companion.scan_cli")
+#: Modules that add sub-commands, each with ``register(subparsers)``, and the sub-commands each
+#: adds: ``ludoteca COMMAND ...`` imports only COMMAND's module (``ludoteca scan`` does not load
+#: the print kit's generator or the app's Kivy), ``ludoteca --help`` imports them all.
+PARTS = {"ludoteca.cards.cli": ("validate",), "ludoteca.generator.cli": ("build", "export-shop", "deck"),
+         "ludoteca.companion.score_cli": ("score",), "ludoteca.companion.play_cli": ("play", "history", "export"),
+         "ludoteca.companion.app_cli": ("companion",), "ludoteca.companion.scan_cli": ("scan",)}
 
 
 class Parser(argparse.ArgumentParser):
@@ -24,14 +27,17 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> Parser:
+def build_parser(command: str | None = None) -> Parser:
+    """The ``ludoteca`` parser; with a ``command`` one of the :data:`PARTS` add, only that
+    command's part is imported and registered."""
     import importlib
 
     parser = Parser(prog="ludoteca", description=__doc__.splitlines()[0])
     from . import __version__
     parser.add_argument("--version", action="version", version=f"ludoteca {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for name in PARTS:
+    only = [name for name, commands in PARTS.items() if command in commands]
+    for name in only or PARTS:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -43,7 +49,8 @@ def build_parser() -> Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
     if func is None:

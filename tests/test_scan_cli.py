@@ -57,6 +57,27 @@ def test_lists_what_the_photo_shows(tmp_path, game_id, seed, size):
     assert text.returncode == 0 and f"{path}: {len(truth.visible)} components" in text.stdout
 
 
+#: modules a listing scan has no use for: the print kit, the app, the engine's games and store,
+#: NumPy's masked arrays (``np.median`` imports them), the YAML reader and the card data checker
+NOT_FOR_SCAN = ("ludoteca.generator", "kivy", "jinja2", "cairosvg", "reportlab", "ludoteca.companion.engine.games",
+                "ludoteca.companion.engine.store", "ludoteca.companion.engine.session", "numpy.ma")
+
+
+def test_scan_imports_only_what_it_uses(tmp_path):
+    """A fresh `ludoteca scan` process (its start-up is the thing tested) imports the scanner and
+    nothing of the other commands."""
+    path, truth = scanphotos.photo(tmp_path, "mesa", "ciudadelas", 11, "1.2MP")
+    code = ("import sys; from ludoteca.cli import main; code = main(sys.argv[1:]); "
+            "print('MODULES', *sorted(sys.modules)); raise SystemExit(code)")
+    done = subprocess.run([sys.executable, "-c", code, "scan", str(path), "--game", "ciudadelas"],
+                          capture_output=True, text=True, encoding="utf-8", timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert f"{path}: {len(truth.visible)} components" in done.stdout
+    loaded = set(done.stdout.split("MODULES", 1)[1].split())
+    assert "cv2" in loaded and "ludoteca.companion.scan.detect" in loaded
+    assert sorted(m for m in loaded if m in NOT_FOR_SCAN or m.startswith(tuple(f"{n}." for n in NOT_FOR_SCAN))) == []
+
+
 @pytest.mark.parametrize("game_id", ["ciudadelas", "el_mapa", "gladiadores"])
 def test_random_tables_fixed_seed_find_the_markers_and_nothing_else(tmp_path, game_id):
     """No component that is not in the photo; every marker clear of the frame's edge and seen at

@@ -16,17 +16,17 @@ partial record and ``--set`` values.  Scoring itself is never done here.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable, Mapping, Sequence
 
-import yaml
-
-from ludoteca.cards import Game, fold
-from ludoteca.cards.names import shown
-from ludoteca.cards.yamlread import YamlProblem, prescan
+from ludoteca.cards.names import fold, shown
 
 from . import ScanError
-from .detect import Found
+
+if TYPE_CHECKING:
+    from ludoteca.cards import Game
+
+    from .detect import Found
 
 
 def counts(found: Iterable[Found]) -> dict[str, dict[str, int]]:
@@ -113,6 +113,9 @@ def player_fields(game: Game, found: Sequence[Found]) -> dict[str, Any]:
 
 def parse_set(item: str) -> tuple[list[str], Any]:
     """``--set KEY=VALUE``: the key path (``first_complete``, ``Ana.gold``) and the YAML value."""
+    import yaml
+
+    from ludoteca.cards.yamlread import YamlProblem, prescan
     key, sep, value = item.partition("=")
     if not sep or not key.strip():
         raise ScanError(f"--set {shown(item)}: expected KEY=VALUE (e.g. Ana.gold=3 or first_complete=Ana)")

@@ -13,10 +13,12 @@ print kit cannot disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ludoteca.cards import Game
 from ludoteca.cards import markers
+
+if TYPE_CHECKING:
+    from ludoteca.cards import Game
 
 CARD = (63.0, 88.0)
 
