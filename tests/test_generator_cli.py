@@ -170,3 +170,17 @@ def test_raw_text_under_6pt_in_a_template_is_refused(capsys, tmp_path):
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1
     assert f"face.svg.j2: text of 5.10 pt is under the 6 pt minimum (in deck/cards face 'c1', {data}:2)" in err[0]
+
+
+def test_each_part_adds_the_commands_the_dispatcher_names():
+    """`ludoteca COMMAND` imports only the part cli.PARTS names for COMMAND: that part must add
+    exactly those commands, and the full parser no others."""
+    import importlib
+
+    from ludoteca.cli import PARTS, Parser, build_parser
+    for name, commands in PARTS.items():
+        sub = Parser(prog="t").add_subparsers(parser_class=Parser)
+        importlib.import_module(name).register(sub)
+        assert tuple(sub.choices) == commands, name
+        assert tuple(build_parser(commands[0])._subparsers._group_actions[0].choices) == commands
+    assert set(build_parser()._subparsers._group_actions[0].choices) == {c for cs in PARTS.values() for c in cs}
