@@ -57,7 +57,7 @@ def _fail(message: str) -> int:
 
 def run_scan(args: argparse.Namespace) -> int:
     """Read the photos; print what they show, or the scores. Exit 2 on bad input or no OpenCV."""
-    from ludoteca.cards import fold, load
+    from ludoteca.cards import fold
 
     from .scan import ScanError, require_cv2
     game_id = fold(args.game).replace(" ", "_").replace("-", "_")
@@ -66,14 +66,14 @@ def run_scan(args: argparse.Namespace) -> int:
     try:
         _check_targets(args)
         require_cv2()
-        catalog = load(args.cards, games=(game_id,))
         if args.score:
-            return _score(args, catalog, game_id)
+            from ludoteca.cards import load
+            return _score(args, load(args.cards, games=(game_id,)), game_id)
         if args.player or args.record or args.sets:
             return _fail("--player, --record and --set go with --score")
         if not args.photos:
             return _fail("give at least one PHOTO (or --score with --player NAME=PHOTO)")
-        return _list(args, catalog[game_id])
+        return _list(args, game_id)
     except ScanError as exc:
         return _fail(str(exc))
 
@@ -137,11 +137,17 @@ def _name(target, lang: str) -> str:
     return say(target.name, lang)
 
 
-def _list(args: argparse.Namespace, game) -> int:
-    from .scan.tally import counts
-    from .scan.targets import targets
-    table = targets(game)
-    from .scan.tally import player_fields
+def _list(args: argparse.Namespace, game_id: str) -> int:
+    """What each photo shows (the game's data is read whole only for --review, which writes a
+    record; a listing needs the marker table alone)."""
+    from .scan.tally import counts, player_fields
+    from .scan.targets import game_targets, targets
+    if args.review:
+        from ludoteca.cards import load
+        game = load(args.cards, games=(game_id,))[game_id]
+        table = targets(game)
+    else:
+        table = game_targets(game_id, args.cards)
     photos = []
     seen = _read(args, args.photos, table)
     for path, found in zip(args.photos, seen):
@@ -168,7 +174,7 @@ def _list(args: argparse.Namespace, game) -> int:
         _write_review(args, game, record, {Path(path).stem: [(path, found)] for path, found in zip(args.photos, seen)},
                       {})
     if args.json:
-        print(json_text({"game": game.id, "photos": photos}))
+        print(json_text({"game": game_id, "photos": photos}))
     return 0
 
 

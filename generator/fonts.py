@@ -10,10 +10,11 @@ from __future__ import annotations
 import functools
 import importlib.util
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from ludoteca.atomic import cache_dir
 
 from .model import GeneratorError
 from .units import pt_to_mm
@@ -29,47 +30,6 @@ def font_dir() -> Path:
     spec = importlib.util.find_spec("reportlab")
     assert spec and spec.origin
     return Path(spec.origin).parent / "fonts"
-
-
-def cache_dir(name: str) -> Path | None:
-    """A per-user cache folder: XDG_CACHE_HOME/ludoteca/<name>, else one in the temp folder.
-
-    The temp-folder fallback (``/tmp/ludoteca-<uid>``) is used only when it belongs to this user
-    and nobody else may enter it (mode 0700): anyone can create a folder in /tmp, and compiled
-    templates or a fonts.conf read from a folder someone else controls would run their code.
-    """
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ludoteca"
-    try:
-        (base / name).mkdir(parents=True, exist_ok=True)
-        if os.access(base / name, os.W_OK):
-            return base / name
-    except OSError:
-        pass
-    private = Path(tempfile.gettempdir()) / f"ludoteca-{os.getuid()}"
-    if not private_folder(private):
-        return None
-    try:
-        (private / name).mkdir(exist_ok=True)
-    except OSError:
-        return None
-    return private / name
-
-
-def private_folder(folder: Path) -> bool:
-    """Create ``folder`` with mode 0700, or accept it only if it is ours, not a link, and 0700."""
-    import stat
-    try:
-        folder.mkdir(mode=0o700)
-    except FileExistsError:
-        pass
-    except OSError:
-        return False
-    try:
-        st = os.lstat(folder)
-    except OSError:
-        return False
-    return (stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid()
-            and stat.S_IMODE(st.st_mode) & 0o077 == 0)
 
 
 def configure() -> Path:

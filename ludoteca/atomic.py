@@ -177,3 +177,45 @@ def sync_folder(folder: Path) -> None:
 def write_text(path: Path, text: str, only_if_changed: bool = False) -> bool:
     """:func:`write_bytes` of ``text`` in UTF-8."""
     return write_bytes(path, text.encode("utf-8"), only_if_changed)
+
+
+def cache_dir(name: str) -> Path | None:
+    """A per-user cache folder: XDG_CACHE_HOME/ludoteca/<name>, else one in the temp folder.
+
+    The temp-folder fallback (``/tmp/ludoteca-<uid>``) is used only when it belongs to this user
+    and nobody else may enter it (mode 0700): anyone can create a folder in /tmp, and compiled
+    templates or a fonts.conf read from a folder someone else controls would run their code.
+    """
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ludoteca"
+    try:
+        (base / name).mkdir(parents=True, exist_ok=True)
+        if os.access(base / name, os.W_OK):
+            return base / name
+    except OSError:
+        pass
+    import tempfile
+
+    private = Path(tempfile.gettempdir()) / f"ludoteca-{os.getuid()}"
+    if not private_folder(private):
+        return None
+    try:
+        (private / name).mkdir(exist_ok=True)
+    except OSError:
+        return None
+    return private / name
+
+
+def private_folder(folder: Path) -> bool:
+    """Create ``folder`` with mode 0700, or accept it only if it is ours, not a link, and 0700."""
+    try:
+        folder.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return False
+    try:
+        st = os.lstat(folder)
+    except OSError:
+        return False
+    return (stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid()
+            and stat.S_IMODE(st.st_mode) & 0o077 == 0)

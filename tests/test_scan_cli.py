@@ -60,19 +60,25 @@ def test_lists_what_the_photo_shows(tmp_path, game_id, seed, size):
 #: modules a listing scan has no use for: the print kit, the app, the engine's games and store,
 #: NumPy's masked arrays (``np.median`` imports them), the YAML reader and the card data checker
 NOT_FOR_SCAN = ("ludoteca.generator", "kivy", "jinja2", "cairosvg", "reportlab", "ludoteca.companion.engine.games",
-                "ludoteca.companion.engine.store", "ludoteca.companion.engine.session", "numpy.ma")
+                "ludoteca.companion.engine.store", "ludoteca.companion.engine.session", "numpy.ma", "yaml",
+                "ludoteca.cards.catalog", "ludoteca.cards.schema")
 
 
 def test_scan_imports_only_what_it_uses(tmp_path):
     """A fresh `ludoteca scan` process (its start-up is the thing tested) imports the scanner and
     nothing of the other commands."""
-    path, truth = scanphotos.photo(tmp_path, "mesa", "ciudadelas", 11, "1.2MP")
+    from ludoteca.companion.scan.targets import game_targets
+    game_targets("ciudadelas")       # the marker table in the cache, as after any earlier scan
+    import cv2
+    import numpy as np
+    path = tmp_path / "mesa.jpg"
+    path.write_bytes(cv2.imencode(".jpg", np.full((960, 1280), 200, np.uint8))[1].tobytes())
     code = ("import sys; from ludoteca.cli import main; code = main(sys.argv[1:]); "
             "print('MODULES', *sorted(sys.modules)); raise SystemExit(code)")
     done = subprocess.run([sys.executable, "-c", code, "scan", str(path), "--game", "ciudadelas"],
                           capture_output=True, text=True, encoding="utf-8", timeout=300)
     assert done.returncode == 0, done.stderr
-    assert f"{path}: {len(truth.visible)} components" in done.stdout
+    assert f"{path}: 0 components" in done.stdout
     loaded = set(done.stdout.split("MODULES", 1)[1].split())
     assert "cv2" in loaded and "ludoteca.companion.scan.detect" in loaded
     assert sorted(m for m in loaded if m in NOT_FOR_SCAN or m.startswith(tuple(f"{n}." for n in NOT_FOR_SCAN))) == []
@@ -261,3 +267,27 @@ def test_a_partial_player_without_a_name_is_one_clear_line(player):
     with pytest.raises(ScanError) as refused:
         _tally_record({"players": [{"name": "Ana"}, player]})
     assert str(refused.value) == "partial.yaml: players[1]: expected a mapping with a name"
+
+
+def test_the_cached_marker_table_is_the_data_s_own_and_follows_every_edit(tmp_path):
+    """game_targets, read from its cache or not, is targets() of the data as it is now: an edited
+    data file is read anew, data with a problem is refused every time."""
+    import shutil
+
+    from ludoteca.cards import DataError, default_dir, load
+    from ludoteca.companion.scan.targets import game_targets, targets
+    for game_id in ("ciudadelas", "el_mapa", "gladiadores"):
+        assert game_targets(game_id) == game_targets(game_id) == targets(load(games=(game_id,))[game_id])
+    cards = tmp_path / "cards"
+    shutil.copytree(default_dir() / "ciudadelas", cards / "ciudadelas")
+    before = game_targets("ciudadelas", str(cards))
+    districts = cards / "ciudadelas" / "districts.yaml"
+    text = districts.read_text(encoding="utf-8")
+    number = next(t.marker for t in before.values() if t.id == "manor")
+    districts.write_text(text.replace("name: {es: Señorío", "name: {es: Casona", 1), encoding="utf-8")
+    after = game_targets("ciudadelas", str(cards))
+    assert after[number].name["es"] == "Casona" and before[number].name["es"] != "Casona"
+    districts.write_text(text.replace("id: manor", "id: manor\n    bogus_field: 1", 1), encoding="utf-8")
+    for _twice in range(2):
+        with pytest.raises(DataError):
+            game_targets("ciudadelas", str(cards))

@@ -75,3 +75,61 @@ def targets(game: Game) -> dict[int, Target]:
             face, size, rnd = _face_of(game, kind, entry)
             out[int(number)] = Target(int(number), kind, entry["id"], dict(entry["name"]), face, size, rnd, entry)
     return out
+
+
+def game_targets(game_id: str, cards_dir: str | None = None) -> dict[int, Target]:
+    """:func:`targets` of one game of the data in ``cards_dir`` (the shipped data by default),
+    kept in a per-user cache file named by a digest of the game's data files and of the code that
+    reads them: while none changes, a scan starts without the YAML reader and the data checker
+    (a fifth of its CPU).  Data with problems is never cached: it is read, and its
+    ``DataError`` raised, every time."""
+    import json
+
+    from ludoteca.atomic import cache_dir
+
+    key = _digest(game_id, cards_dir)
+    folder = cache_dir("scan-targets") if key else None
+    path = folder / f"{game_id}-{key}.json" if folder else None
+    if path is not None:
+        try:
+            return _from_json(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    from ludoteca.cards import load
+    table = targets(load(cards_dir, games=(game_id,))[game_id])
+    if path is not None:
+        text = json.dumps([[t.marker, t.kind, t.id, t.name, t.face, t.size_mm, t.round, t.entry]
+                           for t in table.values()], ensure_ascii=False)
+        if _from_json(json.loads(text)) == table:      # entries JSON keeps as they are
+            from ludoteca.atomic import write_text
+            try:
+                write_text(path, text)
+            except OSError:
+                pass
+    return table
+
+
+def _from_json(rows: list) -> dict[int, Target]:
+    return {int(m): Target(int(m), k, i, dict(n), f, (float(s[0]), float(s[1])), bool(r), e)
+            for m, k, i, n, f, s, r, e in rows}
+
+
+def _digest(game_id: str, cards_dir: str | None) -> str | None:
+    """A digest of every file in the game's data folder and of the modules that read it and make
+    the table (``ludoteca.cards``' and this one), or None when one cannot be read."""
+    import hashlib
+    from pathlib import Path
+
+    import ludoteca.cards
+
+    code = Path(ludoteca.cards.__file__).parent
+    data = (Path(cards_dir) if cards_dir is not None else code) / game_id
+    h = hashlib.sha256()
+    try:
+        files = sorted(p for p in data.iterdir() if p.is_file())
+        for path in [*files, *sorted(code.glob("*.py")), Path(__file__)]:
+            body = path.read_bytes()
+            h.update(f"{path.name}\0{len(body)}\0".encode() + body)
+    except OSError:
+        return None
+    return h.hexdigest()[:32]
