@@ -116,20 +116,23 @@ def _from_json(rows: list) -> dict[int, Target]:
 
 def _digest(game_id: str, cards_dir: str | None) -> str | None:
     """A digest of every file in the game's data folder and of the modules that read it and make
-    the table (``ludoteca.cards``' and this one), or None when one cannot be read."""
-    import hashlib
+    the table (``ludoteca.cards``' and this one), or None when one cannot be read: two checksums
+    and the length (a check against edits, not against forgery: hashlib would load OpenSSL, a
+    tenth of the scanner's own start-up)."""
+    import zlib
     from pathlib import Path
 
     import ludoteca.cards
 
     code = Path(ludoteca.cards.__file__).parent
     data = (Path(cards_dir) if cards_dir is not None else code) / game_id
-    h = hashlib.sha256()
+    crc, adler, size = 0, 1, 0
     try:
         files = sorted(p for p in data.iterdir() if p.is_file())
         for path in [*files, *sorted(code.glob("*.py")), Path(__file__)]:
             body = path.read_bytes()
-            h.update(f"{path.name}\0{len(body)}\0".encode() + body)
+            body = f"{path.name}\0{len(body)}\0".encode() + body
+            crc, adler, size = zlib.crc32(body, crc), zlib.adler32(body, adler), size + len(body)
     except OSError:
         return None
-    return h.hexdigest()[:32]
+    return f"{crc:08x}{adler:08x}{size:x}"
