@@ -11,7 +11,8 @@ from the child's own resource usage) of each over the rounds, and the scan's CPU
 Bytecode: an installed Ludoteca (pip, a wheel) has its modules compiled once; a checkout run with
 PYTHONDONTWRITEBYTECODE=1 compiles every module at every start.  By default each command runs once
 first with its bytecode written into a private cache (PYTHONPYCACHEPREFIX in a temporary folder),
-then is timed from it; ``--no-bytecode`` times every start compiling from source instead.
+then is timed from it; ``--no-bytecode`` times every start compiling from source whatever has no
+``__pycache__`` beside it (Ludoteca, and the packages of a virtual environment made by uv).
 
     python bench/bench_scan_startup.py                       # 5 rounds, a Ciudadelas table
     python bench/bench_scan_startup.py --old /work/main      # paired: before and after a change
@@ -87,9 +88,10 @@ def main() -> int:
     try:
         photo = Path(args.photo) if args.photo else make_photo(tmp, args.game, args.seed)
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
-        env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
-        if args.no_bytecode:
+        if args.no_bytecode:       # the standard library's own __pycache__ is still read
             env["PYTHONDONTWRITEBYTECODE"] = "1"
+        else:
+            env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
         launcher = script()
         scan = ([launcher] if launcher else [sys.executable, "-m", "ludoteca"]) + [
             "scan", str(photo), "--game", args.game]
