@@ -1,0 +1,47 @@
+"""Scoring behaviour a mutation run (bench/mutation.py, seed 40925) found unpinned: each test
+asserts what a player sees on the final screen (a rank, a winner, a tie note)."""
+
+from __future__ import annotations
+
+import copy
+
+from ludoteca.cards import load
+from ludoteca.companion.engine.scoring import el_mapa
+from ludoteca.companion.engine.scoring.ciudadelas import CityEnd, score
+
+CATALOG = load(games=("ciudadelas", "el_mapa"))
+
+
+def ciudadelas_with_tie_rule(rule: str):
+    """The shipped Ciudadelas data with ``game.yaml``'s ``tie_break.rule`` set to ``rule``."""
+    game = copy.copy(CATALOG["ciudadelas"])
+    game.singles = {**game.singles, "game": {**game.meta, "tie_break": {"rule": rule}}}
+    return game
+
+
+def test_a_player_who_revealed_no_character_loses_a_highest_character_tie_to_the_assassin():
+    # Ana: Castillo (4) = 4; Luis: Puerto (4) = 4: tied on total. Luis revealed the Asesino
+    # (number 1), Ana nothing: 1 > 0, so Luis ranks first and Ana second, not a shared rank.
+    game = ciudadelas_with_tie_rule("highest_character")
+    result = score([CityEnd("Ana", ("castle",), gold=9), CityEnd("Luis", ("harbor",), characters=("assassin",))],
+                   game)
+    assert [(p.total, p.rank) for p in result.players] == [(4, 2), (4, 1)]
+    assert result.winners == ("Luis",)
+    assert any("Ana 0, Luis 1" in note["en"] for note in result.notes)
+
+
+def test_the_temple_of_ares_gives_no_troop_points_to_a_realm_that_trained_none():
+    # Templo de Ares: level 4 + 9 extra = 13, plus 2 a trained troop; a RealmEnd given no
+    # trained_troops trained none: 13 in all, the wonder line 0.
+    result = el_mapa.score([el_mapa.RealmEnd("Ana", buildings=("templo_ares",))], CATALOG["el_mapa"])
+    assert result.player("Ana").breakdown["wonders"] == 0
+    assert result.player("Ana").total == 13
+
+
+def test_the_scanner_is_told_two_level_one_buildings_are_missing_under_a_lone_level_two():
+    # A level-2 building stands only in a level-2 slot, which rests on two level-1 slots: a photo
+    # showing one level-2 building and nothing else misses two level-1 buildings ({1: 2}).
+    game = CATALOG["el_mapa"]
+    level_two = next(b["id"] for b in game.entries("building")
+                     if b["level"] == 2 and not b.get("variant") and b.get("scope") != "shared")
+    assert el_mapa.missing_under(game, [level_two], players=2) == {1: 2}
