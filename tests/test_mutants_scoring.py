@@ -6,10 +6,10 @@ from __future__ import annotations
 import copy
 
 from ludoteca.cards import load
-from ludoteca.companion.engine.scoring import el_mapa
+from ludoteca.companion.engine.scoring import el_mapa, score_record
 from ludoteca.companion.engine.scoring.ciudadelas import CityEnd, score
 
-CATALOG = load(games=("ciudadelas", "el_mapa"))
+CATALOG = load(games=("ciudadelas", "el_mapa", "gladiadores"))
 
 
 def ciudadelas_with_tie_rule(rule: str):
@@ -45,3 +45,20 @@ def test_the_scanner_is_told_two_level_one_buildings_are_missing_under_a_lone_le
     level_two = next(b["id"] for b in game.entries("building")
                      if b["level"] == 2 and not b.get("variant") and b.get("scope") != "shared")
     assert el_mapa.missing_under(game, [level_two], players=2) == {1: 2}
+
+
+def test_a_lenient_gladiadores_note_names_the_building_in_each_language():
+    # Domus is marked V (5 players); in a 3-player game a lenient score keeps it and notes, for a
+    # player, that it only goes in games of 5 or more: Spanish words and name under "es", English
+    # under "en". The shipped names are Latin in both, so this copy names Domus apart.
+    game = copy.copy(CATALOG["gladiadores"])
+    domus = game.find("building", "Domus")["id"]
+    game.kinds = {**game.kinds, "building": [
+        dict(e, name={"es": "Casa del amo", "en": "Master's house"}) if e["id"] == domus else e
+        for e in game.entries("building")]}
+    players = [{"name": "Ana", "combat_wins": 3, "buildings": [domus]}, {"name": "Luis", "combat_wins": 2},
+               {"name": "Eva", "combat_wins": 1}]
+    result = score_record({"game": "gladiadores", "players": players}, {"gladiadores": game}, lenient=True)
+    [plain] = [n["plain"] for n in result.notes if "plain" in n]
+    assert plain["es"] == "Casa del amo solo va en partidas de 5 o más jugadores: se cuenta tal como se jugó en la mesa."
+    assert plain["en"] == "Master's house is only in games of 5 or more players: counted as played at the table."
