@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from ludoteca.cards import load
-from ludoteca.companion.engine.scoring import el_mapa, score_record
+from ludoteca.companion.engine.scoring import RecordError, el_mapa, score_record
 from ludoteca.companion.engine.scoring.ciudadelas import CityEnd, score
 
 CATALOG = load(games=("ciudadelas", "el_mapa", "gladiadores"))
@@ -62,3 +64,22 @@ def test_a_lenient_gladiadores_note_names_the_building_in_each_language():
     [plain] = [n["plain"] for n in result.notes if "plain" in n]
     assert plain["es"] == "Casa del amo solo va en partidas de 5 o más jugadores: se cuenta tal como se jugó en la mesa."
     assert plain["en"] == "Master's house is only in games of 5 or more players: counted as played at the table."
+
+
+def refusal_lines(unknown: int) -> list[str]:
+    """The lines refusing a Ciudadelas record whose first city lists ``unknown`` unknown districts."""
+    record = {"game": "ciudadelas", "players": [
+        {"name": "Ana", "gold": 1, "city": [f"Nada{i}" for i in range(unknown)]},
+        {"name": "Luis", "gold": 1, "city": ["Temple"]}]}
+    with pytest.raises(RecordError) as refused:
+        score_record(record, CATALOG)
+    return [str(p) for p in refused.value.problems]
+
+
+def test_a_refusal_lists_fifty_problems_and_counts_the_rest_in_the_last_line():
+    # 50 problems are all listed; 60 are 49 listed and the 11 left counted: 50 lines either way.
+    fifty = refusal_lines(50)
+    assert len(fifty) == 50 and fifty[-1].startswith("<record>: players[0].city[49]: unknown district 'Nada49'")
+    sixty = refusal_lines(60)
+    assert len(sixty) == 50 and sixty[-1] == "<record>: ... and 11 more problems"
+    assert sixty[-2].startswith("<record>: players[0].city[48]: unknown district 'Nada48'")
