@@ -83,3 +83,11 @@ def test_a_refusal_lists_fifty_problems_and_counts_the_rest_in_the_last_line():
     sixty = refusal_lines(60)
     assert len(sixty) == 50 and sixty[-1] == "<record>: ... and 11 more problems"
     assert sixty[-2].startswith("<record>: players[0].city[48]: unknown district 'Nada48'")
+
+
+def test_a_name_of_spaces_is_refused_as_no_name():
+    record = {"game": "ciudadelas", "players": [{"name": "   ", "gold": 1, "city": ["Temple"]},
+                                                {"name": "Luis", "gold": 1, "city": ["Temple"]}]}
+    with pytest.raises(RecordError) as refused:
+        score_record(record, CATALOG)
+    assert [str(p) for p in refused.value.problems] == ["<record>: players[0].name: expected a name, got '   '"]
