@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from ludoteca.cards import load
-from ludoteca.companion.engine.scoring import RecordError, el_mapa, score_record
+from ludoteca.companion.engine.scoring import RecordError, el_mapa, read_record, score_record
 from ludoteca.companion.engine.scoring.ciudadelas import CityEnd, score
 
 CATALOG = load(games=("ciudadelas", "el_mapa", "gladiadores"))
@@ -91,3 +91,19 @@ def test_a_name_of_spaces_is_refused_as_no_name():
     with pytest.raises(RecordError) as refused:
         score_record(record, CATALOG)
     assert [str(p) for p in refused.value.problems] == ["<record>: players[0].name: expected a name, got '   '"]
+
+
+def test_a_yaml_record_without_game_is_refused_at_the_line_its_mapping_starts(tmp_path):
+    path = tmp_path / "r.yaml"
+    path.write_text("# a record\n\nplayers:\n  - name: Ana\n", encoding="utf-8")
+    with pytest.raises(RecordError) as refused:
+        score_record(read_record(path), CATALOG, path="r.yaml")
+    assert str(refused.value) == "r.yaml:3: game: missing (one of: ciudadelas, el_mapa, gladiadores)"
+
+
+def test_a_state_the_box_does_not_allow_is_refused_unless_lenient_is_asked_for():
+    # Domus is marked V: a 3-player game cannot hold it; without lenient= the record is refused.
+    players = [{"name": "Ana", "combat_wins": 3, "buildings": ["Domus"]}, {"name": "Luis", "combat_wins": 2},
+               {"name": "Eva", "combat_wins": 1}]
+    with pytest.raises(RecordError, match=r"players\[0\]\.buildings\[0\]: 'Domus / Domus' \(symbol V\)"):
+        score_record({"game": "gladiadores", "players": players}, CATALOG)
