@@ -3,8 +3,12 @@ asserts what a player meets (an option offered, a refusal, an undone move, a sav
 
 from __future__ import annotations
 
+import random
+
 from ludoteca.cards import load
+from ludoteca.companion.engine import Store
 from ludoteca.companion.engine.setup import screen_options
+from test_engine_helpers import choose_move
 
 CATALOG = load(games=("el_mapa",))
 
@@ -17,3 +21,35 @@ def test_the_new_game_screen_offers_each_variant_by_its_name():
     assert variants["type"] == "ids"
     assert variants["choices"] == {v["id"]: v["name"] for v in data.entries("variant")}
     assert variants["choices"]["armeria_atalaya"] == {"es": "Armería y Atalaya", "en": "Armoury and Watchtower"}
+
+
+def test_an_undone_and_redone_action_keeps_every_credit_in_the_log():
+    # Ciudadelas for four, played by the helpers' table through its second round's draft; the move that ends a
+    # round (and deals the next round's characters at random) and every fifth move are undone and
+    # redone at once. The exported log credits each move to the same player as the log without
+    # those pairs, and each undo and redo to whoever made the move they walk: a redone move deals
+    # as it did the first time, so the picks after it stay legal and go to the same players.
+    store = Store(":memory:")
+    session = store.new_game("ciudadelas", ["Ana", "Luis", "Eva", "Pablo"], seed=11)
+    rnd = random.Random(0)
+    walked_rows: list[bool] = []
+    moves = 0
+    while session.state["round"] < 2 or session.state["phase"] == "choose":
+        before = session.state["round"]
+        session.apply(choose_move(session.state, session.legal_actions(), session.data, rnd))
+        moves += 1
+        walked_rows.append(False)
+        if session.state["round"] != before or moves % 5 == 0:
+            session.apply({"action": "undo"})
+            session.apply({"action": "redo"})
+            walked_rows += [True, True]
+    rows = [r["action"] for r in store.log(session.id)]
+    walked = session.actors(rows)
+    plain = session.actors([row for row, pair in zip(rows, walked_rows) if not pair])
+    expected: list[str] = []
+    made = -1
+    for pair in walked_rows:
+        made += not pair
+        expected.append(plain[made])
+    assert walked == expected
+    assert set(plain) == {"Ana", "Luis", "Eva", "Pablo"}
