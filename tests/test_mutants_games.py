@@ -1,0 +1,30 @@
+"""Game rules a mutation run (bench/mutation.py, seed 40925) found unpinned: each test plays through
+the Session API and asserts what the table sees (a pile, a score, a refusal)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ludoteca.companion.engine import Store
+
+NAMES = ["Ana", "Luis", "Eva"]
+
+
+@pytest.fixture()
+def store():
+    return Store(":memory:")
+
+
+def test_a_combat_card_revealed_at_the_table_leaves_the_draw_pile_for_the_discard(store):
+    # The engine keeps the combat pile in step with the table's: a fight with the card the table
+    # turned up (c_030) takes that card out of the pile the engine draws from, once, and discards it.
+    s = store.new_game("gladiadores", NAMES, seed=4)
+    seat = s.state["active"]
+    me, rival = s.state["players"][seat], s.state["players"][(seat + 1) % 3]
+    assert "c_030" in s.state["centre"]["combat"]
+    pile = len(s.state["centre"]["combat"])
+    s.apply({"action": "fight", "gladiator": me["gladiators"][0]["uid"], "target": rival["name"],
+             "defender": rival["gladiators"][0]["uid"], "card": "c_030"})
+    assert "c_030" not in s.state["centre"]["combat"]
+    assert len(s.state["centre"]["combat"]) == pile - 1
+    assert s.state["centre"]["combat_discard"].count("c_030") == 1
