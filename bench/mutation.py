@@ -62,15 +62,6 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "companion/engine/definition.py": ("test_engine_definition.py", "test_engine_moves.py",
                                        "test_pinned_playouts.py"),
     "companion/engine/outcome.py": ("test_engine_definition.py", "test_pinned_playouts.py"),
-    "companion/engine/games/ciudadelas.py": ("test_engine_ciudadelas.py", "test_pinned_playouts.py",
-                                             "test_engine_refusals.py", "test_engine_live_score.py",
-                                             "test_engine_derived.py", "test_engine_moves.py"),
-    "companion/engine/games/el_mapa.py": ("test_engine_el_mapa.py", "test_pinned_playouts.py",
-                                          "test_engine_refusals.py", "test_engine_live_score.py",
-                                          "test_engine_derived.py", "test_engine_moves.py"),
-    "companion/engine/games/gladiadores.py": ("test_engine_gladiadores.py", "test_pinned_playouts.py",
-                                              "test_engine_refusals.py", "test_engine_live_score.py",
-                                              "test_engine_derived.py", "test_engine_moves.py"),
     "companion/engine/store.py": ("test_store_trouble.py", "test_store_recovery.py", "test_store_hostile.py",
                                   "test_engine_core.py"),
     "companion/engine/clock.py": ("test_table_clock.py", "test_store_recovery.py"),
@@ -80,6 +71,13 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "generator/sheets.py": ("test_generator_layout.py", "test_generator_paper.py", "test_generator_fold.py"),
     "generator/deck.py": ("test_generator_deck_csv.py", "test_generator_cache.py"),
 }
+
+#: each file of a game's engine package is covered by its game's engine tests and the shared ones
+GAME_TESTS = ("test_pinned_playouts.py", "test_engine_refusals.py", "test_engine_live_score.py",
+              "test_engine_derived.py", "test_engine_moves.py", "test_mutants_games.py")
+for _game in ("ciudadelas", "el_mapa", "gladiadores"):
+    for _file in sorted((ROOT / "companion" / "engine" / "games" / _game).glob("*.py")):
+        TARGETS[str(_file.relative_to(ROOT))] = (f"test_engine_{_game}.py", *GAME_TESTS)
 
 #: (name, module, exact text, replacement): the engine's and scoring's bugs a review found the suite
 #: let through (the generator's are in bench/mutate_generator.py)

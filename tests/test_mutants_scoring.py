@@ -62,7 +62,8 @@ def test_a_lenient_gladiadores_note_names_the_building_in_each_language():
                {"name": "Eva", "combat_wins": 1}]
     result = score_record({"game": "gladiadores", "players": players}, {"gladiadores": game}, lenient=True)
     [plain] = [n["plain"] for n in result.notes if "plain" in n]
-    assert plain["es"] == "Casa del amo solo va en partidas de 5 o más jugadores: se cuenta tal como se jugó en la mesa."
+    assert plain["es"] == ("Casa del amo solo va en partidas de 5 o más jugadores: "
+                           "se cuenta tal como se jugó en la mesa.")
     assert plain["en"] == "Master's house is only in games of 5 or more players: counted as played at the table."
 
 
