@@ -7,6 +7,7 @@ document's generated ids folded away, and fails when one picture belongs to two 
 
 from __future__ import annotations
 
+import functools
 import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
@@ -42,18 +43,26 @@ def _catalog():
     return _CATALOG[0]
 
 
-def _pictures(game, component: str) -> dict[str, set[str]]:
-    """For one component: the picture's SVG text -> the Spanish names of the cards showing it."""
+@functools.lru_cache(maxsize=None)
+def _arts(game: str, component: str) -> list[tuple[dict, ET.Element]]:
+    """Each front of one component once (not once per copy): its context and its picture."""
     opts = Options()
     comp = next(c for c in GAMES[game].components(_catalog()[game], opts) if c.id == component)
-    seen: dict[str, set[str]] = defaultdict(set)
-    for face in {id(f): f for f in comp.fronts}.values():   # each face once, not once per copy
-        svg = render(face, comp.size_mm, 3.0, opts)
-        root = ET.fromstring(svg)
+    out = []
+    for face in {id(f): f for f in comp.fronts}.values():
+        root = ET.fromstring(render(face, comp.size_mm, 3.0, opts))
         arts = [e for e in root.iter() if "art" in (e.get("class") or "").split()]
         assert len(arts) == 1, f"{game}/{component} {face.name}: {len(arts)} elements of class art"
-        text = _NOISE.sub("", ET.tostring(arts[0], encoding="unicode"))
-        seen[text].add(in_lang(face.context.get("name"), "es"))
+        out.append((face.context, arts[0]))
+    return out
+
+
+def _pictures(game, component: str) -> dict[str, set[str]]:
+    """For one component: the picture's SVG text -> the Spanish names of the cards showing it."""
+    seen: dict[str, set[str]] = defaultdict(set)
+    for context, art in _arts(game, component):
+        text = _NOISE.sub("", ET.tostring(art, encoding="unicode"))
+        seen[text].add(in_lang(context.get("name"), "es"))
     return seen
 
 
@@ -61,3 +70,16 @@ def _pictures(game, component: str) -> dict[str, set[str]]:
 def test_no_two_names_share_a_picture(game: str, component: str) -> None:
     shared = {tuple(sorted(names)) for names in _pictures(game, component).values() if len(names) > 1}
     assert not shared, f"{game}/{component}: one picture for {sorted(shared)}"
+
+
+def test_each_origin_fights_in_a_pose_of_its_own() -> None:
+    """Gladiators of different origins do not share a body: arms and legs (the figure's limbs) are
+    drawn in a pose of each origin's own, so a retiarius casting his net, an archer drawing his
+    bow and a Roman behind his shield read apart at arm's length, not only by what they hold."""
+    origins: dict[tuple[str, ...], set[str]] = defaultdict(set)
+    for context, art in _arts("gladiadores", "gladiators"):
+        limbs = tuple(e.get("d") for e in art.iter() if e.get("class") == "limb")
+        assert len(limbs) >= 4, f"{in_lang(context['name'], 'es')}: {len(limbs)} limbs drawn"
+        origins[limbs].add(context["origin"])
+    shared = sorted(sorted(o) for o in origins.values() if len(o) > 1)
+    assert not shared, f"origins drawn in one pose: {shared}"

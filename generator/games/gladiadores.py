@@ -81,22 +81,25 @@ ART_FAMILIES = ("scene", "gear")
 
 @functools.lru_cache(maxsize=1)
 def art_library() -> dict[str, frozenset[str]]:
-    """The drawings of templates/gladiadores/_art.svg.j2 by family: {"scene": {"hut", ...}, ...}."""
+    """The drawings of templates/gladiadores/_art.svg.j2 by family: {"scene": {"hut", ...}, ...},
+    and "pose": the keys of its POSES (how a gladiator stands)."""
     from ludoteca.generator.templating import environment
     module = environment().get_template(ART_TEMPLATE).module
     names = [n for n in dir(module) if not n.startswith("_")]
-    return {fam: frozenset(n[len(fam) + 1:] for n in names if n.startswith(fam + "_"))
-            for fam in ART_FAMILIES}
+    library = {fam: frozenset(n[len(fam) + 1:] for n in names if n.startswith(fam + "_"))
+               for fam in ART_FAMILIES}
+    library["pose"] = frozenset(module.POSES)
+    return library
 
 
 def art_ids(g: Game, kind: str, entry: dict, family: str) -> dict[str, list[str]]:
     """An entry's ``art:`` as {part: [drawing ids]}, every id checked against the library.
 
     An unknown id is one line naming the file, the entry, the field and what was expected."""
-    known = art_library()[family]
     art = entry.get("art") or {}
     out: dict[str, list[str]] = {}
     for part, value in art.items():
+        known = art_library()["pose" if part == "pose" else family]
         ids = list(value) if isinstance(value, list) else [value]
         for i, name in enumerate(ids):
             if name not in known:
@@ -107,7 +110,8 @@ def art_ids(g: Game, kind: str, entry: dict, family: str) -> dict[str, list[str]
                 field = f"art.{part}" + (f"[{i}]" if isinstance(value, list) else "")
                 raise GeneratorError(str(Problem(
                     str(path), where or line, kind, entry["id"], field,
-                    f"a drawing of templates/{ART_TEMPLATE}{hint}", f"'{name}'")))
+                    f"a {'pose' if part == 'pose' else 'drawing'} of templates/{ART_TEMPLATE}{hint}",
+                    f"'{name}'")))
         out[part] = ids
     return out
 

@@ -1152,8 +1152,14 @@ def gladiadores_art() -> Iterator[Case]:
                             ("building 'domus': art.main: an ASCII id",)),
         "unknown_gear": ("gladiators.yaml", gladiators, crixo, crixo.replace("scar", "eyepatch"),
                          ("gladiator 'crixo': art.extra[1]: a drawing of", "'eyepatch'")),
-        "gear_of_a_building": ("gladiators.yaml", gladiators, "{weapon: gladius,", "{weapon: temple,",
+        "gear_of_a_building": ("gladiators.yaml", gladiators, " weapon: gladius,", " weapon: temple,",
                                ("origin 'romano': art.weapon: a drawing of",)),
+        "unknown_pose": ("gladiators.yaml", gladiators, "pose: shield_wall,", "pose: cartwheel,",
+                         ("origin 'romano': art.pose: a pose of templates/gladiadores/_art.svg.j2", "'cartwheel'")),
+        "pose_close": ("gladiators.yaml", gladiators, "pose: shield_wall,", "pose: shieldwall,",
+                       ("origin 'romano': art.pose:", "did you mean 'shield_wall'?")),
+        "gear_as_a_pose": ("gladiators.yaml", gladiators, "pose: shield_wall,", "pose: gladius,",
+                           ("origin 'romano': art.pose: a pose of",)),
     }
 
     def nothing_written(folder: Path, out: str, err: str) -> str | None:
