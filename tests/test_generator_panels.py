@@ -100,7 +100,7 @@ def layout(svg: str) -> tuple[list[tuple[int, Box, str]], list[tuple[int, Box]],
             clip = box if clip is None else (max(clip[0], box[0]), max(clip[1], box[1]),
                                              min(clip[2], box[2]), min(clip[3], box[3]))
         rotated = rotated or "rotate" in (node.get("transform") or "")
-        art = art or node.get("class") == "art"      # a picture: its lettering is the art's own
+        art = art or node.get("class") == "art"      # a picture: its lines are drawing, not frame
         tag = node.tag.replace(SVG, "")
         order += 1
         if tag in ("defs", "clipPath", "mask") or node.get("class") == "scan-marker":
@@ -117,7 +117,7 @@ def layout(svg: str) -> tuple[list[tuple[int, Box, str]], list[tuple[int, Box]],
             if node.get("stroke", "none") != "none" and stroke > 0 and m == top and not art:
                 frames.append((box[0] - stroke / 2, box[1] - stroke / 2, box[2] + stroke / 2,
                                box[3] + stroke / 2))
-        if tag == "text" and not rotated and not art:
+        if tag == "text" and not rotated:
             words = "".join(node.itertext()).strip()
             if words:
                 size = float(node.get("font-size"))
