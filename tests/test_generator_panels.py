@@ -173,6 +173,10 @@ def problems(svg: str, size: tuple[float, float], safe: float | None,
         elif disc is not None and max(math.hypot(x - w / 2, y - h / 2) for x in box[::2]
                                       for y in box[1::2]) > min(w, h) / 2 - disc + TOL:
             out.append(f"{words[:40]!r} {_fmt(box)} is within {disc:g} mm of the round cut")
+    for i, (_, a, words_a) in enumerate(texts):     # two labels printed over each other
+        for _, b, words_b in texts[i + 1:]:
+            if _overlap(a, b) > TOL:
+                out.append(f"{words_a[:40]!r} {_fmt(a)} and {words_b[:40]!r} {_fmt(b)} overlap")
     if safe is not None:
         for box in frames:              # a frame line near the cut shows a miscut as uneven borders
             near = [d for d in (box[0], box[1], w - box[2], h - box[3]) if -TOL < d < safe - TOL]
@@ -250,7 +254,8 @@ def name_limit(game, name: dict) -> int:
 
 def faces_to_try(comp, lang: str) -> list[Face]:
     """One face per template of the component: the one with the longest name in ``lang``, as it
-    is and with a made-up name of the longest length the schema allows."""
+    is and with a made-up name of the longest length the schema allows; the wordiest; and one of
+    each variant (each set of context fields a face fills: a district with points, with an effect...)."""
     game = _game(comp.game)
     out = []
     for side in (comp.fronts, comp.backs or []):
@@ -270,6 +275,13 @@ def faces_to_try(comp, lang: str) -> list[Face]:
                 wordiest[face.template] = face
         for face in wordiest.values():
             if face not in by_template.values():
+                out.append(face)
+        variants: dict[tuple, Face] = {}       # one face of each variant: what it shows or not
+        for face in side:
+            shown = tuple(sorted(k for k, v in face.context.items() if v not in (None, False, "", [], {})))
+            variants.setdefault((face.template, shown), face)
+        for face in variants.values():
+            if face not in out and face not in by_template.values():
                 out.append(face)
         for face in by_template.values():
             out.append(face)
