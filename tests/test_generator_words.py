@@ -73,3 +73,45 @@ def test_score_pad_rows_are_the_scoring_lines_in_the_same_words(game, players):
     play_to_end(session, 1)
     final = session.state["final"]
     assert rows == [final["labels"][key] for key in final["players"][0]["breakdown"]]
+
+
+def _spanish(node, skip=frozenset({"seed_line", "note", "notes", "source"})) -> list[str]:
+    """Every Spanish text of a YAML tree: the ``es`` of each {es, en}, leaving out the data's
+    quotations of its sources (seed lines, notes)."""
+    if isinstance(node, dict):
+        out = [node["es"]] if isinstance(node.get("es"), str) else []
+        for key, value in node.items():
+            if key not in skip and key != "es":
+                out += _spanish(value, skip)
+        return out
+    if isinstance(node, list):
+        return [t for item in node for t in _spanish(item, skip)]
+    return []
+
+
+def test_el_mapa_calls_a_map_tile_a_loseta_as_the_app_does():
+    """The kit said "fichas del mapa" where the app says "losetas"; "ficha" stays the word for a
+    token (fichas de puntos de batalla), so a map tile is a loseta in the rulebook, the cards, the
+    titles and the app alike."""
+    import re
+    from pathlib import Path
+
+    import yaml
+    from ludoteca.companion.engine.scoring.el_mapa import LABELS
+
+    root = Path(el_mapa.__file__).resolve().parents[2]
+    sources = [root / "generator" / "rulebook" / "texts" / name for name in ("el_mapa.yaml", "notes_es.yaml")]
+    sources += sorted((root / "cards" / "el_mapa").glob("*.yaml"))
+    load = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    texts = [t for path in sources for t in _spanish(yaml.load(path.read_text(encoding="utf-8"), Loader=load))]
+    texts += [t for path in sources[1:2] for t in re.findall(r"[^\n]+", path.read_text(encoding="utf-8"))
+              if not t.lstrip().startswith("#")]                  # the notes are plain Spanish text
+    texts += [w["es"] for table in ("titles", "labels") for w in words("el_mapa", table).values()]
+    common = yaml.safe_load((root / "generator" / "rulebook" / "texts" / "common.yaml").read_text(encoding="utf-8"))
+    texts += _spanish(common)
+    tile = re.compile(r"\bfichas? (del? mapa|de nivel|iniciales?|revelada|de hechizo|de pueblo|boca)|"
+                      r"\bfichas (reveladas|iniciales|por nivel)|\bfichas del mapa|\bfichas? que revel",
+                      re.IGNORECASE)
+    assert [t for t in texts if tile.search(t)] == []
+    assert "losetas" in LABELS["tiles"]["es"].lower()
+    assert el_mapa.TITLES["tiles"]["es"].lower().startswith("losetas")
