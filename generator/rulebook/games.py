@@ -133,7 +133,7 @@ def ciudadelas_box(ctx: Context) -> list[Block]:
              label(ctx, "box_characters", n=counts["characters"])]
     items += [f"{c['copies']} × {ctx.t(c['name'])}: {ctx.t(c['description'])}" for c in g.entries("component")]
     items.append(label(ctx, "box_gold"))
-    return [Heading(1, markup(ctx.w("box"))), Para(markup(ctx.w("box_intro")), "small"),
+    return [Heading(1, markup(ctx.w("box"))),
             Items([markup(i) for i in items])]
 
 
@@ -298,7 +298,7 @@ def el_mapa_box(ctx: Context) -> list[Block]:
         items.append(label(ctx, "box_markers", n=m["copies"] * len(colours), name=ctx.t(m["name"]),
                            each=m["copies"], colours=len(colours)))
     items.append(label(ctx, "box_maps", n=counts["maps"]))
-    return [Heading(1, markup(ctx.w("box"))), Para(markup(ctx.w("box_intro")), "small"),
+    return [Heading(1, markup(ctx.w("box"))),
             Items([markup(i) for i in items])]
 
 
@@ -496,7 +496,7 @@ def gladiadores_box(ctx: Context) -> list[Block]:
         if t.get("note"):
             line += f": {ctx.t(t['note'])}"
         items.append(line)
-    return [Heading(1, markup(ctx.w("box"))), Para(markup(ctx.w("box_intro")), "small"),
+    return [Heading(1, markup(ctx.w("box"))),
             Items([markup(i) for i in items])]
 
 
