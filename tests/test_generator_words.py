@@ -91,7 +91,7 @@ def _spanish(node, skip=frozenset({"seed_line", "note", "notes", "source"})) -> 
 
 def test_el_mapa_calls_a_map_tile_a_loseta_as_the_app_does():
     """The kit said "fichas del mapa" where the app says "losetas"; "ficha" stays the word for a
-    token (fichas de puntos de batalla), so a map tile is a loseta in the rulebook, the cards, the
+    token ("Fichas y contadores"), so a map tile is a loseta in the rulebook, the cards, the
     titles and the app alike."""
     import re
     from pathlib import Path
