@@ -45,7 +45,7 @@ def _catalog():
 
 @functools.lru_cache(maxsize=None)
 def _arts(game: str, component: str) -> list[tuple[dict, ET.Element]]:
-    """Each front of one component once (not once per copy): its context and its picture."""
+    """Each front of one component once (not once per copy): its name, context and picture."""
     opts = Options()
     comp = next(c for c in GAMES[game].components(_catalog()[game], opts) if c.id == component)
     out = []
@@ -53,14 +53,14 @@ def _arts(game: str, component: str) -> list[tuple[dict, ET.Element]]:
         root = ET.fromstring(render(face, comp.size_mm, 3.0, opts))
         arts = [e for e in root.iter() if "art" in (e.get("class") or "").split()]
         assert len(arts) == 1, f"{game}/{component} {face.name}: {len(arts)} elements of class art"
-        out.append((face.context, arts[0]))
+        out.append((face.name, face.context, arts[0]))
     return out
 
 
 def _pictures(game, component: str) -> dict[str, set[str]]:
     """For one component: the picture's SVG text -> the Spanish names of the cards showing it."""
     seen: dict[str, set[str]] = defaultdict(set)
-    for context, art in _arts(game, component):
+    for _name, context, art in _arts(game, component):
         text = _NOISE.sub("", ET.tostring(art, encoding="unicode"))
         seen[text].add(in_lang(context.get("name"), "es"))
     return seen
@@ -75,9 +75,13 @@ def test_no_two_names_share_a_picture(game: str, component: str) -> None:
 def test_each_origin_fights_in_a_pose_of_its_own() -> None:
     """Gladiators of different origins do not share a body: arms and legs (the figure's limbs) are
     drawn in a pose of each origin's own, so a retiarius casting his net, an archer drawing his
-    bow and a Roman behind his shield read apart at arm's length, not only by what they hold."""
+    bow and a Roman behind his shield read apart at arm's length, not only by what they hold.
+    (A gladiator with a pose of his own, a worker carrying, a builder at work, is left out.)"""
+    data = _catalog()["gladiadores"]
     origins: dict[tuple[str, ...], set[str]] = defaultdict(set)
-    for context, art in _arts("gladiadores", "gladiators"):
+    for name, context, art in _arts("gladiadores", "gladiators"):
+        if "pose" in (data.get("gladiator", name).get("art") or {}):
+            continue
         limbs = tuple(e.get("d") for e in art.iter() if e.get("class") == "limb")
         assert len(limbs) >= 4, f"{in_lang(context['name'], 'es')}: {len(limbs)} limbs drawn"
         origins[limbs].add(context["origin"])
