@@ -43,7 +43,7 @@ def _catalog():
     return _CATALOG[0]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _arts(game: str, component: str) -> list[tuple[dict, ET.Element]]:
     """Each front of one component once (not once per copy): its name, context and picture."""
     opts = Options()
