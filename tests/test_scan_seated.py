@@ -160,3 +160,25 @@ def test_review_writes_the_annotated_photo_and_a_record_to_edit(tmp_path, capsys
     assert text.startswith("# ludoteca scan --review") and "ana: 2 piezas leídas" in text
     record = yaml.safe_load(text)
     assert record["game"] == "ciudadelas" and sorted(record["players"][0]["city"]) == ["castle", "temple"]
+
+
+def _small_marker(code: int, side_px: float, k: int = 8):
+    """A sharp marker whose black square is ``side_px`` photo pixels across, on a light table
+    (drawn ``k`` times larger and reduced, as a camera's pixels average it)."""
+    grid = markers.cells(code)
+    cell = side_px * k / len(grid)
+    big = np.full((120 * k, 120 * k), 225, np.uint8)
+    x0 = 50 * k
+    for r, row in enumerate(grid):
+        for c, black in enumerate(row):
+            if black:
+                big[int(x0 + r * cell):int(x0 + (r + 1) * cell), int(x0 + c * cell):int(x0 + (c + 1) * cell)] = 25
+    return cv2.resize(big, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA)
+
+
+@pytest.mark.parametrize("side", [10.0, 11.0])
+def test_a_sharp_marker_of_10_to_11_photo_pixels_is_read(side):
+    """The detector hands back such a marker a pixel or so smaller than printed; the size check
+    once refused it (a far token, a far card's corner in a 1.2 MP photo)."""
+    found = detect.find_markers(_small_marker(7, side))
+    assert [code for code, _quad in found] == [7]

@@ -47,9 +47,11 @@ CELL_CORE = 0.2
 CELL_MARGIN = 0.05
 BLURS = (0.35, 0.6, 0.9)
 FIT_RATIO = 1.6
-#: a printed marker seen from a camera is close to a square: its shortest side in the working
-#: image (px) and how much longer its longest side or diagonal may be
-MIN_SIDE = 10.0
+#: a printed marker seen from a camera is close to a square: its shortest side in the photo's own
+#: pixels and how much longer its longest side or diagonal may be.  8 px: a sharp marker of 10 to
+#: 11 px comes out of the detector a pixel or two smaller, and 10 px threw those away (tokens and
+#: far cards of a seated photo); smaller reads still have to pass the quiet-zone and bit checks
+MIN_SIDE = 8.0
 MAX_STRETCH = 2.5
 #: two reads of one code are one face's two copies when the step from one to the other is within
 #: this share of the step the two markers' frames foresee
