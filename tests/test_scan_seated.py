@@ -182,3 +182,24 @@ def test_a_sharp_marker_of_10_to_11_photo_pixels_is_read(side):
     once refused it (a far token, a far card's corner in a 1.2 MP photo)."""
     found = detect.find_markers(_small_marker(7, side))
     assert [code for code, _quad in found] == [7]
+
+
+def test_a_blurred_marker_the_detector_cannot_decode_is_read_from_its_candidate_square():
+    """Depth blur washes a marker's lone cells into grey: OpenCV finds the square but gives up on
+    its bits; read against the blurred look of every code it is the one it is."""
+    sharp = _small_marker(0, 16)
+    blurred = cv2.GaussianBlur(sharp, (0, 0), 1.2 * 16 / 6 / 2.5)     # 0.5 of a cell
+    found = detect.find_markers(blurred)
+    assert [code for code, _quad in found] == [0]
+    (_code, quad), = detect.find_markers(sharp)
+    assert np.allclose(found[0][1], quad, atol=1.5)       # the same corners, its top-left first
+
+
+@pytest.mark.parametrize("turn", [0, 1, 2, 3])
+def test_a_candidate_square_is_read_from_whichever_corner_it_starts(turn):
+    gray = _small_marker(42, 30)
+    (_code, quad), = detect.find_markers(gray, enlarge=False)
+    square = np.roll(np.float32(quad), -turn, axis=0)
+    for corners in (square, square[::-1]):
+        (code, read), = detect.read_candidates(gray, [corners], [])
+        assert code == 42 and np.allclose(read, quad, atol=0.01)

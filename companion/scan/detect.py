@@ -8,6 +8,7 @@ component's outline is its face mapped through the homography of its marker.
 
 from __future__ import annotations
 
+import functools
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +54,15 @@ FIT_RATIO = 1.6
 #: far cards of a seated photo); smaller reads still have to pass the quiet-zone and bit checks
 MIN_SIDE = 8.0
 MAX_STRETCH = 2.5
+#: a candidate square the detector could not decode (a blurred small marker loses its lone
+#: cells under its threshold) is read again here against the blurred look of every code: its cell
+#: means must correlate with the best code's at least READ_CORR, and that code (in its best
+#: rotation) must explain them FIT_RATIO times better than any other code in any rotation; it then
+#: passes the same quiet-zone and bit checks as the detector's reads
+READ_CORR = 0.85
+#: such a read, already the best code by FIT_RATIO, is held against the grids one cell away by
+#: this ratio instead (a blurred lone cell is what made the detector give up on it)
+READ_NEIGHBOUR_RATIO = 1.3
 #: two reads of one code are one face's two copies when the step from one to the other is within
 #: this share of the step the two markers' frames foresee
 SAME_FACE = 0.3
@@ -225,17 +235,107 @@ def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, en
     elif enlarge and UPSCALE > 1:
         scale = float(UPSCALE)
         work = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-    corners, ids, _rejected = (det or detector(dictionary)).detectMarkers(work)
+    corners, ids, rejected = (det or detector(dictionary)).detectMarkers(work)
+    reads = [] if ids is None else [(int(code), quad.reshape(4, 2), FIT_RATIO)
+                                      for quad, code in zip(corners, ids.ravel())]
+    if dictionary == markers.DICTIONARY:
+        taken = [quad for _code, quad, _ratio in reads]
+        reads += [(code, quad, READ_NEIGHBOUR_RATIO)
+                  for code, quad in read_candidates(work, [c.reshape(4, 2) for c in rejected], taken)]
     out = []
-    if ids is None:
-        return out
-    for quad, code in zip(corners, ids.ravel()):
+    for code, quad, ratio in reads:
         # the size check in the image's own pixels: enlarging helps read a small marker, not
         # admit a smaller one
-        corners = quad.reshape(4, 2)
-        if not square_enough(corners / max(scale, 1.0)) or not quiet_zone_clear(work, corners, int(code)):
+        if not square_enough(quad / max(scale, 1.0)) or not quiet_zone_clear(work, quad, code, ratio):
             continue
-        out.append((int(code), [(float(x) / scale, float(y) / scale) for x, y in quad.reshape(4, 2)]))
+        out.append((code, [(float(x) / scale, float(y) / scale) for x, y in quad]))
+    return out
+
+
+def _sampler(gray, quad, n: int):
+    """A function from points in a marker's cell units (x, y; ``n`` cells a side, the quad's
+    first corner at 0, 0) to the grey levels there, interpolated between pixels: a small marker
+    has 2 to 3 pixels a cell, where the nearest pixel is up to a fifth of a cell off."""
+    cv2 = require_cv2()
+    import numpy as np
+
+    unit = np.float32([[0, 0], [n, 0], [n, n], [0, n]])
+    h = cv2.getPerspectiveTransform(unit, np.float32(quad))
+
+    def sample(points):
+        pts = cv2.perspectiveTransform(np.float32(points).reshape(-1, 1, 2), h).reshape(1, -1, 2)
+        return cv2.remap(gray, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE).reshape(-1).astype(np.float32)
+
+    return sample
+
+
+def cell_means(gray, quad, n: int):
+    """The mean grey of the middle of each of a marker's ``n`` x ``n`` cells, row by row."""
+    offsets = [(dx, dy) for dx in (-CELL_CORE, 0, CELL_CORE) for dy in (-CELL_CORE, 0, CELL_CORE)]
+    centres = [(c + 0.5, r + 0.5) for r in range(n) for c in range(n)]
+    seen = _sampler(gray, quad, n)([(cx + dx, cy + dy) for cx, cy in centres for dx, dy in offsets])
+    return seen.reshape(n * n, -1).mean(axis=1)
+
+
+@functools.lru_cache(maxsize=4)
+def _looks(codes: tuple[int, ...], bits: int):
+    """Every code of the dictionary in each quarter turn, blurred by each of BLURS: its cell
+    means (white quiet zone around), centred and scaled to unit length, one row each; and the code
+    and quarter turn of each row."""
+    cv2 = require_cv2()
+    import numpy as np
+
+    n = bits + 2
+    rows, which = [], []
+    for number in range(len(codes)):
+        grid = 1.0 - np.array(markers.cells(number, codes, bits), np.float32)
+        for turn in range(4):
+            ideal = np.ones((n + 2, n + 2), np.float32)
+            ideal[1:-1, 1:-1] = np.rot90(grid, turn)
+            for sigma in BLURS:
+                v = cv2.GaussianBlur(ideal, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)[1:-1, 1:-1].ravel()
+                v = v - v.mean()
+                rows.append(v / np.linalg.norm(v))
+                which.append((number, turn))
+    return np.array(rows, np.float32), np.array(which)
+
+
+def read_candidates(gray, candidates, taken) -> list[tuple[int, Any]]:
+    """(code, corners) of the candidate squares the detector found but could not decode, read
+    against the blurred look of each code (:data:`READ_CORR`, :data:`FIT_RATIO`); the corners
+    clockwise from the code's top-left.  Candidates where a read marker already is are skipped."""
+    import numpy as np
+
+    n = markers.BITS + 2
+    looks, which = _looks(tuple(markers.CODES), markers.BITS)
+    centres = [np.asarray(q, float).mean(axis=0) for q in taken]
+    out: list[tuple[int, Any]] = []
+    for quad in candidates:
+        quad = np.asarray(quad, np.float32)
+        side = min(float(np.hypot(*(quad[i] - quad[(i + 1) % 4]))) for i in range(4))
+        centre = quad.mean(axis=0)
+        if any(float(np.hypot(*(centre - c))) < side for c in centres):
+            continue
+        x, y = quad[:, 0], quad[:, 1]
+        if float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) < 0:
+            quad = quad[::-1].copy()            # clockwise as the image shows it
+        seen = cell_means(gray, quad, n)
+        seen = seen - seen.mean()
+        norm = float(np.linalg.norm(seen))
+        if norm < 1e-6:
+            continue
+        corr = looks @ (seen / norm)
+        best = int(np.argmax(corr))
+        number, turn = which[best]
+        if corr[best] < READ_CORR:
+            continue
+        others = corr[which[:, 0] != number]
+        if others.size and 1 - float(corr[best]) ** 2 > (1 - float(others.max()) ** 2) / FIT_RATIO:
+            continue
+        # the cells seen are the code turned ``turn`` quarter turns: start the corners there
+        out.append((int(number), np.roll(quad, int(turn), axis=0)))
+        centres.append(centre)
     return out
 
 
@@ -254,18 +354,16 @@ def square_enough(quad) -> bool:
     )
 
 
-def quiet_zone_clear(gray, quad, code: int) -> bool:
+def quiet_zone_clear(gray, quad, code: int, ratio: float = FIT_RATIO) -> bool:
     """Whether the printed quiet zone is there: a white band around the marker, as light as its
     white cells.  Code-like patches of text or drawing that the detector reads as a marker have
     no such band, so this is what keeps false components out.
     """
-    cv2 = require_cv2()
     import numpy as np
 
     grid = markers.cells(code)
     n = len(grid)
-    unit = np.float32([[0, 0], [n, 0], [n, n], [0, n]])
-    h = cv2.getPerspectiveTransform(unit, np.float32(quad))
+    sample = _sampler(gray, quad, n)
     ring, border, white = [], [], []
     steps = np.linspace(0.25, n - 0.25, 4 * n)
     for t in steps:
@@ -277,12 +375,6 @@ def quiet_zone_clear(gray, quad, code: int) -> bool:
             if not grid[r][c]:
                 white.append((c + 0.5, r + 0.5))
 
-    def sample(points):
-        pts = cv2.perspectiveTransform(np.float32(points).reshape(-1, 1, 2), h).reshape(-1, 2)
-        xs = np.clip(np.round(pts[:, 0]).astype(int), 0, gray.shape[1] - 1)
-        ys = np.clip(np.round(pts[:, 1]).astype(int), 0, gray.shape[0] - 1)
-        return gray[ys, xs].astype(np.float32)
-
     dark = median(sample(border))
     light = median(sample(white)) if white else float(np.percentile(sample(ring), 75))
     if light - dark < 25:
@@ -293,15 +385,13 @@ def quiet_zone_clear(gray, quad, code: int) -> bool:
     # the cells must fit the code better than any code one cell away (another family's code read
     # through blur has that cell in between): the code, blurred as the photo is, explains what is
     # seen far better than each of its one-cell neighbours
-    offsets = [(dx, dy) for dx in (-CELL_CORE, 0, CELL_CORE) for dy in (-CELL_CORE, 0, CELL_CORE)]
-    centres = [(c + 0.5, r + 0.5) for r in range(n) for c in range(n)]
-    seen = sample([(cx + dx, cy + dy) for cx, cy in centres for dx, dy in offsets]).reshape(n * n, -1).mean(axis=1)
+    seen = cell_means(gray, quad, n)
     inner = seen.reshape(n, n)[1:-1, 1:-1].ravel()
     bits = np.array([grid[r][c] for r in range(1, n - 1) for c in range(1, n - 1)])  # True: black
     margin = CELL_MARGIN * (light - dark)
     if np.all(np.where(bits, inner < middle - margin, inner > middle + margin)):
         return True
-    return bits_fit(seen, grid)
+    return bits_fit(seen, grid, ratio)
 
 
 def median(values) -> float:
@@ -314,10 +404,9 @@ def median(values) -> float:
     return float(s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2)
 
 
-def bits_fit(seen, grid) -> bool:
+def bits_fit(seen, grid, ratio: float = FIT_RATIO) -> bool:
     """Whether the cell means ``seen`` (row by row, border included) fit the marker ``grid`` at
-    least :data:`FIT_RATIO` times better (squared error, best blur) than any grid one inner cell
-    away."""
+    least ``ratio`` times better (squared error, best blur) than any grid one inner cell away."""
     cv2 = require_cv2()
     import numpy as np
 
@@ -341,7 +430,7 @@ def bits_fit(seen, grid) -> bool:
         for c in range(2, n):
             other = ideal.copy()
             other[r, c] = 1.0 - other[r, c]
-            if error(other) < FIT_RATIO * own:
+            if error(other) < ratio * own:
                 return False
     return True
 
