@@ -203,3 +203,13 @@ def test_a_candidate_square_is_read_from_whichever_corner_it_starts(turn):
     for corners in (square, square[::-1]):
         (code, read), = detect.read_candidates(gray, [corners], [])
         assert code == 42 and np.allclose(read, quad, atol=0.01)
+
+
+def test_a_larger_code_of_another_family_is_not_read_as_ours():
+    """A 6x6 ArUco code (id 27) at 90 px, read enlarged, decodes as our code 35 with every cell
+    fitting; its cells have the other code's edges running through them."""
+    aruco = cv2.aruco
+    other = aruco.generateImageMarker(aruco.getPredefinedDictionary(aruco.DICT_6X6_250), 27, 90)
+    table = np.full((180, 180), 235, np.uint8)
+    table[45:135, 45:135] = other
+    assert detect.find_markers(cv2.GaussianBlur(table, (0, 0), 0.8)) == []

@@ -1,9 +1,10 @@
 """Finding the scan markers in a photo (OpenCV's ArUco detector) and the components they belong to.
 
-A photo is read in grey; a large one is read (or scaled) down to about 3 MP first, where the
-markers of a table photo are still 20 px or more across and the detector runs in a few tens of
-milliseconds.  Only markers of the chosen game's data count: any other code is ignored.  Each
-component's outline is its face mapped through the homography of its marker.
+A photo is read in grey; a large one is decoded (or scaled) down to about 3 MP first, and an
+image of that size or less is read enlarged twice, where the small markers of a table photo (a far
+token, a card's corner from a seat) have the pixels the detector needs.  Only markers of the chosen
+game's data count: any other code is ignored.  Each component's outline is its face mapped through
+the homography of its marker.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from .targets import Target
 
 #: longest side, in pixels, that detection works on (a larger photo is scaled down to it)
 WORK_SIDE = 2048
-#: a photo of WORK_SIDE or less is read enlarged this many times (its small markers then have the
-#: pixels the detector's thresholds need)
+#: an image of WORK_SIDE or less is read enlarged this many times (its small markers then have the
+#: pixels the detector's thresholds need): a 1.2 or 3 MP photo, and a 12 MP one decoded at half
+#: its size (its far tokens, 25-40 px across in the photo, were lost at half size)
 UPSCALE = 2
 #: the largest photo file read, in bytes (a phone's photo is 2 to 15 MB)
 MAX_PHOTO_BYTES = 64 * 2**20
@@ -45,6 +47,12 @@ RING_SHARE = 0.75
 #: side, or else the code, blurred by one of BLURS (in cells), explains the samples FIT_RATIO
 #: times better than any code one inner cell away
 CELL_CORE = 0.2
+#: each cell of a marker is one ink: sampled over most of it (this far from its centre, in cells),
+#: the spread of each cell (its lightest less its darkest sample, over the range of all of them) has
+#: a median of at most CELL_SPREAD (a sharp marker 0.1-0.3, a blurred small one up to 0.55; a
+#: larger code of another family read as ours has edges through its cells, near 1)
+CELL_REACH = 0.3
+CELL_SPREAD = 0.8
 CELL_MARGIN = 0.05
 BLURS = (0.35, 0.6, 0.9)
 FIT_RATIO = 1.6
@@ -222,9 +230,8 @@ def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, en
                  ) -> list[tuple[int, list[tuple[float, float]]]]:
     """(code, corners) of every marker of the dictionary in a grey image, corners in its pixels.
 
-    A large image is read at :data:`WORK_SIDE`; a photo of that size or less (``enlarge``: it was
-    not decoded reduced) is read enlarged :data:`UPSCALE` times, where its small markers have the
-    pixels the detector needs.
+    A large image is read at :data:`WORK_SIDE`; an image of that size or less is read enlarged
+    :data:`UPSCALE` times (``enlarge``), where its small markers have the pixels the detector needs.
     """
     cv2 = require_cv2()
     scale = 1.0
@@ -382,6 +389,13 @@ def quiet_zone_clear(gray, quad, code: int, ratio: float = FIT_RATIO) -> bool:
     middle = (dark + light) / 2
     if float((sample(ring) > middle).mean()) < RING_SHARE:
         return False
+    reach = [(dx, dy) for dx in (-CELL_REACH, 0, CELL_REACH) for dy in (-CELL_REACH, 0, CELL_REACH)]
+    spread = sample([(c + 0.5 + dx, r + 0.5 + dy) for r in range(n) for c in range(n) for dx, dy in reach])
+    ranked = np.sort(spread)                  # (not np.percentile: it imports numpy.ma, see median)
+    span = float(ranked[int(0.95 * (len(ranked) - 1))] - ranked[int(0.05 * (len(ranked) - 1))])
+    spread = spread.reshape(n * n, -1)
+    if median(spread.max(axis=1) - spread.min(axis=1)) > CELL_SPREAD * span:
+        return False
     # the cells must fit the code better than any code one cell away (another family's code read
     # through blur has that cell in between): the code, blurred as the photo is, explains what is
     # seen far better than each of its one-cell neighbours
@@ -491,7 +505,7 @@ def recognise(gray, table: Mapping[int, Target], factor: float = 1.0, det: Any =
     A face's copies of its marker count once: reads of one code whose faces lie on each other are
     one component, read as many times as copies were seen."""
     found: list[Found] = []
-    for code, quad in find_markers(gray, det=det, enlarge=factor == 1.0):
+    for code, quad in find_markers(gray, det=det):
         target = table.get(code)
         if target is None:
             continue
