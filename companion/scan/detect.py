@@ -289,23 +289,33 @@ def cell_means(gray, quad, n: int):
 def _looks(codes: tuple[int, ...], bits: int):
     """Every code of the dictionary in each quarter turn, blurred by each of BLURS: its cell
     means (white quiet zone around), centred and scaled to unit length, one row each; and the code
-    and quarter turn of each row."""
+    and quarter turn of each row.  Each blur is applied as one linear map (the blur of each single
+    cell, found once), so building the table costs a few milliseconds of a scan's first photo."""
     cv2 = require_cv2()
     import numpy as np
 
     n = bits + 2
-    rows, which = [], []
+    m = n + 2
+    ideals, which = [], []
     for number in range(len(codes)):
         grid = 1.0 - np.array(markers.cells(number, codes, bits), np.float32)
         for turn in range(4):
-            ideal = np.ones((n + 2, n + 2), np.float32)
+            ideal = np.ones((m, m), np.float32)
             ideal[1:-1, 1:-1] = np.rot90(grid, turn)
-            for sigma in BLURS:
-                v = cv2.GaussianBlur(ideal, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)[1:-1, 1:-1].ravel()
-                v = v - v.mean()
-                rows.append(v / np.linalg.norm(v))
-                which.append((number, turn))
-    return np.array(rows, np.float32), np.array(which)
+            ideals.append(ideal.ravel())
+            which.append((number, turn))
+    flat = np.array(ideals, np.float32)
+    inner = np.zeros((m, m), bool)
+    inner[1:-1, 1:-1] = True
+    rows, owners = [], []
+    for sigma in BLURS:
+        blur = np.array([cv2.GaussianBlur(np.eye(m * m, dtype=np.float32)[k].reshape(m, m), (0, 0), sigma,
+                                          borderType=cv2.BORDER_REPLICATE).ravel() for k in range(m * m)])
+        v = (flat @ blur)[:, inner.ravel()]
+        v = v - v.mean(axis=1, keepdims=True)
+        rows.append(v / np.linalg.norm(v, axis=1, keepdims=True))
+        owners += which
+    return np.vstack(rows).astype(np.float32), np.array(owners)
 
 
 def read_candidates(gray, candidates, taken) -> list[tuple[int, Any]]:
