@@ -7,6 +7,7 @@ import random
 
 from ludoteca.cards import load
 from ludoteca.companion.engine import Store
+from ludoteca.companion.engine.common import log
 from ludoteca.companion.engine.setup import screen_options
 from test_engine_helpers import choose_move
 
@@ -53,3 +54,12 @@ def test_an_undone_and_redone_action_keeps_every_credit_in_the_log():
         expected.append(plain[made])
     assert walked == expected
     assert set(plain) == {"Ana", "Luis", "Eva", "Pablo"}
+
+
+def test_the_recent_log_keeps_its_last_forty_lines():
+    # The table's recent log is 40 lines (the whole history is the action log): after 45 lines,
+    # lines 6 to 45 are kept, oldest first.
+    state: dict = {}
+    for n in range(1, 46):
+        log(state, f"línea {n}", f"line {n}")
+    assert [line["en"] for line in state["log"]] == [f"line {n}" for n in range(6, 46)]
