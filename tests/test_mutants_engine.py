@@ -7,7 +7,7 @@ import random
 
 from ludoteca.cards import load
 from ludoteca.companion.engine import Store
-from ludoteca.companion.engine.common import log
+from ludoteca.companion.engine.common import log, notices
 from ludoteca.companion.engine.setup import screen_options
 from test_engine_helpers import choose_move
 
@@ -63,3 +63,12 @@ def test_the_recent_log_keeps_its_last_forty_lines():
     for n in range(1, 46):
         log(state, f"línea {n}", f"line {n}")
     assert [line["en"] for line in state["log"]] == [f"line {n}" for n in range(6, 46)]
+
+
+def test_an_action_adding_a_notice_to_a_full_recent_log_shows_that_notice():
+    # The app shows the notices one action added: with the recent log at its 40 lines, an action
+    # that adds one notice (and so drops the oldest line) shows exactly that notice.
+    old = [{"es": f"línea {n}", "en": f"line {n}"} for n in range(40)]
+    notice = {"es": "¡4 Atalaya!", "en": "4 Watchtower!", "notice": True}
+    assert notices(old, old[1:] + [notice]) == [notice]
+    assert notices(old, old[1:] + [old[0]]) == []

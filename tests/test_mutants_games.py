@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ludoteca.companion.engine import Store
+from ludoteca.companion.engine import NotAllowed, Store
 
 NAMES = ["Ana", "Luis", "Eva"]
 
@@ -28,3 +28,22 @@ def test_a_combat_card_revealed_at_the_table_leaves_the_draw_pile_for_the_discar
     assert "c_030" not in s.state["centre"]["combat"]
     assert len(s.state["centre"]["combat"]) == pile - 1
     assert s.state["centre"]["combat_discard"].count("c_030") == 1
+
+
+def test_building_in_a_slot_without_the_two_below_says_so_in_both_languages(store):
+    # Arquería is level 2: slot n2_a (level 2, resting on n1_a and n1_b) is of its level but has
+    # nothing under it; once Estatua stands in n1_a, n1_a is taken. Each refusal names its reason.
+    s = store.new_game("el_mapa", ["Ana", "Luis"], seed=1, options={"first": "Ana"})
+    for resource, delta in (("oro", 60), ("madera", 20), ("piedra", 10)):
+        s.apply({"action": "adjust", "player": "Ana", "resource": resource, "delta": delta})
+    with pytest.raises(NotAllowed) as refused:
+        s.apply({"action": "build", "building": "Arquería", "slot": "n2_a"})
+    assert refused.value.text == {"es": "la casilla n2_a está sin las dos de debajo",
+                                  "en": "slot n2_a is without the two below it"}
+    s.apply({"action": "build", "building": "Estatua", "slot": "n1_a"})
+    s.apply({"action": "end_turn"})
+    s.apply({"action": "end_turn"})
+    with pytest.raises(NotAllowed) as refused:
+        s.apply({"action": "build", "building": "Mercado", "slot": "n1_a"})
+    assert refused.value.text == {"es": "la casilla n1_a está ocupada", "en": "slot n1_a is taken"}
+
