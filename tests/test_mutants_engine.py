@@ -72,3 +72,12 @@ def test_an_action_adding_a_notice_to_a_full_recent_log_shows_that_notice():
     notice = {"es": "¡4 Atalaya!", "en": "4 Watchtower!", "notice": True}
     assert notices(old, old[1:] + [notice]) == [notice]
     assert notices(old, old[1:] + [old[0]]) == []
+
+
+def test_play_actions_describes_each_argument_by_its_words_else_its_kind():
+    # `ludoteca play --actions`: El Mapa's build slot has words of its own, reveal's count only
+    # its kind and range.
+    from ludoteca.companion.engine.games import el_mapa
+    actions = el_mapa.DEFINITION.actions
+    assert actions["build"]["args"]["slot"] == "slot id (optional)"
+    assert actions["reveal"]["args"]["count"] == "int 1..a limit the cards set"
