@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from ludoteca.cards import load
-from ludoteca.companion.engine import Store
+from ludoteca.companion.engine import BadArgument, Store
 from ludoteca.companion.engine.common import log, notices
 from ludoteca.companion.engine.setup import screen_options
 from test_engine_helpers import choose_move
@@ -81,3 +83,24 @@ def test_play_actions_describes_each_argument_by_its_words_else_its_kind():
     actions = el_mapa.DEFINITION.actions
     assert actions["build"]["args"]["slot"] == "slot id (optional)"
     assert actions["reveal"]["args"]["count"] == "int 1..a limit the cards set"
+
+
+def test_a_number_out_of_range_is_shown_whole_up_to_twelve_digits():
+    # El Mapa's reveal count is 1 to the tiles in the game: 10**12 - 1 is shown whole; 2 * 10**12
+    # (13 digits) by its first six and its length.
+    store = Store(":memory:")
+    s = store.new_game("el_mapa", ["Ana", "Luis"], seed=1, options={"first": "Ana"})
+    for count, shown in ((10 ** 12 - 1, "999999999999"), (2 * 10 ** 12, "200000... (13 digits)")):
+        with pytest.raises(BadArgument) as refused:
+            s.apply({"action": "reveal", "count": count})
+        assert refused.value.text["en"].endswith(f", not {shown}")
+
+
+def test_a_long_wrong_value_is_cut_to_forty_characters_in_the_refusal():
+    # A name given as a long list: the refusal quotes its first 37 characters and "...".
+    store = Store(":memory:")
+    s = store.new_game("el_mapa", ["Ana", "Luis"], seed=1, options={"first": "Ana"})
+    wrong = ["n1_a"] * 10
+    with pytest.raises(BadArgument) as refused:
+        s.apply({"action": "build", "building": "Mercado", "slot": wrong})
+    assert refused.value.text["en"] == f"'slot' must be a name, not {repr(wrong)[:37]}..."

@@ -47,3 +47,23 @@ def test_building_in_a_slot_without_the_two_below_says_so_in_both_languages(stor
         s.apply({"action": "build", "building": "Mercado", "slot": "n1_a"})
     assert refused.value.text == {"es": "la casilla n1_a está ocupada", "en": "slot n1_a is taken"}
 
+
+
+def test_a_battle_report_may_list_a_troop_at_zero(store):
+    # A battle form lists every troop, the untouched ones at 0: Ana's army a1 (2 Levy) beats a
+    # neutral Levy and loses nobody; she is credited 1 defeated Levy and keeps both of hers.
+    s = store.new_game("el_mapa", ["Ana", "Luis"], seed=1, options={"first": "Ana"})
+    s.apply({"action": "hire", "troop": "leva", "count": 1, "army": "a1"})
+    s.apply({"action": "battle", "winner": "Ana", "loser": "neutral", "defeated": {"leva": 1, "caballero": 0},
+             "winner_army": "a1", "winner_losses": {"leva": 0}})
+    ana = s.state["players"][0]
+    assert ana["armies"][0]["troops"] == {"leva": 2}
+    assert ana["defeated"].get("leva") == 1 and not ana["defeated"].get("caballero")
+
+
+def test_a_level_one_spell_tile_may_be_claimed(store):
+    # The tech cards have spells of levels 1 to 3: the lowest is claimed like the others.
+    s = store.new_game("el_mapa", ["Ana", "Luis"], seed=1, options={"first": "Ana"})
+    before = s.state["players"][0]["spell_tiles"]["1"]
+    s.apply({"action": "claim", "what": "spell_mine", "level": 1})
+    assert s.state["players"][0]["spell_tiles"]["1"] == before + 1
