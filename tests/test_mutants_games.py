@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ludoteca.companion.engine import NotAllowed, Store
+from ludoteca.companion.engine import BadArgument, NotAllowed, Store
 
 NAMES = ["Ana", "Luis", "Eva"]
 
@@ -67,3 +67,35 @@ def test_a_level_one_spell_tile_may_be_claimed(store):
     before = s.state["players"][0]["spell_tiles"]["1"]
     s.apply({"action": "claim", "what": "spell_mine", "level": 1})
     assert s.state["players"][0]["spell_tiles"]["1"] == before + 1
+
+
+def test_a_spell_level_past_a_hundred_is_refused_by_the_arguments_range(store):
+    s = store.new_game("el_mapa", ["Ana", "Luis"], seed=1, options={"first": "Ana"})
+    with pytest.raises(BadArgument) as refused:
+        s.apply({"action": "claim", "what": "spell_mine", "level": 101})
+    assert refused.value.text["en"] == "'level' must be between 1 and 100, not 101"
+
+
+def test_turns_pass_to_the_left(store):
+    # Gladiadores for three: each end of turn passes to the next seat (seat + 1, round the table).
+    s = store.new_game("gladiadores", NAMES, seed=4)
+    first = s.state["active"]
+    seats = []
+    for _ in range(3):
+        while s.state["active"] == (seats[-1] if seats else first):
+            move = next((m for m in s.legal_actions() if m["action"] in ("end_main", "skip_auction", "end_turn",
+                                                                          "pass")), None)
+            assert move is not None, s.legal_actions()
+            s.apply(move)
+        seats.append(s.state["active"])
+    assert seats == [(first + 1) % 3, (first + 2) % 3, first]
+
+
+def test_a_correction_is_logged_with_its_sign(store):
+    # adjust: "+0" and "+2" for a correction of zero or up, "-1" down; the new count after "=".
+    s = store.new_game("gladiadores", NAMES, seed=4)
+    coins = s.state["players"][0]["coins"]
+    for delta, shown in ((0, "+0"), (2, "+2"), (-1, "-1")):
+        s.apply({"action": "adjust", "player": "Ana", "resource": "coins", "delta": delta})
+        coins += delta
+        assert s.state["log"][-1]["en"] == f"Adjusted: Ana {shown} coins (= {coins})"
