@@ -11,10 +11,10 @@ import pytest
 from ludoteca.cards import load
 from ludoteca.companion.scan import ScanError
 from ludoteca.companion.scan.detect import Found
-from ludoteca.companion.scan.tally import merge, player_fields
+from ludoteca.companion.scan.tally import build_record, merge, parse_set, player_fields
 from ludoteca.companion.scan.targets import targets
 
-CATALOG = load(games=("el_mapa", "gladiadores"))
+CATALOG = load(games=("el_mapa", "gladiadores", "ciudadelas"))
 MAPA = CATALOG["el_mapa"]
 MARKS = {t.id: t for t in targets(MAPA).values()}
 SQUARE = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)]
@@ -71,3 +71,20 @@ def test_point_discs_must_make_whole_combats_won():
     with pytest.raises(ScanError) as refused:
         player_fields(gladiadores_with_points_per_win(0), [Found(three, SQUARE)])
     assert refused.value.text["en"] == "the point discs show 3 points, not a whole number of combats won (0 each)"
+
+
+def test_a_set_with_a_blank_key_is_refused():
+    with pytest.raises(ScanError) as refused:
+        parse_set("  =3")
+    assert str(refused.value) == "--set   =3: expected KEY=VALUE (e.g. Ana.gold=3 or first_complete=Ana)"
+
+
+def test_a_partial_record_adds_its_fields_and_a_set_may_not_replace_the_photo():
+    # Ana's city comes from her photo (none read: an empty city); her gold from the partial record;
+    # --set Ana.city=... would overwrite what the photo read, so it is refused.
+    game = CATALOG["ciudadelas"]
+    record = build_record(game, {"Ana": []}, partial={"players": [{"name": "Ana", "gold": 3}]})
+    assert record["players"] == [{"name": "Ana", "gold": 3, "city": []}]
+    with pytest.raises(ScanError) as refused:
+        build_record(game, {"Ana": []}, sets=["Ana.city=[temple]"])
+    assert str(refused.value) == "--set Ana.city=[temple]: 'city' comes from the photo"
