@@ -63,3 +63,29 @@ def test_jpeg_size_steps_over_restart_markers_to_the_frame_header():
 def test_png_size_reads_the_header():
     header = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + struct.pack(">II", 640, 480) + b"\x08\x00"
     assert detect.png_size(header) == (640, 480)
+
+
+def test_bits_fit_takes_the_code_seen_and_refuses_one_cell_off():
+    # Cell means of marker 5 read sharp (0 black, 255 white): they fit its grid; the same means
+    # with one inner cell flipped fit the neighbouring grid better, so not marker 5's.
+    pytest.importorskip("cv2")
+    grid = markers.cells(5)
+    seen = np.array([0.0 if cell else 255.0 for row in grid for cell in row], np.float32)
+    assert detect.bits_fit(seen, grid)
+    flipped = seen.copy()
+    flipped[2 * len(grid) + 2] = 255.0 - flipped[2 * len(grid) + 2]
+    assert not detect.bits_fit(flipped, grid)
+
+
+def test_a_face_outline_follows_its_marker():
+    # A card whose marker square is read exactly where the data places it (mm as pixels): the
+    # outline is the card's own trim, corner to corner.
+    pytest.importorskip("cv2")
+    from ludoteca.cards import load
+    from ludoteca.companion.scan.targets import targets
+
+    card = next(t for t in targets(load(games=("ciudadelas",))["ciudadelas"]).values() if not t.round)
+    x, y, s = card.place
+    w, h = card.size_mm
+    got = detect.outline(card, [(x, y), (x + s, y), (x + s, y + s), (x, y + s)])
+    assert np.allclose(got, [(0, 0), (w, 0), (w, h), (0, h)], atol=1e-3)
