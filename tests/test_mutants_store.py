@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ludoteca.companion.engine import Store
 from ludoteca.companion.engine.store import default_db_path
 
 
@@ -14,3 +15,26 @@ def test_the_database_lives_in_appdata_on_windows_and_falls_back_to_roaming(monk
     monkeypatch.delenv("APPDATA")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert default_db_path() == tmp_path / "home" / "AppData" / "Roaming" / "ludoteca" / "ludoteca.db"
+
+
+def test_two_damaged_files_set_aside_in_the_same_second_get_their_own_names(tmp_path, monkeypatch):
+    # The second one in a second is x.db.damaged-<time>-2 (the first keeps x.db.damaged-<time>).
+    import datetime as dt
+
+    class Frozen(dt.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return cls(2026, 11, 25, 12, 0, 0)
+
+    monkeypatch.setattr("ludoteca.companion.engine.store.datetime", Frozen)
+    path = tmp_path / "x.db"
+    for _ in range(2):
+        store = Store(path)
+        store.new_game("gladiadores", ["Ana", "Luis"], seed=1)
+        store.close()
+        data = bytearray(path.read_bytes())
+        data[:100] = bytes(100)                      # the header wiped: Ludoteca's file, damaged
+        path.write_bytes(bytes(data))
+        Store(path).close()
+    assert sorted(p.name for p in tmp_path.glob("x.db.damaged-*")) == [
+        "x.db.damaged-20261125-120000", "x.db.damaged-20261125-120000-2"]
