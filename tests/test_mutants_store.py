@@ -28,12 +28,10 @@ def test_two_damaged_files_set_aside_in_the_same_second_get_their_own_names(tmp_
 
     monkeypatch.setattr("ludoteca.companion.engine.store.datetime", Frozen)
     path = tmp_path / "x.db"
+    Store(path).close()
+    data = bytearray(path.read_bytes())
+    data[:100] = bytes(100)                          # the header wiped: Ludoteca's file, damaged
     for _ in range(2):
-        store = Store(path)
-        store.new_game("gladiadores", ["Ana", "Luis"], seed=1)
-        store.close()
-        data = bytearray(path.read_bytes())
-        data[:100] = bytes(100)                      # the header wiped: Ludoteca's file, damaged
         path.write_bytes(bytes(data))
         Store(path).close()
     assert sorted(p.name for p in tmp_path.glob("x.db.damaged-*")) == [
