@@ -3,8 +3,9 @@
 Each case copies the real ``cards/`` folder, breaks one thing in ``ciudadelas/`` and returns the
 exact lines it expects, ``path:line: <kind> '<id>': <field>: <expected>, got <found>``, with the
 line computed from where the break was made.  The loader is checked directly (Ciudadelas only)
-and through ``python -m ludoteca validate --cards DIR`` (all three games, so the others must be
-valid for the lines to match exactly).
+and through ``ludoteca validate --cards DIR`` (all three games, so the others must be valid for
+the lines to match exactly), run in this process (tests/clirun.py); one test runs the command as
+its own process.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Callable
 
 import pytest
 
+from clirun import ludoteca
 from ludoteca.cards import DataError, default_dir, load
 
 GAME = "ciudadelas"
@@ -73,8 +75,9 @@ def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Copy:
 
 
 def run_validate(cwd: Path, *extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ludoteca", "validate", "--cards", "cards", *extra],
-                          cwd=cwd, capture_output=True, text=True, timeout=120)
+    """``ludoteca validate --cards cards`` in ``cwd``, in-process (what it says and returns; the
+    command as its own process is tested by test_missing_cards_folder)."""
+    return ludoteca("validate", "--cards", "cards", *extra, cwd=cwd)
 
 
 def assert_reported(data: Copy, expected: list[str]) -> None:
