@@ -16,6 +16,7 @@ import yaml
 pytest.importorskip("cv2", reason="the scan extra (opencv) is part of the test extra")
 
 import scanphotos  # noqa: E402
+from clirun import ludoteca  # noqa: E402
 
 from ludoteca.cards.markers import BITS  # noqa: E402
 
@@ -25,9 +26,10 @@ MARKER_CELLS = BITS + 2
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
-def run(*args: str, module: str = "ludoteca") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", module, *map(str, args)], capture_output=True,
-                          text=True, encoding="utf-8", timeout=300)
+def run(*args: object) -> subprocess.CompletedProcess:
+    """``ludoteca ARGS`` in this process (its output and exit code; a Python started for each call
+    costs more than most scans): the command as a process of its own is test_missing_extra_is_a_one_line_hint."""
+    return ludoteca(*args)
 
 
 @pytest.mark.parametrize("game_id,seed,size", [("ciudadelas", 11, "1.2MP"), ("el_mapa", 12, "3MP"),
