@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from clirun import ludoteca
 from ludoteca.companion.engine import BadArgument, Store, StoreError
 from ludoteca.companion.engine.recover import carve_files
 from ludoteca.companion.engine.store import NoDatabase, NotOurs
@@ -24,7 +25,9 @@ ADJUST = {"action": "adjust", "player": "Ana", "resource": "gold", "delta": 1}
 
 
 def run(args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(LUDOTECA + args, input=stdin, capture_output=True, text=True, timeout=120)
+    """``ludoteca ARGS`` in this process (tests/clirun.py): what it answers on stdout and stderr,
+    its exit code, what it leaves on disk."""
+    return ludoteca(*args, stdin=stdin or "")
 
 
 def one_game(path: Path, actions: int = 3) -> str:
@@ -141,7 +144,9 @@ def test_a_full_disk_on_a_real_small_filesystem(tmp_path, free_kb):
     try:
         (mount / "filler").write_bytes(b"\0" * ((600 - free_kb) * 1024))
         lines = "".join(json.dumps(dict(ADJUST, delta=k)) + "\n" for k in range(2000))
-        out = run(["play", "ciudadelas", "--players", "Ana,Luis", "--db", str(mount / "g.db")], lines)
+        # a process of its own: the one that ends on the full disk lets go of the mount
+        out = subprocess.run(LUDOTECA + ["play", "ciudadelas", "--players", "Ana,Luis", "--db", str(mount / "g.db")],
+                             input=lines, capture_output=True, text=True, timeout=120)
         assert out.returncode in (1, 2) and "Traceback" not in out.stderr + out.stdout
         assert "the disk is full" in out.stderr + out.stdout
     finally:
