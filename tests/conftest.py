@@ -8,9 +8,17 @@ import pytest
 @pytest.fixture(scope="session", autouse=True)
 def private_cache_folder(tmp_path_factory):
     """Every cache (pages, rulebooks, fonts, compiled templates) goes to a folder of this test
-    session (one per pytest-xdist worker), never to the user's ~/.cache."""
+    session, never to the user's ~/.cache.  The pytest-xdist workers share it, as two builds run
+    at once share a user's cache (each entry is written whole, then renamed into place): a
+    rulebook or a template one worker has set is not set again by the other (a kit build whose
+    rulebooks are cached takes about half the CPU of a cold one).  A test that needs a cold or
+    broken cache sets XDG_CACHE_HOME itself."""
+    import os
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "xdg-cache"
+    folder.mkdir(exist_ok=True)
     mp = pytest.MonkeyPatch()
-    mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+    mp.setenv("XDG_CACHE_HOME", str(folder))
     # fontconfig reads FONTCONFIG_FILE once, at the first text cairo draws in a process: every build
     # sets it first, and so does each test process, whichever test draws first (else the system's
     # fonts stand in for Vera for the rest of that process)
