@@ -520,3 +520,48 @@ def test_edited_data_that_the_example_does_not_fit_leaves_it_out(catalog, tmp_pa
     path.write_bytes(docs[0].data)
     text = text_of(path)
     assert "A scoring example" not in text and "reaches 9 districts" in flat(text)
+
+
+def _with_art(catalog, game_id: str, kind: str, entry_id: str, art):
+    """A copy of ``catalog`` where one entry's ``art`` is ``art``."""
+    import copy
+    edited = copy.copy(catalog)
+    game = copy.deepcopy(catalog[game_id])
+    next(e for e in game.kinds[kind] if e["id"] == entry_id)["art"] = art
+    edited[game_id] = game
+    return edited
+
+
+def test_an_art_edit_of_a_card_the_book_does_not_draw_reads_the_book_back(catalog, tmp_path, monkeypatch):
+    """The book draws no district front: a district's new picture is not a reason to set it again,
+    and setting it again would give the very same bytes."""
+    import ludoteca.generator.rulebook as rulebook
+    opts = Options(lang="es")
+    first = documents(catalog, ("ciudadelas",), opts, tmp_path)
+    district = catalog["ciudadelas"].entries("district")[0]
+    edited = _with_art(catalog, "ciudadelas", "district", district["id"],
+                       [dict(part, x=part.get("x", 60) + 7) for part in district["art"]])
+
+    def refused(*_args):
+        raise AssertionError("the book was set again")
+    monkeypatch.setattr(rulebook, "_make", refused)
+    again = documents(edited, ("ciudadelas",), opts, tmp_path)
+    assert [d.data for d in again] == [d.data for d in first]
+    assert book_pages(edited, "ciudadelas", opts) == first[0].data
+
+
+def test_an_art_edit_of_a_card_the_book_draws_changes_its_key(catalog):
+    """Gladiadores' setup picture draws buildings: the key of a book that drew one follows its art."""
+    from ludoteca.generator.rulebook import _key, _shown_key
+    from ludoteca.generator.rulebook.context import kit_components
+    opts = Options(lang="es")
+    face = kit_components(catalog["gladiadores"], "es")["buildings"].fronts[0]
+    buildings = catalog["gladiadores"].entries("building")
+    entry = next(e for e in buildings if e["id"] == face.name)
+    other = next(e for e in buildings if e["art"] != entry["art"])
+    edited = _with_art(catalog, "gladiadores", "building", entry["id"], dict(other["art"]))
+    base = _key(catalog, "gladiadores", opts)
+    assert _key(edited, "gladiadores", opts) == base
+    shown = [["buildings", False, 0]]
+    assert _shown_key(edited, "gladiadores", opts, base, shown) != _shown_key(catalog, "gladiadores", opts, base, shown)
+    assert _shown_key(edited, "gladiadores", opts, base, []) == _shown_key(catalog, "gladiadores", opts, base, [])

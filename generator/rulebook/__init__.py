@@ -89,27 +89,34 @@ def booklet_of(pages: bytes, catalog: Any, game_id: str, opts: Options) -> bytes
 
 
 def book_pages(catalog: Any, game_id: str, opts: Options, examples: Path | None = None,
-               with_example: bool = True) -> bytes:
-    """The book set on pages half the paper, in reading order (the plain file)."""
+               with_example: bool = True, shown: list | None = None) -> bytes:
+    """The book set on pages half the paper, in reading order (the plain file); the faces of the
+    kit its pictures draw are added to ``shown``."""
     from .source import texts
     lang = lang_ok(opts.lang)
     game = catalog[game_id]
-    parts = blocks(game, lang, catalog, examples, with_example)
+    parts = blocks(game, lang, catalog, examples, with_example, shown)
     accent = texts(game_id).get("accent", "#6b2d1f")
     title = f"{game.meta['name'][lang]} · {TITLES[lang][0]}"
     subject = {"es": "Reglas de juego", "en": "Rules of play"}[lang]
     return fit_booklet(parts, Book(title, subject, lang, title, accent, booklet_page_mm(opts.paper)))
 
 
+ART = "art"               # the field of an entry that holds its picture (only drawn, never quoted)
+
+
 def _key(catalog: Any, game_id: str, opts: Options) -> str:
-    """A hash of everything a game's rulebook depends on: the data, the texts, the example, the
-    options, the templates of its pictures and the code that makes its parts."""
+    """A hash of everything a game's rulebook depends on but the card art: the data without
+    ``art`` fields, the texts, the example, the options, the templates of its pictures and the
+    code that makes its parts.  The art of the cards the book draws is added by :func:`_shown_key`."""
     from importlib import resources
 
     from ..templating import TEMPLATES, fingerprint
     digest = hashlib.sha256(f"{VERSION}\0{game_id}\0{opts.lang}\0{opts.paper}".encode())
     game = catalog[game_id]
-    digest.update(json.dumps([game.singles, game.kinds], sort_keys=True, default=str).encode("utf-8"))
+    kinds = {kind: [{k: v for k, v in entry.items() if k != ART} for entry in entries]
+             for kind, entries in game.kinds.items()}
+    digest.update(json.dumps([game.singles, kinds], sort_keys=True, default=str).encode("utf-8"))
     folder = Path(__file__).parent
     for path in sorted(list(TEXTS.glob("*.yaml")) + list(folder.glob("*.py"))
                        + list((folder.parent / "games").glob("*.py"))):
@@ -119,6 +126,36 @@ def _key(catalog: Any, game_id: str, opts: Options) -> str:
     if example.is_file():
         digest.update(example.read_bytes())
     return digest.hexdigest()[:32]
+
+
+def _shown_key(catalog: Any, game_id: str, opts: Options, base: str, shown: list) -> str | None:
+    """The key of a book whose other inputs hash to ``base`` and whose pictures draw the faces
+    ``shown`` ([component, back, index]): ``base`` and what those faces are now (their art
+    included).  None when one of them is gone.  Which faces a book draws follows from the inputs
+    ``base`` covers, so an art edit of a card the book does not draw leaves the key as it was."""
+    from .context import kit_components, shown_face
+    digest = hashlib.sha256(base.encode())
+    components = kit_components(catalog[game_id], lang_ok(opts.lang))
+    try:
+        for component, back, index in shown:
+            face, size = shown_face(components, component, bool(back), int(index))
+            digest.update(json.dumps([component, bool(back), index, face.template, face.context, list(size)],
+                                     sort_keys=True, default=str).encode("utf-8"))
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+    return digest.hexdigest()[:32]
+
+
+def _cached_key(catalog: Any, game_id: str, opts: Options, cache_dir: Path | None, base: str) -> str | None:
+    """The key the cache holds the book of ``base`` under (the faces its last setting drew, as
+    they are now), or None when it holds none."""
+    if cache_dir is None:
+        return None
+    try:
+        shown = json.loads((cache_dir / f"{base}-shown.json").read_text(encoding="utf-8"))["shown"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return _shown_key(catalog, game_id, opts, base, shown) if isinstance(shown, list) else None
 
 
 def documents(catalog: Any, games: tuple[str, ...], opts: Options, cache_dir: Path | None = None,
@@ -148,7 +185,8 @@ def start_documents(catalog: Any, games: tuple[str, ...], opts: Options, cache_d
         if not (TEXTS / f"{game_id}.yaml").is_file():
             continue
         key = _key(catalog, game_id, opts)
-        found = [_cached(cache_dir, f"{key}-{kind}") for kind in ("plain", "booklet")]
+        full = _cached_key(catalog, game_id, opts, cache_dir, key)
+        found = [_cached(cache_dir if full else None, f"{full}-{kind}") for kind in ("plain", "booklet")]
         if any(data is None for data, _n, _size, _note in found):
             if workers is not None and workers.pool is None:
                 _SHARED = catalog
@@ -208,7 +246,7 @@ def _measure(data: bytes) -> tuple[int, tuple[float, float]]:
 
 def _make(catalog: Any, game_id: str, opts: Options, cache_dir: Path | None, key: str) -> list[tuple]:
     """Set a game's book once and impose it: [(data, pages, size, note)] for the plain file and the
-    booklet, written to the cache."""
+    booklet, written to the cache under ``key`` (see :func:`_key`) and the faces it drew."""
     from .common import scored_example
     from .source import RulebookError
     note = ""
@@ -218,17 +256,23 @@ def _make(catalog: Any, game_id: str, opts: Options, cache_dir: Path | None, key
     except RulebookError as exc:
         with_example = False
         note = f"{game_id} rulebook: no worked example ({exc})"
-    pages = book_pages(catalog, game_id, opts, None, with_example)
+    shown: list[tuple[str, bool, int]] = []
+    pages = book_pages(catalog, game_id, opts, None, with_example, shown)
+    shown = list(dict.fromkeys(shown))
+    full = _shown_key(catalog, game_id, opts, key, shown)
     out = []
+    from ludoteca.atomic import write_bytes
     for kind, data in (("plain", pages), ("booklet", booklet_of(pages, catalog, game_id, opts))):
         n, size = _measure(data)
-        if cache_dir is not None:
-            from ludoteca.atomic import write_bytes
+        if cache_dir is not None and full is not None:
             # a cache, made again if lost: no fsync (a book a crash cut short is not read back)
-            write_bytes(cache_dir / f"{key}-{kind}.pdf", data, durable=False)
-            write_bytes(cache_dir / f"{key}-{kind}.json", json.dumps(
+            write_bytes(cache_dir / f"{full}-{kind}.pdf", data, durable=False)
+            write_bytes(cache_dir / f"{full}-{kind}.json", json.dumps(
                 {"pages": n, "size": list(size), "note": note}).encode("utf-8"), durable=False)
         out.append((data, n, size, note))
+    if cache_dir is not None and full is not None:
+        write_bytes(cache_dir / f"{key}-shown.json", json.dumps({"shown": shown}).encode("utf-8"),
+                    durable=False)
     return out
 
 

@@ -23,9 +23,12 @@ HEADINGS = {"h": 1, "h2": 2, "h3": 3}
 
 
 def blocks(game: Game, lang: str, catalog: Any, examples: Path | None = None,
-           with_example: bool = True) -> list[Block]:
-    """The whole book of ``game`` in ``lang``, cover first, designer notes last."""
+           with_example: bool = True, shown: list | None = None) -> list[Block]:
+    """The whole book of ``game`` in ``lang``, cover first, designer notes last; the faces of
+    the kit its pictures draw are added to ``shown`` (see :class:`Context`)."""
     ctx = Context(game, lang, catalog, examples, with_example)
+    if shown is not None:
+        ctx.shown = shown
     source = texts(game.id)
     name = game.id
     players = game.meta.get("players", {})

@@ -15,11 +15,32 @@ from .source import check_text, texts, where
 Auto = Callable[["Context"], list[Block]]
 
 
+def kit_components(game: Game, lang: str) -> dict[str, Any]:
+    """The kit's components of ``game`` by id, as the print kit makes them; a packed sheet of
+    tokens by its parts, each of one size."""
+    import importlib
+
+    from ..model import Options
+    module = importlib.import_module(f"ludoteca.generator.games.{game.id}")
+    return {c.id: c for comp in module.components(game, Options(lang=lang)) for c in (comp.parts or [comp])}
+
+
+def shown_face(components: dict[str, Any], component: str, back: bool, index: int):
+    """The ``index``-th front (or back) of the kit's ``component`` and the component's size."""
+    comp = components[component]
+    faces = comp.backs if back and comp.backs else comp.fronts
+    return faces[index], comp.size_mm
+
+
 class Context:
-    """What an auto part needs: the game, the language, the words, a way to fill texts."""
+    """What an auto part needs: the game, the language, the words, a way to fill texts.
+
+    ``shown`` lists each face of the kit a picture of the book draws, as (component, back,
+    index): the only way card art reaches a book (the rulebook cache keys on those faces)."""
 
     def __init__(self, game: Game, lang: str, catalog: Any, examples: Path | None = None,
                  with_example: bool = True):
+        self.shown: list[tuple[str, bool, int]] = []
         self.game = game
         self.with_example = with_example
         self.lang = lang
@@ -54,15 +75,9 @@ class Context:
         return Picture(svg, size_mm[0], size_mm[1], caption)
 
     def _by_id(self) -> dict[str, Any]:
-        """The kit's components of this game by id, as the print kit makes them (made once); a
-        packed sheet of tokens by its parts, each of one size."""
-        import importlib
-
-        from ..model import Options
+        """:func:`kit_components` of this game (made once)."""
         if self._components is None:
-            module = importlib.import_module(f"ludoteca.generator.games.{self.game.id}")
-            made = module.components(self.game, Options(lang=self.lang))
-            self._components = {c.id: c for comp in made for c in (comp.parts or [comp])}
+            self._components = kit_components(self.game, self.lang)
         return self._components
 
     def component(self, component: str) -> Any:
@@ -86,9 +101,9 @@ class Context:
     def component_face(self, component: str, back: bool = False, index: int = 0):
         """One printed face of the kit's ``component`` (its ``index``-th front, or back) and the
         component's size: what a setup picture shows, drawn as the real card."""
-        comp = self.component(component)
-        faces = comp.backs if back and comp.backs else comp.fronts
-        return faces[index], comp.size_mm
+        found = shown_face(self._by_id(), component, back, index)
+        self.shown.append((component, back, index))
+        return found
 
     def scene(self, template: str, context: dict, size_mm: tuple[float, float],
               cards: list[tuple], caption: str = "") -> Picture:
