@@ -39,21 +39,29 @@ def decode(raw: bytes, path: Path, notes: list[str] | None = None) -> str:
     return _decoded(raw, path, notes)[0]
 
 
+#: The encodings data is read in, the first that decodes it all; after UTF-8, said in a note.
+ENCODINGS = (("utf-8", "UTF-8"), ("cp1252", "Windows-1252"), ("latin-1", "Latin-1"))
+
+
+def _read_as(path: Path, encoding: str, line: int, notes: list[str] | None) -> None:
+    """Note that data not in UTF-8 (first at ``line``) is read in ``encoding``."""
+    if encoding != "utf-8" and notes is not None:
+        notes.append(f"{path}: not UTF-8 (first at line {line}); read as {dict(ENCODINGS)[encoding]}")
+
+
 def _decoded(raw: bytes, path: Path, notes: list[str] | None = None) -> tuple[str, str]:
     """:func:`decode`, and the encoding it read the text in."""
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
-    try:
-        return raw.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-    for encoding, label in (("cp1252", "Windows-1252"), ("latin-1", "Latin-1")):
+    line = 0
+    for encoding, _label in ENCODINGS:
         try:
             text = raw.decode(encoding)
-        except UnicodeDecodeError:
+        except UnicodeDecodeError as exc:
+            if encoding == "utf-8":
+                line = raw[:exc.start].count(b"\n") + 1
             continue
-        if notes is not None:
-            notes.append(f"{path}: not UTF-8 (first at line {line}); read as {label}")
+        _read_as(path, encoding, line, notes)
         return text, encoding
     raise GeneratorError(f"{path}:{line}: not UTF-8 text")   # latin-1 decodes anything: unreachable
 
@@ -89,24 +97,23 @@ def _csv_rows(path: Path, notes: list[str] | None, raw: bytes | None = None,
               fmt: CsvFormat | None = None, first_line: int = 1) -> tuple[CsvFormat, Iterator[RowAt]]:
     """The format of a CSV and its rows, one at a time, each with where its bytes are.
 
-    With ``raw`` and ``fmt``: those bytes are whole rows of a file read before (no header),
-    starting at line ``first_line``.
+    The file is read as the rows are taken, never whole (its encoding is found first, in one pass
+    over it).  With ``raw`` and ``fmt``: those bytes are whole rows of a file read before (no
+    header), starting at line ``first_line``.
     """
     if fmt is None:
-        raw = _read_bytes(path)
-        offset = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
-        text, encoding = _decoded(raw, path, notes)
-        del raw
-        fmt = CsvFormat(encoding, sniff_delimiter(text.split("\n", 1)[0]), [])
+        encoding, offset, header = _encoding_of(path, notes)
+        fmt = CsvFormat(encoding, sniff_delimiter(header.split("\n", 1)[0]), [])
+        source: Iterator[bytes] = _file_lines(path, offset)
     else:
         assert raw is not None
-        text, offset = raw.decode(fmt.encoding), 0
+        offset, source = 0, iter(io.BytesIO(raw))
     mark = [offset]                          # the byte offset of the next line to read
 
     def lines() -> Iterator[str]:
-        for piece in io.StringIO(text, newline=""):
-            mark[0] += len(piece.encode(fmt.encoding))     # counted as the reader takes it
-            yield piece
+        for piece in _split_lone_cr(source):
+            mark[0] += len(piece)            # counted as the reader takes it
+            yield piece.decode(fmt.encoding)
 
     reader = csv.reader(lines(), delimiter=fmt.delimiter, strict=True)
 
@@ -148,6 +155,64 @@ def _csv_rows(path: Path, notes: list[str] | None, raw: bytes | None = None,
     return fmt, itertools.chain([head] if head is not None else [], found)
 
 
+_LONE_CR = re.compile(rb"\r(?!\n)")
+
+
+def _split_lone_cr(lines: Iterator[bytes]) -> Iterator[bytes]:
+    """Lines of bytes (each ending at ``\\n``) cut after every lone ``\\r`` too: the lines a text
+    file opened with ``newline=""`` gives (``\\n``, ``\\r\\n`` and ``\\r`` end a line), in an
+    encoding where those bytes are only those characters (UTF-8, Windows-1252, Latin-1)."""
+    for line in lines:
+        start = 0
+        for match in _LONE_CR.finditer(line):
+            yield line[start:match.end()]
+            start = match.end()
+        if start < len(line):
+            yield line[start:]
+
+
+def _file_lines(path: Path, offset: int) -> Iterator[bytes]:
+    """The lines of bytes of a file from ``offset`` on, read as they are taken."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            yield from fh
+    except OSError as exc:
+        raise GeneratorError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+
+
+def _encoding_of(path: Path, notes: list[str] | None) -> tuple[str, int, str]:
+    """How a CSV file is read: its encoding (UTF-8, else Windows-1252 / Latin-1, said in one
+    note), the length of its byte-order mark and its first line, found reading it a piece at a
+    time (the same answer as :func:`decode` gives for its bytes)."""
+    import codecs
+    _check_file(path)
+    chunk_size = 1 << 14                     # decoded only to be checked: a small piece at a time
+    try:
+        with open(path, "rb") as fh:
+            offset = 3 if fh.read(3) == b"\xef\xbb\xbf" else 0
+            line = 0
+            for encoding, _label in ENCODINGS:
+                fh.seek(offset)
+                decoder = codecs.getincrementaldecoder(encoding)()
+                lines_before = 0
+                try:
+                    for chunk in iter(lambda: fh.read(chunk_size), b""):
+                        decoder.decode(chunk)
+                        lines_before += chunk.count(b"\n")
+                    decoder.decode(b"", final=True)
+                except UnicodeDecodeError as exc:
+                    if encoding == "utf-8":
+                        line = lines_before + exc.object[:exc.start].count(b"\n") + 1
+                    continue
+                _read_as(path, encoding, line, notes)
+                fh.seek(offset)
+                return encoding, offset, fh.readline().decode(encoding)
+    except OSError as exc:
+        raise GeneratorError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    raise GeneratorError(f"{path}:{line}: not UTF-8 text")   # latin-1 decodes anything: unreachable
+
+
 def _csv_error(path: Path, line: int, end: int, message: str) -> str:
     if "field larger than field limit" in message:
         return f"{path}:{line}: a cell longer than {CELL_LIMIT:,} characters"
@@ -167,13 +232,18 @@ def _check_columns(columns: list[str], path: Path) -> None:
         seen.add(name)
 
 
-def _read_bytes(path: Path) -> bytes:
+def _check_file(path: Path) -> None:
+    """A deck data file that exists and is within the size limit, or a :class:`GeneratorError`."""
     if not path.is_file():
         raise GeneratorError(f"{path}: no such file")
     top = float(limits()["max_file_mb"])
     size = path.stat().st_size
     if size > top * 1e6:
         raise GeneratorError(f"{path}: {size / 1e6:.1f} MB, over the {top:g} MB limit for deck data")
+
+
+def _read_bytes(path: Path) -> bytes:
+    _check_file(path)
     try:
         return path.read_bytes()
     except OSError as exc:

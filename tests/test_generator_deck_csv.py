@@ -265,3 +265,24 @@ def test_a_csv_changed_during_the_build_is_said(tmp_path):
     path.write_bytes(b"id,name\n1,Ana\n2,Eva\n3,Sol\n")
     with pytest.raises(GeneratorError, match="changed while the deck was built"):
         list(comp.fronts)
+
+
+def test_reading_a_csv_deck_never_holds_the_whole_file(tmp_path):
+    """The rows are read from the file as they are taken: beyond what the deck keeps (where each
+    row is), reading it holds a few pieces of the file at a time, not the whole of it (which
+    reading it whole held five times over: its bytes, its text, a copy to split it in lines)."""
+    import tracemalloc
+    rows = "".join(f"{i},Carta {i},{i % 7},azul,Texto de la carta número {i} con algo más\n"
+                   for i in range(2000))
+    data = ("id,name,cost,color,text\n" + rows).encode()
+    path = _csv(tmp_path, data)
+    deck_component(_csv(tmp_path, b"id\n1\n", "warm.csv"), "face.svg.j2", None, (63.0, 88.0))  # limits read
+    tracemalloc.start()
+    try:
+        comp = deck_component(path, "face.svg.j2", None, (63.0, 88.0))
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(comp.fronts) == 2000
+    assert len(data) > 130_000 and peak - held < 100_000, (peak, held, len(data))
+
