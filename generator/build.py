@@ -117,6 +117,7 @@ def plan_streamed(comp: Component, opts: Options, roots: tuple[str, ...], notes:
     n = per_sheet(comp, opts)
     step = n * STREAM_SHEETS
     pages: list[Page] = []
+    shared: dict[tuple, tuple] = {}
     first: Laid | None = None
     for start in range(0, len(comp.fronts), step):
         stop = start + step
@@ -126,8 +127,11 @@ def plan_streamed(comp: Component, opts: Options, roots: tuple[str, ...], notes:
         laid = lay_out(comp, fronts, backs, opts, first_sheet=start // n)
         del fronts, backs
         sender.send(laid.pages)
-        for page in laid.pages:
+        for page in laid.pages:            # kept: the key, and boxes shared by equal pages
             page.svg, page.overlay, page.faces = "", "", []
+            page.size, page.trimbox, page.bleedbox = (shared.setdefault(page.size, page.size),
+                                                      shared.setdefault(page.trimbox, page.trimbox),
+                                                      shared.setdefault(page.bleedbox, page.bleedbox))
         pages += laid.pages
         first = first or laid
     return Laid(pages, -(-len(comp.fronts) // n), first.item, first.gutter, first.grid,
@@ -234,10 +238,14 @@ def _remembered(memo: dict | None, key: str, cache: Cache) -> Laid | None:
 
 def _remember(laid: Laid, key: str) -> dict:
     from .render import page_key
+    lists: dict[tuple, list] = {}          # one list per distinct box: a huge deck repeats them
+
+    def listed(values: tuple) -> list:
+        return lists.setdefault(values, list(values))
     return {"key": key, "sheets": laid.sheets, "item": list(laid.item),
             "gutter": list(laid.gutter) if laid.gutter else None,
             "grid": list(laid.grid) if laid.grid else None, "folded": laid.folded,
-            "pages": [[page_key(p), list(p.size), list(p.trimbox), list(p.bleedbox), p.label]
+            "pages": [[page_key(p), listed(p.size), listed(p.trimbox), listed(p.bleedbox), p.label]
                       for p in laid.pages]}
 
 

@@ -14,9 +14,10 @@ _ID = re.compile(r'\bid="([^"]+)"')
 _REF = re.compile(r'(url\(#|href="#)([^)"]+)')
 
 
-@dataclass
+@dataclass(slots=True)
 class Page:
-    """A page to render: its SVG and the boxes to set in the PDF (mm, top-left origin)."""
+    """A page to render: its SVG and the boxes to set in the PDF (mm, top-left origin).  Slotted:
+    a huge deck keeps one per page (its key and boxes) until its file is written."""
 
     svg: str
     size: tuple[float, float]

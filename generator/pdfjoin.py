@@ -15,6 +15,7 @@ from __future__ import annotations
 import collections
 import hashlib
 import re
+from array import array
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -129,6 +130,7 @@ class Meta:
 
 PageSource = bytes | Path                 # a page PDF, or the file that holds one
 SHARED_KEPT = 4096                        # objects remembered for sharing (those written last)
+PAGES_KEPT = 1024                         # page objects remembered for placing again (the last)
 #: A page: its PDF (its first page), or (the PDF, the index of the page in it).
 PageRef = PageSource | tuple[PageSource, int]
 
@@ -137,16 +139,16 @@ def join(pages: Iterable[tuple[PageRef, Box | None, Box | None]], out: BinaryIO,
          meta: Meta | None = None, version: bytes = b"1.7") -> None:
     """Write one PDF of ``pages`` (source PDF or its path, TrimBox, BleedBox) to ``out``.
 
-    Streamed: each object is written as soon as it is made and only object offsets and the
-    digests of the objects shared so far are kept, so memory does not grow with the pages of a
-    source (a refused first source writes nothing).  An object equal to one already written
+    Streamed: each object is written as soon as it is made and only object offsets (8 bytes
+    each) and the digests of the objects and pages written last are kept, so memory barely grows
+    with the pages (a refused first source writes nothing).  An object equal to one already written
     (same bytes, same objects below it) is not written again; each page still gets its own page
     object.  A box of None is not set.  Raises :class:`Unsupported` when a source is not simple
     enough (the caller starts over with pypdf on an emptied file).
     """
     meta = meta or Meta()
     header = b"%PDF-" + version + b"\n%\xb5\xed\xae\xfb\n"
-    offsets: list[int] = [0, 0]               # offsets[n] of object n; 1 = the page tree, last
+    offsets = array("q", [0, 0])              # offsets[n] of object n; 1 = the page tree, last
     size = len(header)
     tree = 1
 
@@ -165,16 +167,19 @@ def join(pages: Iterable[tuple[PageRef, Box | None, Box | None]], out: BinaryIO,
         size += len(chunk)
         return number
 
-    bodies: dict[tuple[PageSource, int], bytes] = {}    # a page placed again: its page object
+    #: a page placed again: its page object (for the pages placed last; an older one is copied
+    #: again, its objects shared through ``written``)
+    bodies: collections.OrderedDict[tuple[PageSource, int], bytes] = collections.OrderedDict()
     last: tuple[PageSource | None, Source | None, dict[int, int]] = (None, None, {})
     #: digest of an object (and all below it) -> its number, for the objects written last
     written: collections.OrderedDict[bytes, int] = collections.OrderedDict()
-    kids: list[int] = []
+    kids = array("q")
     for ref, trim, bleed in pages:
         src, index = ref if isinstance(ref, tuple) else (ref, 0)
         boxes = b"".join(b"   /%s %s\n" % (name, _box(box))
                          for name, box in ((b"TrimBox", trim), (b"BleedBox", bleed)) if box is not None)
         if (src, index) in bodies:
+            bodies.move_to_end((src, index))
             kids.append(emit(bodies[src, index] + boxes + b">>"))
             continue
         if last[0] != src:                   # one source parsed at a time: memory stays flat
@@ -218,6 +223,8 @@ def join(pages: Iterable[tuple[PageRef, Box | None, Box | None]], out: BinaryIO,
         if not body.endswith(b">>"):
             raise Unsupported("the page object is not a dictionary")
         bodies[src, index] = body[:-2]
+        if len(bodies) > PAGES_KEPT:
+            bodies.popitem(last=False)
         kids.append(emit(body[:-2] + boxes + b">>"))
     emit(b"<< /Type /Pages\n   /Kids [ " + b" ".join(b"%d 0 R" % k for k in kids)
          + b" ]\n   /Count %d\n>>" % len(kids), tree)
@@ -245,11 +252,11 @@ def join(pages: Iterable[tuple[PageRef, Box | None, Box | None]], out: BinaryIO,
              % (first, first + len(items) - 1, len(items)))
         extra += b"\n   /Outlines %d 0 R\n   /PageMode /UseOutlines" % root
     catalog = emit(b"<< /Type /Catalog\n   /Pages %d 0 R" % tree + extra + b"\n>>")
-    xref = [b"xref\n0 %d\n0000000000 65535 f \n" % len(offsets)]
-    xref += [b"%010d 00000 n \n" % o for o in offsets[1:]]
-    xref.append(b"trailer\n<< /Size %d\n   /Root %d 0 R\n   /Info %d 0 R\n>>\nstartxref\n%d\n%%%%EOF\n"
-                % (len(offsets), catalog, info, size))
-    out.write(b"".join(xref))
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % len(offsets))
+    for start in range(1, len(offsets), 4096):          # a piece at a time: flat memory
+        out.write(b"".join(b"%010d 00000 n \n" % o for o in offsets[start:start + 4096]))
+    out.write(b"trailer\n<< /Size %d\n   /Root %d 0 R\n   /Info %d 0 R\n>>\nstartxref\n%d\n%%%%EOF\n"
+              % (len(offsets), catalog, info, size))
 
 
 def text_string(text: str) -> bytes:

@@ -18,7 +18,7 @@ import math
 import os
 import re
 from pathlib import Path
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from . import binding, fonts
 from ludoteca.atomic import tmp_name, write_bytes, write_text
@@ -37,6 +37,11 @@ def page_key(page: Page) -> str:
         digest.update(page.svg.encode("utf-8"))
         page.key = digest.hexdigest()[:32]
     return page.key
+
+
+def page_file(folder: Path, key: str) -> Path:
+    """Where the page cache in ``folder`` keeps the page of ``key``."""
+    return folder / f"{key}.pdf"
 
 
 class Cache:
@@ -76,7 +81,7 @@ class Cache:
             return False
 
     def page_path(self, key: str) -> Path:
-        return self.pages / f"{key}.pdf"
+        return page_file(self.pages, key)
 
     def fresh(self, rel: str, key: str, path: Path) -> bool:
         """Whether ``path`` (at ``rel`` in the output folder) is the file this index says was
@@ -413,7 +418,7 @@ class PageSender:
     At most ``IN_FLIGHT`` jobs wait in the pool (each holds its pages' SVG), so memory stays flat.
     """
 
-    IN_FLIGHT = 6
+    IN_FLIGHT = 4                # two drawing, one waiting for each worker
 
     def __init__(self, cache: Cache, workers: Workers, progress: Callable[[int], None] | None = None):
         self.cache, self.workers, self.progress = cache, workers, progress
@@ -493,21 +498,24 @@ def file_key(pages: Sequence[Page], meta=None) -> str:
 
 def _write_pdf(spec: tuple) -> tuple[int, int]:
     """Join cached single pages into ``path`` (atomically), setting TrimBox and BleedBox, the
-    document info, language and outline."""
+    document info, language and outline.  ``spec``: (path, the page cache's folder, [(page key,
+    page height, TrimBox, BleedBox)], Meta)."""
     from . import pdfjoin
-    path, pages, meta = spec
-    joined = [(source, _box(trimbox, page_h), _box(bleedbox, page_h))
-              for source, page_h, trimbox, bleedbox in pages]
+    path, folder, pages, meta = spec
+
+    def joined() -> Iterator[tuple[Path, tuple, tuple]]:     # made as the join takes them
+        for key, page_h, trimbox, bleedbox in pages:
+            yield page_file(folder, key), _box(trimbox, page_h), _box(bleedbox, page_h)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = tmp_name(path)
     try:
         with open(tmp, "wb") as fh:
             try:
-                pdfjoin.join(joined, fh, meta)
+                pdfjoin.join(joined(), fh, meta)
             except pdfjoin.Unsupported:       # not the simple PDF cairo writes: let pypdf join
                 fh.seek(0)
                 fh.truncate()
-                _write_with_pypdf(joined, fh, meta)
+                _write_with_pypdf(joined(), fh, meta)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -518,7 +526,7 @@ def _write_pdf(spec: tuple) -> tuple[int, int]:
     return st.st_size, st.st_mtime_ns
 
 
-def _write_with_pypdf(pages: list[tuple[bytes | Path, tuple, tuple]], fh, meta=None) -> None:
+def _write_with_pypdf(pages: Iterable[tuple[bytes | Path, tuple, tuple]], fh, meta=None) -> None:
     import io
 
     from pypdf import PdfReader, PdfWriter
@@ -556,9 +564,8 @@ def assemble_all(files: Sequence[tuple], cache: Cache, workers: Workers | None =
         meta = rest[0] if rest else Meta()
         key = file_key(pages, meta)
         if not cache.fresh(rel, key, path):
-            spec = (stage.path(path) if stage is not None else path,
-                    [(cache.page_path(page_key(p)), p.size[1], p.trimbox, p.bleedbox)
-                     for p in pages], meta)
+            spec = (stage.path(path) if stage is not None else path, cache.pages,
+                    [(page_key(p), p.size[1], p.trimbox, p.bleedbox) for p in pages], meta)
             todo.append((rel, key, spec))
     if workers is not None and workers.pool is not None and len(todo) > 1:
         results = workers.map(_write_pdf, [t[2] for t in todo])

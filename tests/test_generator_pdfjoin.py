@@ -6,7 +6,7 @@ import io
 import pytest
 
 from ludoteca.generator import pdfjoin
-from ludoteca.generator.render import _write_pdf, dedupe_resources
+from ludoteca.generator.render import _write_pdf, dedupe_resources, page_file
 import pdfmeasure as pm
 
 
@@ -85,14 +85,13 @@ def test_the_engine_falls_back_to_pypdf_when_the_joiner_refuses(tmp_path, monkey
         out.write(b"%PDF-1.5 partial")
         raise pdfjoin.Unsupported("xref stream")
 
-    source = tmp_path / "cairo.pdf"
-    source.write_bytes(_cairo_page((0.2, 0.6, 0.2), "Mercado"))
+    page_file(tmp_path, "cairo").write_bytes(_cairo_page((0.2, 0.6, 0.2), "Mercado"))
     page_h = 200 * 25.4 / 72
-    spec = [(source, page_h, (1, 2, 30, 40), (0, 1, 32, 42))] * 2
+    spec = [("cairo", page_h, (1, 2, 30, 40), (0, 1, 32, 42))] * 2
     meta = pdfjoin.Meta(title="Mercado", subject="prueba", lang="es", outline=[("Hoja 2", 1)])
-    _write_pdf((tmp_path / "ours.pdf", spec, meta))
+    _write_pdf((tmp_path / "ours.pdf", tmp_path, spec, meta))
     monkeypatch.setattr(pdfjoin, "join", refuse)
-    _write_pdf((tmp_path / "pypdf.pdf", spec, meta))
+    _write_pdf((tmp_path / "pypdf.pdf", tmp_path, spec, meta))
     ours, theirs = PdfReader(str(tmp_path / "ours.pdf")), PdfReader(str(tmp_path / "pypdf.pdf"))
     assert pm.pdf_complaints(tmp_path / "pypdf.pdf") == []
     assert len(theirs.pages) == 2 and "Mercado" in theirs.pages[1].extract_text()

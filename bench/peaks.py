@@ -1,0 +1,34 @@
+"""Run a module as ``python -m`` does, then say the peak memory of this process and of its
+largest child (the render workers) as one JSON line on stderr, last:
+
+    python bench/peaks.py ludoteca.cli deck cards.csv ...
+
+The peaks are the kernel's (``getrusage``): resident set size, MB.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import runpy
+import sys
+
+
+def main() -> None:
+    module, sys.argv = sys.argv[1], [sys.argv[1], *sys.argv[2:]]
+    code: int | str | None = 0
+    try:
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
+    except SystemExit as exc:
+        code = exc.code
+    finally:
+        me = resource.getrusage(resource.RUSAGE_SELF)
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        sys.stdout.flush()
+        print(json.dumps({"parent_mb": me.ru_maxrss / 1024, "workers_mb": children.ru_maxrss / 1024}),
+              file=sys.stderr)
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()
