@@ -3,7 +3,8 @@
     python bench/bench_build.py [--runs 5] [--paper a4] [--games GAME ...]
 
 Measures the whole kit cold (empty output folder), a rebuild with nothing changed, a rebuild after
-editing one card's name and one after editing one card's art (on a copy of cards/), peak RSS, the kit's total PDF size, and the 120-card deck of
+editing one card's name and one after editing one card's art (on a copy of cards/), peak RSS,
+the kit's total PDF size, and the 120-card deck of
 bench/data/cards120.csv (a copy of the shared benchmark input) on A4 with crop marks (and, for
 information, the same deck with backs),
 paired run by run with the floor (bench/floor_cairo.py: the same cards drawn directly with cairo)
