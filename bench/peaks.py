@@ -1,5 +1,5 @@
 """Run a module as ``python -m`` does, then say the peak memory of this process and of its
-largest child (the render workers) as one JSON line on stderr, last:
+largest child (the render workers), and the CPU seconds of all, as one JSON line on stderr, last:
 
     python bench/peaks.py ludoteca.cli deck cards.csv ...
 
@@ -25,8 +25,9 @@ def main() -> None:
         me = resource.getrusage(resource.RUSAGE_SELF)
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         sys.stdout.flush()
-        print(json.dumps({"parent_mb": me.ru_maxrss / 1024, "workers_mb": children.ru_maxrss / 1024}),
-              file=sys.stderr)
+        cpu = me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+        print(json.dumps({"parent_mb": me.ru_maxrss / 1024, "workers_mb": children.ru_maxrss / 1024,
+                          "cpu_s": cpu}), file=sys.stderr)
     sys.exit(code)
 
 

@@ -114,9 +114,12 @@ class Cache:
         return removed
 
     def save_index(self) -> None:
+        """Write the index (and the folder it is of) without fsync: a cache too.  One a crash of
+        the system cut short does not parse and counts as none; an older one is checked against
+        the files and pages as they are (:meth:`fresh`, :meth:`has_page`)."""
         if not self.temporary:
-            write_text(self.root / "path.txt", str(self.out_dir) + "\n", True)
-            write_text(self.index_path, json.dumps(self.index, sort_keys=True, indent=0), True)
+            write_text(self.root / "path.txt", str(self.out_dir) + "\n", True, durable=False)
+            write_text(self.index_path, json.dumps(self.index, sort_keys=True, indent=0), True, durable=False)
 
     def close(self) -> None:
         """Remove a temporary cache (one made because no cache folder could be written)."""

@@ -174,9 +174,9 @@ def sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def write_text(path: Path, text: str, only_if_changed: bool = False) -> bool:
+def write_text(path: Path, text: str, only_if_changed: bool = False, durable: bool = True) -> bool:
     """:func:`write_bytes` of ``text`` in UTF-8."""
-    return write_bytes(path, text.encode("utf-8"), only_if_changed)
+    return write_bytes(path, text.encode("utf-8"), only_if_changed, durable)
 
 
 def cache_dir(name: str) -> Path | None:

@@ -185,6 +185,24 @@ def test_cache_pages_are_not_fsynced_and_kit_files_are(tmp_path, monkeypatch):
     assert len(synced) == 2                                   # the file, then its folder
 
 
+def test_the_cache_index_is_written_without_fsync(tmp_path, monkeypatch):
+    """The index of a kit's cache can be made again like its pages: no fsync (an older or
+    unreadable one is checked against the files, or counts as none)."""
+    import os
+
+    from ludoteca import atomic
+    from ludoteca.generator.render import Cache
+
+    synced: list[int] = []
+    real = os.fsync
+    monkeypatch.setattr(atomic.os, "fsync", lambda fd: synced.append(fd) or real(fd))
+    (tmp_path / "kit").mkdir()
+    cache = Cache(tmp_path / "kit")
+    cache.index["cards.pdf"] = {"key": "k", "size": 1, "mtime_ns": 2}
+    cache.save_index()
+    assert synced == [] and Cache(tmp_path / "kit").index == cache.index
+
+
 def test_each_worker_keeps_a_bounded_number_of_drawn_faces():
     from ludoteca.generator import render
 
