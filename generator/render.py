@@ -438,8 +438,9 @@ class PageSender:
             if key not in self.seen:
                 self.seen.add(key)
                 if not self.cache.has_page(key):
-                    # a copy: the caller may let go of the page's SVG before a worker reads it
-                    self.waiting[key] = dataclasses.replace(page)
+                    # a copy: the caller may let go of the page's faces before a worker reads
+                    # them; without the page's SVG (only its key needs it): half the data sent
+                    self.waiting[key] = dataclasses.replace(page, svg="")
                     self.rendered += 1
         if not self.waiting:
             return

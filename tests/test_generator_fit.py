@@ -64,3 +64,23 @@ def test_measuring_text_does_not_load_reportlab_once_the_tables_are_cached(tmp_p
                             check=True).stdout.split()
     assert (tmp_path / "ludoteca" / "fonts" / "widths.json").is_file()
     assert first[1] == "True" and second == [first[0], "False"]
+
+
+def test_the_texts_remembered_for_fitting_do_not_grow_with_the_deck():
+    """A huge deck fits a few new texts per card: what is remembered of them stays bounded."""
+    import tracemalloc
+
+    from ludoteca.generator import fonts
+    fonts.fit.cache_clear()
+    fonts._em_width.cache_clear()
+    fonts.fit("warm", 40, 10, 12)
+    tracemalloc.start()
+    try:
+        for i in range(12_000):
+            fonts.fit(f"Carta número {i} del mazo", 40, 10, 12)
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+        fonts.fit.cache_clear()
+        fonts._em_width.cache_clear()
+    assert held < 2_000_000, held
