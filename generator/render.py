@@ -1,8 +1,9 @@
 """SVG pages -> single-page PDFs (cached by the hash of their SVG) -> one PDF per component.
 
 A page is rendered only when no cached PDF has its hash, so a rebuild with nothing changed
-renders nothing and editing one card re-renders only its page.  To draw a page, cairosvg draws
-each distinct face once per process into a cairo recording surface, which is painted (vector,
+renders nothing and editing one card re-renders only its page.  To draw a page, each distinct
+face is drawn once per process into a cairo recording surface (by :mod:`.fastsvg` when it is
+made of what our templates write, else by cairosvg), which is painted (vector,
 text as text) at every place the page SVG puts it, clipped the same way; copies cost nothing.
 Pages render in parallel (fork) when there are several.  A file whose pages did not change is
 not rewritten.
@@ -20,13 +21,13 @@ import re
 from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from . import binding, fonts
+from . import binding, fastsvg, fonts
 from ludoteca.atomic import tmp_name, write_bytes, write_text
 from .compose import Page
 from .model import GeneratorError
 from .units import mm_to_pt
 
-ENGINE_VERSION = "6"         # bump when the SVG -> PDF path changes in a way the hash cannot see
+ENGINE_VERSION = "7"         # bump when the SVG -> PDF path changes in a way the hash cannot see
 PARALLEL_FROM = 4            # render in a pool from this many pages on
 
 
@@ -166,30 +167,35 @@ def _recording(svg: str):
     if hit is not None:
         _RECORDINGS.move_to_end(key)
     else:
-        cairocffi = binding.load()
-        import cairosvg.parser
-        import cairosvg.surface
-
-        class Recording(cairosvg.surface.Surface):
-            def _create_surface(self, width, height):
-                return cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA,
-                                                  (0, 0, width, height)), width, height
-
-            @property
-            def device_units_per_user_units(self):
-                # Record at 16x the final size: cairo rounds glyph advances to whole device
-                # units, which at print size spreads letters wider than fit() measured.
-                return self.points_per_pixel * 16
-
-        from .fasttext import fast_text
-        tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"))
-        with fast_text(svg):
-            surface = Recording(tree, None, 96)
-        hit = (surface.cairo, surface.width, surface.height)
+        hit = fastsvg.record(svg) or _cairosvg_recording(svg)
         _RECORDINGS[key] = hit
         if len(_RECORDINGS) > RECORDINGS_KEPT:
             _RECORDINGS.popitem(last=False)
     return hit
+
+
+def _cairosvg_recording(svg: str) -> tuple:
+    """A face drawn by cairosvg (any SVG; :mod:`.fastsvg` draws our templates' own subset)."""
+    cairocffi = binding.load()
+    import cairosvg.parser
+    import cairosvg.surface
+
+    class Recording(cairosvg.surface.Surface):
+        def _create_surface(self, width, height):
+            return cairocffi.RecordingSurface(cairocffi.CONTENT_COLOR_ALPHA,
+                                              (0, 0, width, height)), width, height
+
+        @property
+        def device_units_per_user_units(self):
+            # Record at 16x the final size: cairo rounds glyph advances to whole device
+            # units, which at print size spreads letters wider than fit() measured.
+            return self.points_per_pixel * 16
+
+    from .fasttext import fast_text
+    tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"))
+    with fast_text(svg):
+        surface = Recording(tree, None, 96)
+    return surface.cairo, surface.width, surface.height
 
 
 def _page_to_pdf(page: Page) -> bytes:
@@ -294,7 +300,8 @@ def dedupe_resources(data: bytes) -> bytes:
 
 
 def _warm() -> None:
-    """Pool initializer: fonts first, then cairo (the slow import happens in the workers)."""
+    """Pool initializer: fonts first, then cairo (the slow import happens in the workers); cairosvg
+    is imported only by a worker that meets a face outside :mod:`.fastsvg`'s subset."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is the parent's to handle
     # The pool may end its workers with SIGTERM; a disposition inherited from the parent (SDL
@@ -302,7 +309,6 @@ def _warm() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     fonts.configure()
     binding.load()
-    import cairosvg.surface  # noqa: F401
 
 
 def _reason(exc: Exception) -> str:

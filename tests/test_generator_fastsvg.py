@@ -1,0 +1,120 @@
+"""generator.fastsvg: every template's faces, drawn straight with cairo, look as cairosvg draws them.
+
+One face of every template the kit's pages draw (the three games' cards, backs, tokens, boards and
+sheets, the CSV deck's face and back, a sheet's crop marks) is drawn both ways and the two are
+compared pixel by pixel; a face outside the subset must go to cairosvg, whatever it holds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ludoteca.generator import binding, build, fastsvg, fonts, render
+from ludoteca.generator.deck import deck_component
+from ludoteca.generator.layout import lay_out
+from ludoteca.generator.model import Options
+
+ROOT = Path(__file__).resolve().parent.parent
+DPI = 60            # enough to see a misplaced line, a wrong colour or a letter off by 0.2 mm
+TOLERANCE = 16      # per channel, out of 255: antialiasing may differ, shapes and colours may not
+
+
+#: Templates only the rulebooks draw (covers, setup scenes: cairosvg draws them into the book).
+RULEBOOK = ("cover.svg.j2", "setup_table.svg.j2")
+TEMPLATES = sorted(str(p.relative_to(ROOT / "templates")) for p in (ROOT / "templates").glob("*/*.svg.j2")
+                   if not p.name.startswith("_") and p.name not in RULEBOOK)
+
+
+@pytest.fixture(scope="module")
+def faces() -> dict[str, str]:
+    """An SVG per template (its first face in the kit), the deck's face and back, a sheet's marks."""
+    from ludoteca.cards import load
+    fonts.configure()
+    opts = Options()
+    roots = (str(build.templating.TEMPLATES),)
+    catalog = load(None, build.GAMES)
+    found: dict[str, str] = {}
+    for game in build.GAMES:
+        for comp in build.game_components(game, catalog, opts, []):
+            for part in comp.parts or [comp]:
+                for face in list(part.fronts) + list(part.backs or []):
+                    if face.template not in found:
+                        found[face.template] = build.render_faces(part, [face], opts, roots)[0]
+    deck = deck_component(ROOT / "bench" / "data" / "cards120.csv", "deck/card.svg.j2",
+                          "deck/back.svg.j2", (63.0, 88.0))
+    fronts = build.render_faces(deck, list(deck.fronts[:9]), opts, roots)
+    found["deck/card.svg.j2"] = fronts[0]
+    found["deck/back.svg.j2"] = build.render_faces(deck, [deck.backs[0]], opts, roots)[0]
+    found["crop marks"] = lay_out(deck, fronts, None, opts).pages[0].overlay
+    return found
+
+
+def _pixels(hit) -> tuple[int, int, bytes]:
+    """A recording painted on white at DPI."""
+    cairo = binding.load()
+    rec, w, h = hit
+    scale = DPI / 72 / 16                       # recordings are in 1/16 pt
+    width, height = max(1, round(w * scale)), max(1, round(h * scale))
+    image = cairo.ImageSurface(cairo.FORMAT_ARGB32, width, height)
+    ctx = cairo.Context(image)
+    ctx.set_source_rgb(1, 1, 1)
+    ctx.paint()
+    ctx.scale(scale, scale)
+    ctx.set_source_surface(rec, 0, 0)
+    ctx.paint()
+    image.flush()
+    return width, height, bytes(image.get_data())
+
+
+@pytest.mark.parametrize("name", TEMPLATES + ["crop marks"])
+def test_a_template_drawn_straight_looks_as_cairosvg_draws_it(faces, name):
+    assert name in faces, f"{name}: no face of the kit uses it"
+    svg = faces[name]
+    fast = fastsvg.record(svg)
+    if "Gradient" in svg:
+        assert fast is None                  # a gradient is not ours to draw
+        return
+    assert fast is not None, f"{name}: outside the subset"
+    slow = render._cairosvg_recording(svg)
+    assert fast[1:] == pytest.approx(slow[1:])
+    width, height, a = _pixels(fast)
+    _, _, b = _pixels(slow)
+    if a == b:
+        return
+    off = [i for i, (p, q) in enumerate(zip(a, b)) if abs(p - q) > TOLERANCE]
+    assert not off, (f"{name}: {len(off)} channel values differ, the first at pixel "
+                     f"({off[0] // 4 % width}, {off[0] // 4 // width})")
+
+
+FACE = ('<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="20mm" viewBox="0 0 20 20" '
+        'font-family="Bitstream Vera Sans" text-rendering="geometricPrecision">{}</svg>')
+
+
+@pytest.mark.parametrize("body", [
+    '<line x1="1" y1="1" x2="9" y2="9" stroke="#000000"/>',                     # an element
+    '<rect width="5mm" height="5" fill="#000000"/>',                            # a unit
+    '<rect width="5" height="5" fill="rgb(10, 20, 30)"/>',                      # a colour
+    '<rect width="5" height="5" style="fill: red"/>',                           # an attribute
+    '<style>rect { fill: red }</style><rect width="5" height="5"/>',            # a style sheet
+    '<text x="1" y="9" font-size="3">a <tspan font-weight="bold">b</tspan></text>',
+    '<text x="1" y="9" font-size="3" stroke="#ff0000">a</text>',
+    '<g fill="inherit"><rect width="5" height="5"/></g>',
+], ids=["line", "unit", "rgb", "style", "stylesheet", "tspan", "stroked_text", "inherit"])
+def test_anything_outside_the_subset_goes_to_cairosvg(body):
+    svg = FACE.format(body)
+    assert fastsvg.record(svg) is None
+    render._RECORDINGS.clear()
+    rec, w, h = render._recording(svg)               # drawn all the same, by cairosvg
+    assert w > 0 and h > 0 and rec.ink_extents()[2] > 0
+    render._RECORDINGS.clear()
+
+
+def test_a_face_of_the_subset_is_not_drawn_by_cairosvg(faces, monkeypatch):
+    """The engine's hook: a face of ours never reaches cairosvg (a worker need not import it)."""
+    monkeypatch.setattr(render, "_cairosvg_recording", lambda svg: pytest.fail("cairosvg drew it"))
+    render._RECORDINGS.clear()
+    rec, _w, _h = render._recording(faces["deck/card.svg.j2"])
+    assert rec.ink_extents()[2] > 0
+    render._RECORDINGS.clear()
