@@ -148,7 +148,9 @@ class _Drawer:
 
     def __init__(self, cairo: Any):
         self.cairo = cairo
-        self.ctx: Any = None
+        self.lib = cairo.cairo          # cairo's functions, called directly: no status check
+        self.ctx: Any = None            # per call; the context's status is checked at the end
+        self.p: Any = None
         self.clips: dict[str, Any] = {}
 
     def root(self, root: ElementTree.Element) -> tuple[Any, float, float]:
@@ -174,6 +176,7 @@ class _Drawer:
         w, h = width * DEVICE_PER_USER, height * DEVICE_PER_USER
         surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, (0, 0, w, h))
         ctx = self.ctx = cairo.Context(surface)
+        self.p = ctx._pointer
         ctx.scale(DEVICE_PER_USER, DEVICE_PER_USER)
         # the viewport (cairosvg's set_context_size and preserve_ratio, xMidYMid meet)
         scale_x = width / box[2] if box[2] > 0 else 1
@@ -207,6 +210,8 @@ class _Drawer:
         inherited = {k: v for k, v in attrs.items() if k not in NOT_INHERITED}
         for child in root:
             self.node(child, inherited)
+        if self.lib.cairo_status(self.p):
+            raise Unsupported("cairo: " + str(self.lib.cairo_status(self.p)))
         return surface, w, h
 
     def node(self, element: ElementTree.Element, inherited: dict[str, str], paint: bool = True) -> None:
@@ -220,12 +225,11 @@ class _Drawer:
         if allowed is None:
             raise Unsupported(tag)
         own = element.attrib
-        for key in own:
-            if key not in PAINT and key not in allowed:
+        for key, value in own.items():
+            if key not in PAINT and key not in allowed or value in ("inherit", "currentColor"):
                 raise Unsupported(key)
         if tag == "defs":
             return
-        _check_values(own)
         if ("width" in own and number(own["width"]) == 0) or ("height" in own and number(own["height"]) == 0):
             return
         attrs = dict(inherited)
@@ -235,30 +239,30 @@ class _Drawer:
             raise Unsupported("tspan")
         if not paint and (tag == "text" or "clip-path" in own or "opacity" in own):
             raise Unsupported("clip content")
-        ctx = self.ctx
-        ctx.save()
+        c, p = self.lib, self.p
+        c.cairo_save(p)
         transform = own.get("transform")
         if transform:
             self.transform(transform)
         opacity = float(own.get("opacity", 1))
         group = opacity < 1 and bool(children)
         if group:
-            ctx.push_group()
+            c.cairo_push_group(p)
         cap = attrs.get("stroke-linecap")
         if cap == "square":
-            ctx.set_line_cap(self.cairo.LINE_CAP_SQUARE)
+            c.cairo_set_line_cap(p, self.cairo.LINE_CAP_SQUARE)
         elif cap == "round":
-            ctx.set_line_cap(self.cairo.LINE_CAP_ROUND)
+            c.cairo_set_line_cap(p, self.cairo.LINE_CAP_ROUND)
         join = attrs.get("stroke-linejoin")
         if join == "round":
-            ctx.set_line_join(self.cairo.LINE_JOIN_ROUND)
+            c.cairo_set_line_join(p, self.cairo.LINE_JOIN_ROUND)
         elif join == "bevel":
-            ctx.set_line_join(self.cairo.LINE_JOIN_BEVEL)
+            c.cairo_set_line_join(p, self.cairo.LINE_JOIN_BEVEL)
         dashes = attrs.get("stroke-dasharray")
         if dashes:
             values = [number(v) for v in normalize(dashes).split()]
             if sum(values):
-                ctx.set_dash(values, 0)
+                self.ctx.set_dash(values, 0)
         clip = own.get("clip-path")
         if clip:
             match = _URL.fullmatch(clip.strip())
@@ -266,14 +270,14 @@ class _Drawer:
                 raise Unsupported(clip)
             target = self.clips.get(match.group(1))
             if target is not None:
-                ctx.save()
+                c.cairo_save(p)
                 self.clip(target)
-                ctx.restore()
-                ctx.clip()
-        ctx.move_to(number(own.get("x")), number(own.get("y")))
-        shape = getattr(self, "shape_" + tag, None)
-        if shape is not None and tag != "text":
-            shape(attrs)
+                c.cairo_restore(p)
+                c.cairo_clip(p)
+        c.cairo_move_to(p, number(own.get("x")), number(own.get("y")))
+        shape = SHAPES.get(tag)
+        if shape is not None:
+            shape(self, attrs)
         if paint and tag != "clipPath":
             stroke_opacity = float(attrs.get("stroke-opacity", 1))
             fill_opacity = float(attrs.get("fill-opacity", 1))
@@ -282,21 +286,21 @@ class _Drawer:
                 fill_opacity *= opacity
             if tag == "text":
                 self.text(element, attrs, color(paint_color(attrs.get("fill", "black")), fill_opacity))
-                ctx.new_path()
+                c.cairo_new_path(p)
             elif shape is not None:
-                ctx.set_source_rgba(*color(paint_color(attrs.get("fill", "black")), fill_opacity))
-                ctx.fill_preserve()
-                ctx.set_line_width(number(attrs.get("stroke-width", "1")))
-                ctx.set_source_rgba(*color(paint_color(attrs.get("stroke")), stroke_opacity))
-                ctx.stroke()
-        if tag != "clipPath":
+                c.cairo_set_source_rgba(p, *color(paint_color(attrs.get("fill", "black")), fill_opacity))
+                c.cairo_fill_preserve(p)
+                c.cairo_set_line_width(p, number(attrs.get("stroke-width", "1")))
+                c.cairo_set_source_rgba(p, *color(paint_color(attrs.get("stroke")), stroke_opacity))
+                c.cairo_stroke(p)
+        if children and tag != "clipPath":
             child_inherited = {k: v for k, v in attrs.items() if k not in NOT_INHERITED}
             for child in children:
                 self.node(child, child_inherited, paint)
         if group:
-            ctx.pop_group_to_source()
-            ctx.paint_with_alpha(opacity)
-        ctx.restore()
+            c.cairo_pop_group_to_source(p)
+            c.cairo_paint_with_alpha(p, opacity)
+        c.cairo_restore(p)
 
     def clip(self, target: ElementTree.Element) -> None:
         """A clip path's outline added to the path (cairosvg draws it as a ``g``, unpainted)."""
@@ -307,47 +311,47 @@ class _Drawer:
         if "clip-path" in own or "opacity" in own:
             raise Unsupported("clip of a clip")
         _check_values(own)
-        ctx = self.ctx
-        ctx.save()
+        c, p = self.lib, self.p
+        c.cairo_save(p)
         if own.get("transform"):
             self.transform(own["transform"])
         inherited = {k: v for k, v in own.items() if k not in NOT_INHERITED}
         for child in target:
             self.node(child, inherited, paint=False)
-        ctx.restore()
+        c.cairo_restore(p)
 
     def transform(self, string: str) -> None:
         """cairosvg's helpers.transform, applied to the context one step at a time."""
-        ctx, cairo = self.ctx, self.cairo
+        c, p, cairo = self.lib, self.p, self.cairo
         for kind, args in _TRANSFORM.findall(normalize(string)):
             values = [number(v) for v in args.split(" ")]
             if kind == "matrix":
-                ctx.transform(cairo.Matrix(*values))
+                self.ctx.transform(cairo.Matrix(*values))
             elif kind == "rotate":
                 angle = math.radians(values.pop(0))
                 x, y = values or (0, 0)
-                ctx.translate(x, y)
-                ctx.rotate(angle)
-                ctx.translate(-x, -y)
+                c.cairo_translate(p, x, y)
+                c.cairo_rotate(p, angle)
+                c.cairo_translate(p, -x, -y)
             elif kind == "skewX":
-                ctx.transform(cairo.Matrix(1, 0, math.tan(math.radians(values[0])), 1, 0, 0))
+                self.ctx.transform(cairo.Matrix(1, 0, math.tan(math.radians(values[0])), 1, 0, 0))
             elif kind == "skewY":
-                ctx.transform(cairo.Matrix(1, math.tan(math.radians(values[0])), 0, 1, 0, 0))
+                self.ctx.transform(cairo.Matrix(1, math.tan(math.radians(values[0])), 0, 1, 0, 0))
             elif kind == "translate":
                 if len(values) == 1:
                     values.append(0)
-                ctx.translate(*values[:2])
+                c.cairo_translate(p, *values[:2])
             elif kind == "scale":
                 if len(values) == 1:
                     values = 2 * values
                 if 0 in values[:2]:
                     raise Unsupported("singular transform")
-                ctx.scale(*values[:2])
+                c.cairo_scale(p, *values[:2])
 
     # shapes: the path of each element, as cairosvg's shapes.py and path.py build them
 
     def shape_rect(self, a: dict[str, str]) -> None:
-        ctx = self.ctx
+        c, p = self.lib, self.p
         x, y = number(a.get("x")), number(a.get("y"))
         width, height = number(a.get("width")), number(a.get("height"))
         rx, ry = a.get("rx"), a.get("ry")
@@ -357,44 +361,44 @@ class _Drawer:
             rx = ry
         rx_, ry_ = number(rx), number(ry)
         if rx_ == 0 or ry_ == 0:
-            ctx.rectangle(x, y, width, height)
+            c.cairo_rectangle(p, x, y, width, height)
             return
         rx_, ry_ = min(rx_, width / 2), min(ry_, height / 2)
         k = 4 * (2 ** .5 - 1) / 3
         c1, c2 = k * rx_, k * ry_
-        ctx.new_path()
-        ctx.move_to(x + rx_, y)
-        ctx.rel_line_to(width - 2 * rx_, 0)
-        ctx.rel_curve_to(c1, 0, rx_, c2, rx_, ry_)
-        ctx.rel_line_to(0, height - 2 * ry_)
-        ctx.rel_curve_to(0, c2, c1 - rx_, ry_, -rx_, ry_)
-        ctx.rel_line_to(-width + 2 * rx_, 0)
-        ctx.rel_curve_to(-c1, 0, -rx_, -c2, -rx_, -ry_)
-        ctx.rel_line_to(0, -height + 2 * ry_)
-        ctx.rel_curve_to(0, -c2, rx_ - c1, -ry_, rx_, -ry_)
-        ctx.close_path()
+        c.cairo_new_path(p)
+        c.cairo_move_to(p, x + rx_, y)
+        c.cairo_rel_line_to(p, width - 2 * rx_, 0)
+        c.cairo_rel_curve_to(p, c1, 0, rx_, c2, rx_, ry_)
+        c.cairo_rel_line_to(p, 0, height - 2 * ry_)
+        c.cairo_rel_curve_to(p, 0, c2, c1 - rx_, ry_, -rx_, ry_)
+        c.cairo_rel_line_to(p, -width + 2 * rx_, 0)
+        c.cairo_rel_curve_to(p, -c1, 0, -rx_, -c2, -rx_, -ry_)
+        c.cairo_rel_line_to(p, 0, -height + 2 * ry_)
+        c.cairo_rel_curve_to(p, 0, -c2, rx_ - c1, -ry_, rx_, -ry_)
+        c.cairo_close_path(p)
 
     def shape_circle(self, a: dict[str, str]) -> None:
         r = number(a.get("r"))
         if not r:
             return
-        ctx = self.ctx
-        ctx.new_sub_path()
-        ctx.arc(number(a.get("cx")), number(a.get("cy")), r, 0, 2 * math.pi)
-        ctx.close_path()
+        c, p = self.lib, self.p
+        c.cairo_new_sub_path(p)
+        c.cairo_arc(p, number(a.get("cx")), number(a.get("cy")), r, 0, 2 * math.pi)
+        c.cairo_close_path(p)
 
     def shape_ellipse(self, a: dict[str, str]) -> None:
         rx, ry = number(a.get("rx")), number(a.get("ry"))
         if not rx or not ry:
             return
-        ctx = self.ctx
+        c, p = self.lib, self.p
         ratio = ry / rx
-        ctx.new_sub_path()
-        ctx.save()
-        ctx.scale(1, ratio)
-        ctx.arc(number(a.get("cx")), number(a.get("cy")) / ratio, rx, 0, 2 * math.pi)
-        ctx.close_path()
-        ctx.restore()
+        c.cairo_new_sub_path(p)
+        c.cairo_save(p)
+        c.cairo_scale(p, 1, ratio)
+        c.cairo_arc(p, number(a.get("cx")), number(a.get("cy")) / ratio, rx, 0, 2 * math.pi)
+        c.cairo_close_path(p)
+        c.cairo_restore(p)
 
     def shape_polyline(self, a: dict[str, str], close: bool = False) -> None:
         points = normalize(a.get("points", ""))
@@ -403,12 +407,12 @@ class _Drawer:
         values = [float(v) for v in points.split(" ")]
         if len(values) % 2:
             raise Unsupported("odd points")
-        ctx = self.ctx
-        ctx.move_to(values[0], values[1])
+        c, p = self.lib, self.p
+        c.cairo_move_to(p, values[0], values[1])
         for i in range(2, len(values), 2):
-            ctx.line_to(values[i], values[i + 1])
+            c.cairo_line_to(p, values[i], values[i + 1])
         if close:
-            ctx.close_path()
+            c.cairo_close_path(p)
 
     def shape_polygon(self, a: dict[str, str]) -> None:
         self.shape_polyline(a, close=True)
@@ -419,10 +423,10 @@ class _Drawer:
         for letter in PATH_LETTERS:
             string = string.replace(letter, f" {letter} ")
         string = normalize(string)
-        ctx = self.ctx
-        current = ctx.get_current_point() if ctx.has_current_point() else (0.0, 0.0)
-        if not ctx.has_current_point():
-            ctx.move_to(0, 0)
+        c, p = self.lib, self.p
+        current = self.ctx.get_current_point() if self.ctx.has_current_point() else (0.0, 0.0)
+        if not self.ctx.has_current_point():
+            c.cairo_move_to(p, 0, 0)
         commands = [(m.group(1), m.group(2).split()) for m in _PATH_SPLIT.finditer(string)]
         last = None
         first = None
@@ -443,7 +447,7 @@ class _Drawer:
                 return value
 
             if letter in "aA":
-                ctx.set_tolerance(0.00001)
+                c.cairo_set_tolerance(p, 0.00001)
                 x1, y1 = current
                 rx, ry = take(), take()
                 rotation = math.radians(take())
@@ -481,22 +485,22 @@ class _Drawer:
                 yc = (rx ** 2 - xc ** 2) ** .5
                 if not (large_b ^ sweep_b):
                     yc = -yc
-                arc = ctx.arc if sweep_b else ctx.arc_negative
+                arc = c.cairo_arc if sweep_b else c.cairo_arc_negative
                 xe, ye = _rotate(xe, 0, angle)
                 xc, yc = _rotate(xc, yc, angle)
                 angle1 = math.atan2(0 - yc, 0 - xc)
                 angle2 = math.atan2(ye - yc, xe - xc)
-                ctx.save()
-                ctx.translate(x1, y1)
-                ctx.rotate(rotation)
-                ctx.scale(1, ratio)
-                arc(xc, yc, rx, angle1, angle2)
-                ctx.restore()
+                c.cairo_save(p)
+                c.cairo_translate(p, x1, y1)
+                c.cairo_rotate(p, rotation)
+                c.cairo_scale(p, 1, ratio)
+                arc(p, xc, yc, rx, angle1, angle2)
+                c.cairo_restore(p)
                 current = current[0] + x3, current[1] + y3
             elif letter == "c":
                 x, y = current
                 x1, y1, x2, y2, x3, y3 = take(), take(), take(), take(), take(), take()
-                ctx.rel_curve_to(x1, y1, x2, y2, x3, y3)
+                c.cairo_rel_curve_to(p, x1, y1, x2, y2, x3, y3)
                 current = current[0] + x3, current[1] + y3
                 x1 += x
                 x2 += x
@@ -506,48 +510,48 @@ class _Drawer:
                 y3 += y
             elif letter == "C":
                 x1, y1, x2, y2, x3, y3 = take(), take(), take(), take(), take(), take()
-                ctx.curve_to(x1, y1, x2, y2, x3, y3)
+                c.cairo_curve_to(p, x1, y1, x2, y2, x3, y3)
                 current = x3, y3
             elif letter == "h":
                 x = take()
-                ctx.rel_line_to(x, 0)
+                c.cairo_rel_line_to(p, x, 0)
                 current = current[0] + x, current[1]
             elif letter == "H":
                 x = take()
-                ctx.line_to(x, current[1])
+                c.cairo_line_to(p, x, current[1])
                 current = x, current[1]
             elif letter == "l":
                 x, y = take(), take()
-                ctx.rel_line_to(x, y)
+                c.cairo_rel_line_to(p, x, y)
                 current = current[0] + x, current[1] + y
             elif letter == "L":
                 x, y = take(), take()
-                ctx.line_to(x, y)
+                c.cairo_line_to(p, x, y)
                 current = x, y
             elif letter == "m":
                 x, y = take(), take()
-                ctx.rel_move_to(x, y)
+                c.cairo_rel_move_to(p, x, y)
                 current = current[0] + x, current[1] + y
             elif letter == "M":
                 x, y = take(), take()
-                ctx.move_to(x, y)
+                c.cairo_move_to(p, x, y)
                 current = x, y
             elif letter == "q":
                 x1, y1 = 0, 0
                 x2, y2, x3, y3 = take(), take(), take(), take()
-                ctx.rel_curve_to(*_quadratic(x1, y1, x2, y2, x3, y3))
+                c.cairo_rel_curve_to(p, *_quadratic(x1, y1, x2, y2, x3, y3))
                 current = current[0] + x3, current[1] + y3
             elif letter == "Q":
                 x1, y1 = current
                 x2, y2, x3, y3 = take(), take(), take(), take()
-                ctx.curve_to(*_quadratic(x1, y1, x2, y2, x3, y3))
+                c.cairo_curve_to(p, *_quadratic(x1, y1, x2, y2, x3, y3))
                 current = x3, y3
             elif letter == "s":
                 x, y = current
                 x1 = x3 - x2 if last in ("c", "s", "C", "S") else 0
                 y1 = y3 - y2 if last in ("c", "s", "C", "S") else 0
                 x2, y2, x3, y3 = take(), take(), take(), take()
-                ctx.rel_curve_to(x1, y1, x2, y2, x3, y3)
+                c.cairo_rel_curve_to(p, x1, y1, x2, y2, x3, y3)
                 current = current[0] + x3, current[1] + y3
                 x1 += x
                 x2 += x
@@ -560,7 +564,7 @@ class _Drawer:
                 x1 = x3 + (x3 - x2) if last in ("c", "s", "C", "S") else x
                 y1 = y3 + (y3 - y2) if last in ("c", "s", "C", "S") else y
                 x2, y2, x3, y3 = take(), take(), take(), take()
-                ctx.curve_to(x1, y1, x2, y2, x3, y3)
+                c.cairo_curve_to(p, x1, y1, x2, y2, x3, y3)
                 current = x3, y3
             elif letter == "t":
                 if last not in ("Q", "q", "T", "t"):
@@ -574,7 +578,7 @@ class _Drawer:
                 y2 = y3 - y2
                 x1, y1 = 0, 0
                 x3, y3 = take(), take()
-                ctx.rel_curve_to(*_quadratic(x1, y1, x2, y2, x3, y3))
+                c.cairo_rel_curve_to(p, *_quadratic(x1, y1, x2, y2, x3, y3))
                 current = current[0] + x3, current[1] + y3
             elif letter == "T":
                 abs_x, abs_y = current
@@ -589,18 +593,18 @@ class _Drawer:
                 y2 = abs_y + (y3 - y2)
                 x1, y1 = abs_x, abs_y
                 x3, y3 = take(), take()
-                ctx.curve_to(*_quadratic(x1, y1, x2, y2, x3, y3))
+                c.cairo_curve_to(p, *_quadratic(x1, y1, x2, y2, x3, y3))
                 current = x3, y3
             elif letter == "v":
                 y = take()
-                ctx.rel_line_to(0, y)
+                c.cairo_rel_line_to(p, 0, y)
                 current = current[0], current[1] + y
             elif letter == "V":
                 y = take()
-                ctx.line_to(current[0], y)
+                c.cairo_line_to(p, current[0], y)
                 current = current[0], y
             elif letter in "zZ" and first:
-                ctx.close_path()
+                c.cairo_close_path(p)
                 current = first
             rest_args = args[pos:]
             if rest_args and letter not in "zZ":
@@ -619,7 +623,7 @@ class _Drawer:
             return
         if a.get("stroke", "none") not in ("none", ""):
             raise Unsupported("stroked text")
-        cairo, ctx = self.cairo, self.ctx
+        cairo, c, p = self.cairo, self.lib, self.p
         family = (a.get("font-family") or "sans-serif").split(",")[0].strip("\"' ")
         slant = getattr(cairo, f'font_slant_{a.get("font-style")}'.upper(), cairo.FONT_SLANT_NORMAL)
         weight = a.get("font-weight")
@@ -631,17 +635,22 @@ class _Drawer:
         xs, ys = element.attrib.get("x"), element.attrib.get("y")
         x = number(normalize(xs)) if xs else 0.0
         y = number(normalize(ys)) if ys else 0.0
-        ctx.save()
-        ctx.set_source_rgba(*rgba)
-        ctx.select_font_face(family, slant, weight)
-        ctx.set_font_size(font_size)
+        c.cairo_save(p)
+        c.cairo_set_source_rgba(p, *rgba)
+        c.cairo_select_font_face(p, family.encode("utf-8"), slant, weight)
+        c.cairo_set_font_size(p, font_size)
         anchor = a.get("text-anchor")
         if anchor in ("middle", "end"):
-            x_bearing, _y_bearing, width, *_ = ctx.text_extents(content)
+            x_bearing, _y_bearing, width, *_ = self.ctx.text_extents(content)
             x += -(width / 2 + x_bearing) if anchor == "middle" else -(width + x_bearing)
-        ctx.move_to(x, y)
-        ctx.show_text(content)
-        ctx.restore()
+        c.cairo_move_to(p, x, y)
+        c.cairo_show_text(p, content.encode("utf-8"))
+        c.cairo_restore(p)
+
+
+#: The drawer of each shape's outline.
+SHAPES = {"rect": _Drawer.shape_rect, "circle": _Drawer.shape_circle, "ellipse": _Drawer.shape_ellipse,
+          "path": _Drawer.shape_path, "polygon": _Drawer.shape_polygon, "polyline": _Drawer.shape_polyline}
 
 
 def _check_values(attrs: dict[str, str]) -> None:
