@@ -4,7 +4,8 @@ cairosvg reads any SVG: every element becomes a node carrying CSS rules, its att
 through regular expressions one by one, and its drawer is looked up per tag.  The faces the
 templates write use a small part of SVG: ``svg``, ``g``, ``defs``, ``clipPath``, ``rect``,
 ``circle``, ``ellipse``, ``path``, ``polygon``, ``polyline`` and plain ``text`` (one run at one
-point), with flat colours, opacities, strokes, dashes, transforms and clip paths.  :func:`record`
+point), with flat colours, opacities, strokes, dashes, transforms, clip paths, and linear
+gradients filling a ``rect``.  :func:`record`
 draws an SVG made only of these into a cairo recording surface with the cairo calls cairosvg
 makes for them, in the same order and from the same numbers (its path reader and its attribute
 inheritance are followed step by step), so the face looks the same and its texts stay text; it
@@ -47,6 +48,9 @@ GEOMETRY = {
     "polyline": frozenset(("points",)),
     "text": frozenset(("x", "y")),
 }
+#: Definitions the subset reads (a linear gradient filling a rect) and their attributes.
+DEFINITIONS = {"linearGradient": frozenset(("id", "x1", "y1", "x2", "y2")),
+               "stop": frozenset(("offset", "stop-color", "stop-opacity"))}
 ROOT = frozenset(("width", "height", "viewBox", "text-rendering")) | PAINT - {"transform", "clip-path", "opacity"}
 #: Units of a length on the root (cairosvg's helpers.UNITS at 96 dpi).
 UNITS = {"mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0, "pt": 96 / 72, "pc": 96 / 6, "px": 1.0}
@@ -56,6 +60,7 @@ _HEX3 = re.compile(r"#[0-9a-f]{3}")
 _NAMED = {"none": (0.0, 0.0, 0.0, 0.0), "transparent": (0.0, 0.0, 0.0, 0.0),
           "black": (0.0, 0.0, 0.0, 1.0), "white": (1.0, 1.0, 1.0, 1.0)}
 _URL = re.compile(r"url\(#([A-Za-z_][\w.:-]*)\)")
+_PAINT_URL = re.compile(r"url\(#([A-Za-z_][\w.:-]*)\) *(.*)")
 _TRANSFORM = re.compile(r"(\w+) ?\( ?(.*?) ?\)")
 _LENGTH = re.compile(r"([0-9.eE+-]+)(mm|cm|in|pt|pc|px)")
 _PATH_SPLIT = re.compile(f"([{PATH_LETTERS}])([^{PATH_LETTERS}]*)")
@@ -125,13 +130,26 @@ def color(string: str | None, opacity: float = 1.0) -> tuple[float, float, float
 
 
 def paint_color(value: str | None) -> str | None:
-    """The colour of a fill or stroke value (cairosvg's helpers.paint); a url() is refused."""
+    """The colour of a fill or stroke value (cairosvg's helpers.paint): after a url(), the
+    colour given for when it cannot be used, if any."""
     if not value:
         return None
     value = value.strip()
     if "url(" in value:
-        raise Unsupported(value)
+        match = _PAINT_URL.fullmatch(value)
+        if not match:
+            raise Unsupported(value)
+        return match.group(2) or None
     return value or None
+
+
+def fraction(string: str | None, default: str) -> float:
+    """A gradient coordinate or stop offset: a number, or a percentage of 1 (cairosvg's size()
+    with a reference of 1)."""
+    string = (string if string is not None else default).strip()
+    if string.endswith("%"):
+        return float(string[:-1]) / 100
+    return number(string)
 
 
 def whitespace(text: str | None) -> str:
@@ -152,6 +170,7 @@ class _Drawer:
         self.ctx: Any = None            # per call; the context's status is checked at the end
         self.p: Any = None
         self.clips: dict[str, Any] = {}
+        self.gradients: dict[str, Any] = {}
 
     def root(self, root: ElementTree.Element) -> tuple[Any, float, float]:
         cairo = self.cairo
@@ -159,8 +178,10 @@ class _Drawer:
             raise Unsupported(root.tag)
         attrs = dict(root.attrib)
         _check_values(attrs)
-        for element in root.iter():      # a style sheet, a gradient, ... anywhere: not ours
-            if element is not root and (not element.tag.startswith(NS) or element.tag[len(NS):] not in GEOMETRY):
+        for element in root.iter():      # a style sheet, a pattern, ... anywhere: not ours
+            if element is not root and (not element.tag.startswith(NS)
+                                        or element.tag[len(NS):] not in GEOMETRY
+                                        and element.tag[len(NS):] not in DEFINITIONS):
                 raise Unsupported(element.tag)
         width = length(attrs.get("width", "0")) if attrs.get("width") else 0.0
         height = length(attrs.get("height", "0")) if attrs.get("height") else 0.0
@@ -207,6 +228,8 @@ class _Drawer:
         for element in root.iter():
             if element.tag == NS + "clipPath" and "id" in element.attrib:
                 self.clips[element.attrib["id"]] = element
+            elif element.tag == NS + "linearGradient" and "id" in element.attrib:
+                self.gradients[element.attrib["id"]] = element
         inherited = {k: v for k, v in attrs.items() if k not in NOT_INHERITED}
         for child in root:
             self.node(child, inherited)
@@ -288,7 +311,9 @@ class _Drawer:
                 self.text(element, attrs, color(paint_color(attrs.get("fill", "black")), fill_opacity))
                 c.cairo_new_path(p)
             elif shape is not None:
-                c.cairo_set_source_rgba(p, *color(paint_color(attrs.get("fill", "black")), fill_opacity))
+                fill = attrs.get("fill", "black")
+                if "url(" not in fill or not self.gradient(tag, attrs, fill, fill_opacity):
+                    c.cairo_set_source_rgba(p, *color(paint_color(fill), fill_opacity))
                 c.cairo_fill_preserve(p)
                 c.cairo_set_line_width(p, number(attrs.get("stroke-width", "1")))
                 c.cairo_set_source_rgba(p, *color(paint_color(attrs.get("stroke")), stroke_opacity))
@@ -301,6 +326,38 @@ class _Drawer:
             c.cairo_pop_group_to_source(p)
             c.cairo_paint_with_alpha(p, opacity)
         c.cairo_restore(p)
+
+    def gradient(self, tag: str, a: dict[str, str], fill: str, opacity: float) -> bool:
+        """A linear gradient as the source, as cairosvg's draw_gradient sets it (in the rect's
+        bounding box); False when it draws none (no such gradient, an empty box)."""
+        match = _PAINT_URL.fullmatch(fill.strip())
+        if not match:
+            raise Unsupported(fill)
+        node = self.gradients.get(match.group(1))
+        if node is None:
+            return False
+        if tag != "rect":                   # the bounding box of other shapes: cairosvg's
+            raise Unsupported("gradient on " + tag)
+        for element in [node, *node]:
+            allowed = DEFINITIONS.get(element.tag[len(NS):])
+            if allowed is None or any(k not in allowed for k in element.attrib):
+                raise Unsupported("gradient")
+        x, y = number(a.get("x")), number(a.get("y"))
+        width, height = number(a.get("width")), number(a.get("height"))
+        if not all(map(math.isfinite, (x, y, width, height))) or width == 0 or height == 0:
+            return False
+        cairo = self.cairo
+        gradient = cairo.LinearGradient(fraction(node.get("x1"), "0%"), fraction(node.get("y1"), "0%"),
+                                        fraction(node.get("x2"), "100%"), fraction(node.get("y2"), "0%"))
+        gradient.set_matrix(cairo.Matrix(1 / width, 0, 0, 1 / height, -x / width, -y / height))
+        offset = 0.0
+        for stop in node:
+            offset = max(offset, fraction(stop.get("offset"), ""))
+            gradient.add_color_stop_rgba(offset, *color(stop.get("stop-color", "black"),
+                                                        float(stop.get("stop-opacity", 1)) * opacity))
+        gradient.set_extend(cairo.EXTEND_PAD)
+        self.ctx.set_source(gradient)
+        return True
 
     def clip(self, target: ElementTree.Element) -> None:
         """A clip path's outline added to the path (cairosvg draws it as a ``g``, unpainted)."""
