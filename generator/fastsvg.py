@@ -5,12 +5,12 @@ through regular expressions one by one, and its drawer is looked up per tag.  Th
 templates write use a small part of SVG: ``svg``, ``g``, ``defs``, ``clipPath``, ``rect``,
 ``circle``, ``ellipse``, ``path``, ``polygon``, ``polyline`` and plain ``text`` (one run at one
 point), with flat colours, opacities, strokes, dashes, transforms, clip paths, and linear
-gradients filling a ``rect``.  :func:`record`
-draws an SVG made only of these into a cairo recording surface with the cairo calls cairosvg
-makes for them, in the same order and from the same numbers (its path reader and its attribute
-inheritance are followed step by step), so the face looks the same and its texts stay text; it
-needs no cairosvg at all.  Anything else (another element or attribute, a gradient, a colour that
-is not ``#rgb``/``#rrggbb``, a unit, a DTD, any error) makes it return None, and the caller lets
+gradients filling a ``rect``.  :func:`record` draws an SVG made only of these into a cairo
+recording surface with the cairo calls cairosvg makes for them, in the same order and from the
+same numbers (its path reader and its attribute inheritance are followed step by step), so the
+face looks the same and its texts stay text; it needs no cairosvg at all.  Anything else
+(another element or attribute, a gradient on anything but a rect's fill, a colour that is not
+``#rgb``/``#rrggbb``, a unit, a DTD, any error) makes it return None, and the caller lets
 cairosvg draw that face: no face ever depends on this subset being complete.
 tests/test_generator_fastsvg.py draws every template both ways and compares their pixels.
 """
@@ -212,7 +212,7 @@ class _Drawer:
         ctx.scale(scale, scale)
         ctx.translate(translate_x, translate_y)
         ctx.set_miter_limit(4)
-        rendering = attrs.get("text-rendering")
+        rendering = attrs.get("text-rendering", "")
         options = ctx.get_font_options()
         options.set_antialias({"crispEdges": cairo.ANTIALIAS_NONE, "optimizeSpeed": cairo.ANTIALIAS_FAST,
                                "optimizeLegibility": cairo.ANTIALIAS_GOOD,
@@ -307,6 +307,8 @@ class _Drawer:
             if opacity < 1 and not children:
                 stroke_opacity *= opacity
                 fill_opacity *= opacity
+            if "url(" in attrs.get("stroke", "") or tag == "text" and "url(" in attrs.get("fill", ""):
+                raise Unsupported("paint server")       # a gradient on a stroke or a text
             if tag == "text":
                 self.text(element, attrs, color(paint_color(attrs.get("fill", "black")), fill_opacity))
                 c.cairo_new_path(p)
@@ -488,6 +490,16 @@ class _Drawer:
         last = None
         first = None
         x1 = y1 = x2 = y2 = x3 = y3 = 0.0
+        args: list[str] = []
+        pos = 0
+
+        def take() -> float:
+            """The next number of the command being read."""
+            nonlocal pos
+            value = float(args[pos])
+            pos += 1
+            return value
+
         i = 0
         while i < len(commands):
             letter, args = commands[i]
@@ -496,12 +508,6 @@ class _Drawer:
             if letter not in "mMzZ" and first is None:
                 first = current
             pos = 0
-
-            def take() -> float:
-                nonlocal pos
-                value = float(args[pos])
-                pos += 1
-                return value
 
             if letter in "aA":
                 c.cairo_set_tolerance(p, 0.00001)
