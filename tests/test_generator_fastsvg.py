@@ -104,8 +104,10 @@ FACE = ('<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="20mm" view
     '<g fill="inherit"><rect width="5" height="5"/></g>',
     '<defs><linearGradient id="a"><stop offset="0" stop-color="#ff0000"/></linearGradient></defs>'
     '<circle cx="5" cy="5" r="4" fill="url(#a)"/>',                             # a gradient's box
+    '<defs><linearGradient id="a"><stop offset="0" stop-color="#ff0000"/></linearGradient></defs>'
+    '<rect width="5" height="5" fill="none" stroke="url(#a) #00ff00"/>',        # a gradient stroke
 ], ids=["line", "unit", "rgb", "style", "stylesheet", "tspan", "stroked_text", "inherit",
-        "gradient_circle"])
+        "gradient_circle", "gradient_stroke"])
 def test_anything_outside_the_subset_goes_to_cairosvg(body):
     svg = FACE.format(body)
     assert fastsvg.record(svg) is None
