@@ -47,6 +47,7 @@ GEOMETRY = {
     "polygon": frozenset(("points",)),
     "polyline": frozenset(("points",)),
     "text": frozenset(("x", "y")),
+    "svg": frozenset(("x", "y", "width", "height", "viewBox", "text-rendering")),   # nested
 }
 #: Definitions the subset reads (a linear gradient filling a rect) and their attributes.
 DEFINITIONS = {"linearGradient": frozenset(("id", "x1", "y1", "x2", "y2")),
@@ -77,11 +78,34 @@ class Unsupported(Exception):
 def record(svg: str) -> tuple[Any, float, float] | None:
     """``svg`` drawn into a cairo recording surface: (surface, width, height) as the engine's
     cairosvg recording gives them, or None when it is not of the subset (or cannot be drawn)."""
+    def recording(cairo: Any, w: float, h: float) -> Any:
+        return cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, (0, 0, w, h))
+    return _draw(svg, recording, DEVICE_PER_USER)
+
+
+def pdf(svg: str) -> bytes | None:
+    """``svg`` as a one-page vector PDF, as ``cairosvg.svg2pdf`` writes it (a page of its size
+    in points, drawn at 96 dpi), or None when it is not of the subset (or cannot be drawn)."""
+    import io
+    out = io.BytesIO()
+
+    def page(cairo: Any, w: float, h: float) -> Any:
+        return cairo.PDFSurface(out, w, h)
+    drawn = _draw(svg, page, 72 / 96)
+    if drawn is None:
+        return None
+    drawn[0].finish()
+    return out.getvalue()
+
+
+def _draw(svg: str, surface: Any, scale: float) -> tuple[Any, float, float] | None:
+    """``svg`` drawn into ``surface(cairo, width, height)`` at ``scale`` device units per pixel;
+    None when it is not of the subset."""
     if "<!" in svg or "<?xml-stylesheet" in svg:   # DTDs, entities, comments: cairosvg's to read
         return None
     try:
         root = ElementTree.fromstring(svg)
-        return _Drawer(binding.load()).root(root)
+        return _Drawer(binding.load()).root(root, surface, scale)
     except Exception:  # anything this reader does not know, or cannot do: cairosvg's turn
         return None
 
@@ -171,8 +195,11 @@ class _Drawer:
         self.p: Any = None
         self.clips: dict[str, Any] = {}
         self.gradients: dict[str, Any] = {}
+        self.rendering = ""             # the root's text-rendering (font options are set once)
 
-    def root(self, root: ElementTree.Element) -> tuple[Any, float, float]:
+    def root(self, root: ElementTree.Element, make: Any, scale: float) -> tuple[Any, float, float]:
+        """The document: its surface made by ``make(cairo, width, height)``, in device units at
+        ``scale`` per pixel, its viewport set as cairosvg sets it; then every element."""
         cairo = self.cairo
         if root.tag != NS + "svg" or any(k not in ROOT for k in root.attrib):
             raise Unsupported(root.tag)
@@ -194,25 +221,14 @@ class _Drawer:
             box = (0.0, 0.0, width, height)
         if not width or not height or len(box) != 4:
             raise Unsupported("size")
-        w, h = width * DEVICE_PER_USER, height * DEVICE_PER_USER
-        surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, (0, 0, w, h))
+        w, h = width * scale, height * scale
+        surface = make(cairo, w, h)
         ctx = self.ctx = cairo.Context(surface)
         self.p = ctx._pointer
-        ctx.scale(DEVICE_PER_USER, DEVICE_PER_USER)
-        # the viewport (cairosvg's set_context_size and preserve_ratio, xMidYMid meet)
-        scale_x = width / box[2] if box[2] > 0 else 1
-        scale_y = height / box[3] if box[3] > 0 else 1
-        scale = min(scale_x, scale_y)
-        translate_x = (width / scale - box[2]) / 2
-        translate_y = (height / scale - box[3]) / 2
-        rect_x, rect_y = box[0] * scale, box[1] * scale
-        ctx.translate(-rect_x, -rect_y)
-        ctx.rectangle(rect_x, rect_y, width, height)
-        ctx.clip()
         ctx.scale(scale, scale)
-        ctx.translate(translate_x, translate_y)
+        self.viewport(width, height, box)
         ctx.set_miter_limit(4)
-        rendering = attrs.get("text-rendering", "")
+        rendering = self.rendering = attrs.get("text-rendering", "")
         options = ctx.get_font_options()
         options.set_antialias({"crispEdges": cairo.ANTIALIAS_NONE, "optimizeSpeed": cairo.ANTIALIAS_FAST,
                                "optimizeLegibility": cairo.ANTIALIAS_GOOD,
@@ -236,6 +252,34 @@ class _Drawer:
         if self.lib.cairo_status(self.p):
             raise Unsupported("cairo: " + str(self.lib.cairo_status(self.p)))
         return surface, w, h
+
+    def viewport(self, width: float, height: float, box: tuple[float, ...]) -> None:
+        """A viewport of ``width`` x ``height`` showing ``box`` (cairosvg's set_context_size and
+        preserve_ratio, xMidYMid meet), clipped to it."""
+        c, p = self.lib, self.p
+        scale_x = width / box[2] if box[2] > 0 else 1
+        scale_y = height / box[3] if box[3] > 0 else 1
+        scale = min(scale_x, scale_y)
+        translate_x = (width / scale - box[2]) / 2
+        translate_y = (height / scale - box[3]) / 2
+        rect_x, rect_y = box[0] * scale, box[1] * scale
+        c.cairo_translate(p, -rect_x, -rect_y)
+        c.cairo_rectangle(p, rect_x, rect_y, width, height)
+        c.cairo_clip(p)
+        c.cairo_scale(p, scale, scale)
+        c.cairo_translate(p, translate_x, translate_y)
+
+    def nested(self, own: dict[str, str]) -> None:
+        """An ``svg`` inside the document: a viewport at its x, y (cairosvg's svg())."""
+        if own.get("text-rendering", self.rendering) != self.rendering or "clip-path" in own:
+            raise Unsupported("nested svg")   # (cairosvg places a clipped one at 0, 0)
+        width, height = float(own["width"]), float(own["height"])
+        viewbox = own.get("viewBox")
+        box = tuple(float(v) for v in _SEPARATORS.sub(" ", viewbox).split()) if viewbox else (0, 0, width, height)
+        if len(box) != 4:
+            raise Unsupported("viewBox")
+        self.lib.cairo_translate(self.p, number(own.get("x")), number(own.get("y")))
+        self.viewport(width, height, box)
 
     def node(self, element: ElementTree.Element, inherited: dict[str, str], paint: bool = True) -> None:
         """One element and its children, as cairosvg's Surface.draw does it (``paint`` False:
@@ -298,6 +342,8 @@ class _Drawer:
                 c.cairo_restore(p)
                 c.cairo_clip(p)
         c.cairo_move_to(p, number(own.get("x")), number(own.get("y")))
+        if tag == "svg":
+            self.nested(own)
         shape = SHAPES.get(tag)
         if shape is not None:
             shape(self, attrs)

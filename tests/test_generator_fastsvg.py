@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import pdfmeasure as pm
 from ludoteca.generator import binding, build, fastsvg, fasttext, fonts, render
 from ludoteca.generator.deck import deck_component
 from ludoteca.generator.layout import lay_out
@@ -22,10 +23,10 @@ DPI = 60            # enough to see a misplaced line, a wrong colour or a letter
 TOLERANCE = 16      # per channel, out of 255: antialiasing may differ, shapes and colours may not
 
 
-#: Templates only the rulebooks draw (covers, setup scenes: cairosvg draws them into the book).
+#: Templates only the rulebooks draw: covers, and setup scenes holding the kit's faces drawn small.
 RULEBOOK = ("cover.svg.j2", "setup_table.svg.j2")
 TEMPLATES = sorted(str(p.relative_to(ROOT / "templates")) for p in (ROOT / "templates").glob("*/*.svg.j2")
-                   if not p.name.startswith("_") and p.name not in RULEBOOK)
+                   if not p.name.startswith("_"))
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +50,12 @@ def faces() -> dict[str, str]:
     found["deck/card.svg.j2"] = fronts[0]
     found["deck/back.svg.j2"] = build.render_faces(deck, [deck.backs[0]], opts, roots)[0]
     found["crop marks"] = lay_out(deck, fronts, None, opts).pages[0].overlay
+    from ludoteca.generator.rulebook import games
+    from ludoteca.generator.rulebook.context import Context
+    for game in build.GAMES:
+        ctx = Context(catalog[game], "es", catalog)
+        found[f"{game}/cover.svg.j2"] = getattr(games, f"{game}_cover")(ctx)[0].svg
+        found[f"{game}/setup_table.svg.j2"] = getattr(games, f"{game}_setup")(ctx)[0].svg
     return found
 
 
@@ -132,3 +139,25 @@ def test_the_gradient_of_a_district_is_drawn_straight(faces):
     svg = faces["ciudadelas/district.svg.j2"]
     assert "<linearGradient" in svg and 'fill="url(#sky)"' in svg
     assert fastsvg.record(svg) is not None
+
+
+def test_a_rulebook_picture_is_a_page_of_cairosvg_s_size_with_the_same_words(faces, tmp_path, monkeypatch):
+    """A picture as a book takes it (a one-page PDF; here a card, as a setup scene shows them):
+    the page cairosvg.svg2pdf makes, its words where cairosvg puts them (as runs, as the kit's
+    faces have them)."""
+    import cairosvg
+    svg = faces["deck/card.svg.j2"]
+    fast = fastsvg.pdf(svg)
+    assert fast is not None
+    monkeypatch.setattr(fasttext, "_NEEDS_BBOX", re.compile(r"<never\b"))
+    with fasttext.fast_text(svg):
+        slow = cairosvg.svg2pdf(bytestring=svg.encode("utf-8"))
+    (tmp_path / "fast.pdf").write_bytes(fast)
+    (tmp_path / "slow.pdf").write_bytes(slow)
+    from pypdf import PdfReader
+    pages = [PdfReader(tmp_path / f"{name}.pdf").pages for name in ("fast", "slow")]
+    assert len(pages[0]) == 1 and list(pages[0][0].mediabox) == pytest.approx(list(pages[1][0].mediabox))
+    a, b = pm.words(tmp_path / "fast.pdf")[1], pm.words(tmp_path / "slow.pdf")[1]
+    assert [w[0] for w in a] == [w[0] for w in b] and a
+    for p, q in zip(a, b):
+        assert max(abs(u - v) for u, v in zip(p[1:], q[1:])) < 0.05, (p, q)

@@ -198,15 +198,21 @@ _DRAWN: dict[str, bytes] = {}
 
 
 def _drawn(svg: str) -> bytes:
-    """A picture's SVG as a one-page vector PDF (cairosvg), remembered: a book set twice (see
-    :func:`fit_booklet`) or in both papers draws each picture once."""
+    """A picture's SVG as a one-page vector PDF (drawn straight by :mod:`..fastsvg`, else by
+    cairosvg), remembered: a book set twice (see :func:`fit_booklet`) or in both papers draws
+    each picture once."""
     import hashlib
+
+    from ..fastsvg import pdf
     key = hashlib.sha256(svg.encode("utf-8")).hexdigest()
     if key not in _DRAWN:
-        import cairosvg
         if len(_DRAWN) > 32:
             _DRAWN.clear()
-        _DRAWN[key] = cairosvg.svg2pdf(bytestring=svg.encode("utf-8"))
+        drawn = pdf(svg)
+        if drawn is None:
+            import cairosvg
+            drawn = cairosvg.svg2pdf(bytestring=svg.encode("utf-8"))
+        _DRAWN[key] = drawn
     return _DRAWN[key]
 
 
