@@ -230,7 +230,8 @@ def test_bad_input_is_one_line(tmp_path, capsys):
     ]
     (tmp_path / "text.jpg").write_text("not a photo")
     cases.append((["scan", tmp_path / "text.jpg", "--game", "gladiadores"], "not an image"))
-    done = run(*cases[0][0])
+    done = subprocess.run([sys.executable, "-m", "ludoteca", *map(str, cases[0][0])], capture_output=True,
+                          text=True, encoding="utf-8", timeout=300)
     assert done.returncode == 2, done.stdout
     assert done.stderr.strip().splitlines() == [f"ludoteca scan: {tmp_path / 'none.jpg'}: cannot read the photo "
                                                 "(No such file or directory)"], done.stderr
