@@ -22,7 +22,7 @@ from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from . import binding, fastsvg, fonts
-from ludoteca.atomic import tmp_name, write_bytes, write_text
+from ludoteca.atomic import tmp_name, write_bytes, write_pieces, write_text
 from .compose import Page
 from .model import GeneratorError
 from .units import mm_to_pt
@@ -120,13 +120,29 @@ class Cache:
         the files and pages as they are (:meth:`fresh`, :meth:`has_page`)."""
         if not self.temporary:
             write_text(self.root / "path.txt", str(self.out_dir) + "\n", True, durable=False)
-            write_text(self.index_path, json.dumps(self.index, sort_keys=True, indent=0), True, durable=False)
+            # written as it is encoded: a huge deck's index made whole took MBs of small pieces
+            write_pieces(self.index_path, _batched(json.JSONEncoder(sort_keys=True, indent=0).iterencode(self.index)),
+                         durable=False)
 
     def close(self) -> None:
         """Remove a temporary cache (one made because no cache folder could be written)."""
         if self.temporary:
             import shutil
             shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _batched(texts: Iterable[str], size: int = 1 << 12) -> Iterator[bytes]:
+    """Small pieces of text as UTF-8 pieces of about ``size`` characters."""
+    batch: list[str] = []
+    held = 0
+    for text in texts:
+        batch.append(text)
+        held += len(text)
+        if held >= size:
+            yield "".join(batch).encode("utf-8")
+            batch, held = [], 0
+    if batch:
+        yield "".join(batch).encode("utf-8")
 
 
 def kit_cache(out_dir: Path) -> Path | None:

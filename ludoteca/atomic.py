@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -142,12 +143,20 @@ def write_bytes(path: Path, data: bytes, only_if_changed: bool = False, durable:
                 return False
         except OSError:
             pass
-    path = file_target(path)
+    write_pieces(path, [data], durable)
+    return True
+
+
+def write_pieces(path: Path, pieces: Iterable[bytes], durable: bool = True) -> None:
+    """:func:`write_bytes` of data made a piece at a time, each written as it comes (never the
+    whole of it in memory)."""
+    path = file_target(Path(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = tmp_name(path)
     try:
         with open(tmp, "wb") as fh:
-            fh.write(data)
+            for piece in pieces:
+                fh.write(piece)
             if durable:
                 fh.flush()
                 os.fsync(fh.fileno())
@@ -157,7 +166,6 @@ def write_bytes(path: Path, data: bytes, only_if_changed: bool = False, durable:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    return True
 
 
 def sync_folder(folder: Path) -> None:

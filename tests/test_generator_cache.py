@@ -203,6 +203,28 @@ def test_the_cache_index_is_written_without_fsync(tmp_path, monkeypatch):
     assert synced == [] and Cache(tmp_path / "kit").index == cache.index
 
 
+def test_the_cache_index_is_written_as_it_is_encoded(tmp_path):
+    """A huge deck's index (a key and boxes per page) is never whole in memory as text: encoding
+    it whole held its pieces, several times its size."""
+    import tracemalloc
+
+    from ludoteca.generator.render import Cache
+    (tmp_path / "kit").mkdir()
+    cache = Cache(tmp_path / "kit")
+    box = [10.5, 12.0, 189.0, 264.0]
+    cache.index["component:deck/cards.pdf"] = {"key": "k", "pages": [
+        [f"{i:032x}", [210.0, 297.0], box, box, f"deck/cards sheet {i + 1}"] for i in range(3000)]}
+    tracemalloc.start()
+    try:
+        cache.save_index()
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    size = cache.index_path.stat().st_size
+    assert Cache(tmp_path / "kit").index == cache.index
+    assert size > 300_000 and peak - held < size, (peak, held, size)
+
+
 def test_each_worker_keeps_a_bounded_number_of_drawn_faces():
     from ludoteca.generator import render
 
