@@ -46,7 +46,7 @@ TOKEN_SHARE = 0.29
 PLACES: dict[str, tuple] = {
     "ciudadelas/district": (5.0, 5.0, 9.0),
     "gladiadores/building": (5.0, 5.0, 9.0),
-    "el_mapa/building": (-11.4, 8.4, 7.2),
+    "el_mapa/building": (-11.4, 9.5, 7.2),
     "el_mapa/counter": ("token", TOKEN_SHARE, 0.655, 0.69),
     "gladiadores/token": ("token", TOKEN_SHARE, 0.5, 0.74),
 }
