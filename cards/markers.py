@@ -47,7 +47,7 @@ PLACES: dict[str, tuple] = {
     "ciudadelas/district": (5.0, 5.0, 9.0),
     "gladiadores/building": (5.0, 5.0, 9.0),
     "el_mapa/building": (-11.4, 9.5, 7.2),
-    "el_mapa/counter": ("token", TOKEN_SHARE, 0.655, 0.69),
+    "el_mapa/counter": ("token", TOKEN_SHARE, 0.5, 0.74),
     "gladiadores/token": ("token", TOKEN_SHARE, 0.5, 0.74),
 }
 #: the kinds of face whose marker is printed twice: in its corner and, turned half a turn, in the
@@ -110,7 +110,7 @@ def place(face: str, w: float, h: float) -> tuple[float, float, float]:
     """(x, y, side) in mm of the marker's black square on a face of kind ``face``, ``w`` x ``h`` mm.
 
     >>> place("el_mapa/counter", 20, 20)
-    (10.2, 10.9, 5.8)
+    (7.1, 11.9, 5.8)
     """
     spec = PLACES[face]
     if spec[0] == "token":

@@ -29,10 +29,6 @@ from ludoteca.generator.units import pt_to_mm
 
 GAMES = ("ciudadelas", "el_mapa", "gladiadores")
 SAFE_MM = 3.0            # no text nearer the cut on a card, tile or board
-#: Round faces whose text cannot keep SAFE_MM from the circle: a marked battle-points counter of
-#: 18 or 22 mm has its 8 mm icon above and its scan marker beside the value (cards/markers.py), and
-#: the curve of the disc comes to 1.3 mm of the value's lower-left corner.
-SAFE_ROUND_EXCEPT = {"el_mapa/counter.svg.j2": 1.3}
 TOL = 0.05
 SVG = "{http://www.w3.org/2000/svg}"
 ASCENT, DESCENT = 0.76, 0.24       # a line's extent above and below its baseline, in ems (figures: none below)
@@ -299,6 +295,6 @@ def test_every_label_stays_in_its_panel(game_id, paper, cid):
         safe = None if comp.layout == "page" else SAFE_MM
         faces = faces_to_try(comp, lang)
         for face, svg in zip(faces, render_faces(comp, faces, opts, (str(templating.TEMPLATES),))):
-            disc = SAFE_ROUND_EXCEPT.get(face.template, safe) if comp.round else None
+            disc = safe if comp.round else None
             found += [f"{lang} {face.name}: {p}" for p in problems(svg, size, safe, disc)]
     assert found == []
