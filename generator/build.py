@@ -176,7 +176,7 @@ def build_components(comps: list[Component], opts: Options, out_dir: Path,
         with Workers() as workers:
             if books is not None:                # before the workers start: they share its data
                 documents = books(workers)
-            if not cache.pages.is_dir():         # cold: cairo loads in the workers meanwhile
+            if not cache.pages.is_dir() and _big(comps, opts):   # cairo loads in the workers meanwhile
                 workers.start()
             return _build(comps, opts, out_dir, roots, flat, notes, cache, workers, t0, owned,
                           names, documents or [], stage)
@@ -189,6 +189,14 @@ def build_components(comps: list[Component], opts: Options, out_dir: Path,
         stage.discard()
         if cache is not None:
             cache.close()
+
+
+def _big(comps: list[Component], opts: Options) -> bool:
+    """Whether a cold build is big enough to start the pool before anything is laid out: a kit,
+    or a deck laid out in slices.  A smaller deck starts it only once its pages are known to cost
+    more than drawing them here (render.POOL_FROM_COST): a 14-page deck is drawn in this process,
+    which costs less CPU than starting the workers, and no more time."""
+    return not all(c.deck for c in comps) or any(streamable(c, opts) for c in comps)
 
 
 def _said(exc: OSError) -> str:

@@ -28,7 +28,11 @@ from .model import GeneratorError
 from .units import mm_to_pt
 
 ENGINE_VERSION = "7"         # bump when the SVG -> PDF path changes in a way the hash cannot see
-PARALLEL_FROM = 4            # render in a pool from this many pages on
+#: Drawing cost (see :func:`page_cost`) from which pages are drawn in a pool rather than here.
+#: Starting the two workers costs about 0.1 s CPU (fork, fonts, cairo), while these pages draw
+#: in about 0.15 s: below it, drawing them in this process is cheaper and no slower (the
+#: 120-card deck of bench/data/cards120.csv, 14 pages, costs about 200,000).
+POOL_FROM_COST = 500_000
 
 
 def page_key(page: Page) -> str:
@@ -349,6 +353,12 @@ def _render_job(job: list[tuple[Path, Page]]) -> int:
     return len(job)
 
 
+def page_cost(pages: Sequence[Page]) -> int:
+    """What drawing these pages costs, roughly: the length of their distinct faces' SVG, and a
+    share per page (its marks, its page in the PDF)."""
+    return sum(len(svg) for svg in {f[0] for p in pages for f in p.faces}) + 2000 * len(pages)
+
+
 def _jobs(todo: dict[str, Page], cache: Cache, workers: int) -> list[list[tuple[Path, Page]]]:
     """Pages grouped by component, big groups split so no worker idles; costliest first."""
     groups: dict[str, list[tuple[Path, Page]]] = {}
@@ -356,7 +366,7 @@ def _jobs(todo: dict[str, Page], cache: Cache, workers: int) -> list[list[tuple[
         groups.setdefault(page.group or page.label, []).append((cache.page_path(key), page))
 
     def cost(job: list[tuple[Path, Page]]) -> int:
-        return sum(len(svg) for svg in {f[0] for _, p in job for f in p.faces}) + 2000 * len(job)
+        return page_cost([p for _path, p in job])
 
     total = sum(cost(g) for g in groups.values())
     jobs: list[list[tuple[Path, Page]]] = []
@@ -439,7 +449,7 @@ class Workers:
 class PageSender:
     """Pages sent to the workers as soon as they are laid out, while the next component is laid
     out; :meth:`finish` waits for them all.  Without a pool the pages wait here, and are drawn
-    in this process at the end, or in a pool started once ``PARALLEL_FROM`` of them are waiting.
+    in this process at the end, or in a pool started once those waiting cost ``POOL_FROM_COST``.
     At most ``IN_FLIGHT`` jobs wait in the pool (each holds its pages' SVG), so memory stays flat.
     """
 
@@ -468,7 +478,7 @@ class PageSender:
             return
         if self.progress is not None and hasattr(self.progress, "total"):
             self.progress.total = self.rendered
-        if self.workers.pool is None and self.rendered >= PARALLEL_FROM:
+        if self.workers.pool is None and page_cost(list(self.waiting.values())) >= POOL_FROM_COST:
             self.workers.start()
         if self.workers.pool is not None:
             self.cache.pages.mkdir(parents=True, exist_ok=True)
@@ -500,8 +510,8 @@ class PageSender:
 
 def render_pages(pages: Sequence[Page], cache: Cache, progress: Callable[[int], None] | None = None,
                  workers: Workers | None = None) -> int:
-    """Render every page that is not cached yet (in a pool of its own from ``PARALLEL_FROM``
-    pages when none is given); returns how many were rendered."""
+    """Render every page that is not cached yet (in a pool of its own from ``POOL_FROM_COST``
+    when none is given); returns how many were rendered."""
     with contextlib.nullcontext(workers) if workers is not None else Workers() as own:
         sender = PageSender(cache, own, progress)
         sender.send(pages)

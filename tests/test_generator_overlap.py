@@ -34,9 +34,27 @@ def test_a_components_pages_are_sent_before_the_next_is_laid_out(tmp_path, monke
 
     monkeypatch.setattr(build_module, "plan", planned)
     monkeypatch.setattr(render.Workers, "submit", submitted)
+    monkeypatch.setattr(render, "POOL_FROM_COST", 0)        # pages worth a pool from the first
     build_module.build_components([_deck("uno"), _deck("dos")], Options(), tmp_path,
                                   roots=(str(TEMPLATES),), flat=True)
     assert events[:3] == ["plan uno", "send _render_job", "plan dos"]
+
+
+def test_a_small_deck_is_drawn_in_this_process_without_starting_the_pool(tmp_path, monkeypatch):
+    """Two workers cost more CPU to start than a few pages cost to draw here."""
+    started: list[int] = []
+    start = render.Workers.start
+
+    def spy(self, *args):
+        started.append(1)
+        return start(self, *args)
+
+    monkeypatch.setattr(render.Workers, "start", spy)
+    summary = build_module.build_components([_deck("uno"), _deck("dos")], Options(), tmp_path,
+                                            roots=(str(TEMPLATES),), flat=True)
+    assert not started
+    assert summary.rendered == 2
+    assert all((tmp_path / f"{name}.pdf").read_bytes().startswith(b"%PDF-") for name in ("uno", "dos"))
 
 
 def test_books_are_typeset_in_a_render_worker_while_the_build_goes_on(tmp_path, monkeypatch):
