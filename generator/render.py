@@ -360,7 +360,8 @@ def page_cost(pages: Sequence[Page]) -> int:
 
 
 def _jobs(todo: dict[str, Page], cache: Cache, workers: int) -> list[list[tuple[Path, Page]]]:
-    """Pages grouped by component, big groups split so no worker idles; costliest first."""
+    """Pages grouped by component, big groups split so no worker idles (with one, none is: a
+    group drawn whole embeds its fonts once); costliest first."""
     groups: dict[str, list[tuple[Path, Page]]] = {}
     for key, page in todo.items():
         groups.setdefault(page.group or page.label, []).append((cache.page_path(key), page))
@@ -371,7 +372,7 @@ def _jobs(todo: dict[str, Page], cache: Cache, workers: int) -> list[list[tuple[
     total = sum(cost(g) for g in groups.values())
     jobs: list[list[tuple[Path, Page]]] = []
     for group in groups.values():
-        if len(group) > 1 and cost(group) > total / (2 * workers):
+        if workers > 1 and len(group) > 1 and cost(group) > total / (2 * workers):
             half = (len(group) + 1) // 2
             jobs += [group[:half], group[half:]]
         else:

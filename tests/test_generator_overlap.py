@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -84,3 +85,14 @@ def test_books_are_typeset_in_a_render_worker_while_the_build_goes_on(tmp_path, 
     pids.unlink()
     assert [d.data for d in rulebook.documents(catalog, ("ciudadelas",), Options(), tmp_path / "books")] \
         == [d.data for d in docs] and pids.exists()
+
+
+def test_a_deck_drawn_in_this_process_embeds_each_font_once(tmp_path):
+    """Drawn here, a component's pages are one job: not halves, each with its own font subsets."""
+    faces = [Face("deck/card.svg.j2", {"name": f"Carta {i}", "text": "Roba."}, f"c{i}") for i in range(27)]
+    comp = Component("deck", "tres", {"es": "tres", "en": "tres"}, (63.0, 88.0), faces, None,
+                     grid=(3, 3), deck=True)
+    build_module.build_components([comp], Options(), tmp_path, roots=(str(TEMPLATES),), flat=True)
+    data = (tmp_path / "tres.pdf").read_bytes()
+    assert re.search(rb"/Count 3\b", data)                  # three pages
+    assert data.count(b"/FontFile2") == len(set(re.findall(rb"/BaseFont /[A-Z]{6}\+([\w-]+)", data)))
