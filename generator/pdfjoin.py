@@ -42,9 +42,11 @@ class Unsupported(ValueError):
     """A source PDF is not in the simple form cairo writes."""
 
 
-@dataclass
+@dataclass(eq=False)
 class Source:
-    """One parsed PDF: its objects (number -> body bytes after ``N 0 obj``) and its pages."""
+    """One parsed PDF: its objects (number -> body bytes after ``N 0 obj``) and its pages.
+
+    Compared by identity: a page source that is already parsed is one of these."""
 
     version: bytes
     objects: dict[int, bytes]
@@ -128,7 +130,7 @@ class Meta:
     outline: list[tuple[str, int]] | None = None
 
 
-PageSource = bytes | Path                 # a page PDF, or the file that holds one
+PageSource = bytes | Path | Source        # a page PDF, the file that holds one, or it parsed
 SHARED_KEPT = 4096                        # objects remembered for sharing (those written last)
 PAGES_KEPT = 1024                         # page objects remembered for placing again (the last)
 #: A page: its PDF (its first page), or (the PDF, the index of the page in it).
@@ -182,8 +184,11 @@ def join(pages: Iterable[tuple[PageRef, Box | None, Box | None]], out: BinaryIO,
             bodies.move_to_end((src, index))
             kids.append(emit(bodies[src, index] + boxes + b">>"))
             continue
-        if last[0] != src:                   # one source parsed at a time: memory stays flat
-            source = parse(src if isinstance(src, bytes) else Path(src).read_bytes())
+        if last[0] is not src and last[0] != src:   # one source parsed at a time: flat memory
+            if isinstance(src, Source):
+                source = src
+            else:
+                source = parse(src if isinstance(src, bytes) else Path(src).read_bytes())
             if source.version > version:
                 raise Unsupported(f"PDF {source.version.decode()} source")
             last = (src, source, {})
@@ -271,8 +276,9 @@ def split(data: bytes) -> list[bytes]:
     """Each page of a cairo PDF as a one-page PDF of its own, with what that page uses."""
     import io
     parts = []
-    for index in range(len(parse(data).pages)):
+    source = parse(data)                      # once, not once per page
+    for index in range(len(source.pages)):
         out = io.BytesIO()
-        join([((data, index), None, None)], out, Meta(author="", producer="", creator=""))
+        join([((source, index), None, None)], out, Meta(author="", producer="", creator=""))
         parts.append(out.getvalue())
     return parts

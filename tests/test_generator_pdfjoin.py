@@ -165,6 +165,16 @@ def test_pages_split_apart_share_their_font_again_when_joined(tmp_path):
     assert len(joined) < sum(map(len, parts)) * 0.6
 
 
+def test_a_pdf_is_parsed_once_to_be_split_whatever_its_pages(monkeypatch):
+    """Each page cut from the one parse: it was parsed again for every page (14 times for the
+    120-card deck)."""
+    parse, calls = pdfjoin.parse, []
+    monkeypatch.setattr(pdfjoin, "parse", lambda data: calls.append(1) or parse(data))
+    parts = pdfjoin.split(_cairo_pages(["Uno", "Dos", "Tres", "Cuatro"]))
+    assert len(parts) == 4 and all(part.startswith(b"%PDF-") for part in parts)
+    assert len(calls) == 1
+
+
 def test_a_deck_embeds_each_font_once_per_render_job_not_once_per_page(tmp_path):
     from ludoteca.generator.build import build_components
     from ludoteca.generator.model import Component, Face, Options
