@@ -17,6 +17,7 @@ tests/test_generator_fastsvg.py draws every template both ways and compares thei
 
 from __future__ import annotations
 
+import collections
 import math
 import re
 import xml.etree.ElementTree as ElementTree
@@ -71,6 +72,21 @@ _DOTS = re.compile(r"(\.[0-9-]+)(?=\.)")
 _NEWLINES = re.compile(r"[\n\r]")
 
 
+#: Faces parsed already in this process (a user's template's SVG is parsed to be checked, see
+#: templating.render): SVG -> its root element, taken by the drawing instead of parsing it again.
+#: The oldest are let go, so memory stays flat whatever is never drawn here (a pool draws it).
+_PARSED: collections.OrderedDict[str, ElementTree.Element] = collections.OrderedDict()
+PARSED_KEPT = 256
+
+
+def parsed(svg: str, root: ElementTree.Element) -> None:
+    """Remember that ``svg`` parses to ``root`` (its drawing here takes it, once)."""
+    _PARSED[svg] = root
+    _PARSED.move_to_end(svg)
+    if len(_PARSED) > PARSED_KEPT:
+        _PARSED.popitem(last=False)
+
+
 class Unsupported(Exception):
     """The SVG holds something outside the subset: cairosvg draws it."""
 
@@ -104,7 +120,9 @@ def _draw(svg: str, surface: Any, scale: float) -> tuple[Any, float, float] | No
     if "<!" in svg or "<?xml-stylesheet" in svg:   # DTDs, entities, comments: cairosvg's to read
         return None
     try:
-        root = ElementTree.fromstring(svg)
+        root = _PARSED.pop(svg, None)
+        if root is None:
+            root = ElementTree.fromstring(svg)
         return _Drawer(binding.load()).root(root, surface, scale)
     except Exception:  # anything this reader does not know, or cannot do: cairosvg's turn
         return None

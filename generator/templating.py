@@ -259,6 +259,7 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
     refers to are embedded from its own folder (:func:`embed_references`).
     """
     import jinja2
+    from . import fastsvg
     from .sandbox import OverBudget, SvgRefused, check_svg
     user = _user_root(face.template, roots)
     env = environment(roots, sandboxed=user is not None)
@@ -314,11 +315,13 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
         raise TemplateError(f"template {face.template}: produced no <svg> element{suffix}")
     if user is not None:
         try:
-            check_svg(svg)
+            root = check_svg(svg)
         except SvgRefused as exc:
             raise TemplateError(f"template {face.template}: its SVG {exc}{suffix}") from None
         try:
-            svg = embed_references(svg, user, face.template, warn or (lambda _m: None))
+            checked, svg = svg, embed_references(svg, user, face.template, warn or (lambda _m: None))
         except SvgRefused as exc:
             raise TemplateError(f"template {face.template}: {exc}{suffix}") from None
+        if svg is checked:                  # drawn in this process: not parsed a second time
+            fastsvg.parsed(svg, root)
     return svg

@@ -161,3 +161,24 @@ def test_a_rulebook_picture_is_a_page_of_cairosvg_s_size_with_the_same_words(fac
     assert [w[0] for w in a] == [w[0] for w in b] and a
     for p, q in zip(a, b):
         assert max(abs(u - v) for u, v in zip(p[1:], q[1:])) < 0.05, (p, q)
+
+
+def test_a_user_template_s_face_is_parsed_once_to_be_checked_and_drawn(tmp_path, monkeypatch):
+    """The SVG of a user's template is parsed to be checked; drawn in the same process, it is not
+    parsed again, and looks as a face parsed afresh."""
+    import shutil
+    import xml.etree.ElementTree as ElementTree
+
+    from ludoteca.generator import templating
+    from ludoteca.generator.model import Face
+    shutil.copy(ROOT / "templates" / "deck" / "card.svg.j2", tmp_path / "mine.svg.j2")
+    face = Face("mine.svg.j2", {"name": "Catedral", "cost": "3", "color": "azul",
+                                "text": "Roba una carta."}, "c1")
+    svg = templating.render(face, (63.0, 88.0), 3.0, Options(), roots=(str(tmp_path),))
+    parse, parsed = ElementTree.fromstring, []
+    monkeypatch.setattr(ElementTree, "fromstring", lambda text, *a: parsed.append(1) or parse(text, *a))
+    first = fastsvg.record(svg)
+    assert first is not None and parsed == []
+    again = fastsvg.record(svg)                 # taken once: parsed afresh the next time
+    assert parsed == [1]
+    assert _pixels(first) == _pixels(again)
