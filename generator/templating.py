@@ -162,12 +162,19 @@ def pick(lang: str):
     return t
 
 
+@functools.cache
+def _kit_templates() -> Path:
+    """The kit's own templates/ folder, resolved (once: it does not move)."""
+    return TEMPLATES.resolve()
+
+
 def _user_root(template: str, roots: tuple[str, ...]) -> Path | None:
-    """The user's folder that holds ``template``, or None for the kit's own templates."""
+    """The user's folder that holds ``template``, or None for the kit's own templates (looked
+    at for every face: a file the user adds or removes meanwhile counts at once)."""
     for root in roots:
-        base = Path(root)
-        if base.resolve() != TEMPLATES.resolve() and (base / template).is_file():
-            return base.resolve()
+        base = Path(root).resolve()
+        if base != _kit_templates() and (base / template).is_file():
+            return base
     return None
 
 
