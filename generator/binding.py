@@ -68,15 +68,23 @@ class _Deferred(types.ModuleType):
 def _import_without_library_search() -> None:
     """``import cairocffi`` without ``ctypes.util.find_library``: on Linux it runs ``ldconfig``
     (and gcc, ld) as subprocesses for each name cairocffi tries, tens of milliseconds, while the
-    file names cairocffi tries next (``libcairo.so.2``, ...) are opened directly by the loader."""
-    import ctypes.util
-    found = ctypes.util.find_library
-    if sys.platform.startswith("linux"):
-        ctypes.util.find_library = lambda _name: None  # type: ignore[assignment]
+    file names cairocffi tries next (``libcairo.so.2``, ...) are opened directly by the loader.
+    There cairocffi is given a stand-in ``ctypes.util`` while it imports, so the real one (and
+    the subprocess module it needs) is not even imported."""
+    if not sys.platform.startswith("linux"):
+        import cairocffi  # noqa: F401
+        return
+    stand_in = types.ModuleType("ctypes.util")
+    stand_in.find_library = lambda _name: None  # type: ignore[attr-defined]
+    real = sys.modules.get("ctypes.util")
+    sys.modules["ctypes.util"] = stand_in
     try:
         import cairocffi  # noqa: F401
     finally:
-        ctypes.util.find_library = found
+        if real is not None:
+            sys.modules["ctypes.util"] = real
+        else:
+            del sys.modules["ctypes.util"]
 
 
 def _sources() -> tuple[Path, bytes] | None:

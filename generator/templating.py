@@ -13,7 +13,7 @@ from typing import Any
 from collections.abc import Callable
 
 from .fonts import MIN_PT, FitError, fit as fit_text
-from .units import pt_to_mm
+from .units import num, pt_to_mm
 from ludoteca.cards import markers
 from .model import Face, GeneratorError, Options
 
@@ -94,7 +94,6 @@ def fingerprint(roots: tuple[str, ...]) -> str:
 
 
 def _num_filter(x: Any) -> str:
-    from .units import num
     return num(float(x))
 
 
