@@ -207,14 +207,23 @@ def _short(x: Any) -> str:
 
 
 def _memory() -> tuple[int, int] | None:
-    """The process's address space and resident memory in bytes, or None where unknown."""
+    """The process's address space and resident memory in bytes, or None where unknown (read
+    with plain system calls: it is looked at for every face and every few milliseconds)."""
     try:
-        with open("/proc/self/statm", encoding="ascii") as f:
-            size, resident = f.read().split()[:2]
-        page = os.sysconf("SC_PAGE_SIZE")
+        fd = os.open("/proc/self/statm", os.O_RDONLY)
+        try:
+            size, resident = os.read(fd, 256).split()[:2]
+        finally:
+            os.close(fd)
+        page = _page_size()
         return int(size) * page, int(resident) * page
     except (OSError, ValueError, AttributeError):
         return None
+
+
+@functools.cache
+def _page_size() -> int:
+    return os.sysconf("SC_PAGE_SIZE")
 
 
 #: Kept free under a cap already set (``ulimit -v``): what stopping a face and saying why takes.
