@@ -325,6 +325,8 @@ def _refuse_entities(data: bytes) -> None:
     except ExternalReferenceForbidden as exc:
         raise SvgRefused(f"refers to an external DTD or entity ({exc}); refused: nothing is read "
                          "from outside the template's folder") from None
+    except LookupError as exc:              # <?xml encoding="..."?> naming no codec Python has
+        raise SvgRefused(f"declares an encoding that cannot be read ({exc}); write it in UTF-8") from None
     except expat.ExpatError:
         pass                                  # said by the tree's parser, in its words
 

@@ -1091,6 +1091,13 @@ def deck_templates() -> Iterator[Case]:
     yield deck_case("xxe_in_an_svg_beside", '<image href="icon.svg" width="5" height="5"/>',
                     ("t.svg.j2: refers to 'icon.svg', which declares the XML entity 'x'", "cards.csv:2"),
                     files={"icon.svg": icon})
+    yield deck_case("xml_encoding_unknown", "", ("t.svg.j2: its SVG declares an encoding that cannot be read "
+                                               "(unknown encoding: bogus)", "cards.csv:2"),
+                    head='<?xml version="1.0" encoding="bogus"?>\n')
+    yield deck_case("xml_encoding_unknown_beside", '<image href="icon.svg" width="5" height="5"/>',
+                    ("t.svg.j2: refers to 'icon.svg', which declares an encoding that cannot be read",
+                     "cards.csv:2"),
+                    files={"icon.svg": b'<?xml version="1.0" encoding="bogus"?><svg/>'})
     uses = {
         "use_without_href": ('<use x="1"/>', "has a <use> with href='', which draws the whole face"),
         "use_href_hash": ('<use href="#"/>', "has a <use> with href='#', which draws the whole face"),
