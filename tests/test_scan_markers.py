@@ -121,3 +121,29 @@ def test_counts_by_kind():
     found = [detect.Found(table[n], []) for n in (0, 0, 19, 26)]
     assert counts(found) == {"building": {"cuartel": 2}, "counter": {"madera_5": 1, "puntos_1": 1}}
     assert Counter(f.target.kind for f in found) == Counter({"building": 2, "counter": 2})
+
+
+
+def test_token_marker_stands_on_light_ground_on_the_dark_disc():
+    """A Gladiadores point disc is dark to its edge: around its marker's one-cell white quiet zone
+    the next cell out is light too (a tablet, not the disc's colour or a dark frame line), so that
+    a blurred seated photo still shows a white square around the marker (issue 21)."""
+    import cairosvg
+    import numpy as np
+    from ludoteca.generator.games import gladiadores
+    game = load(games=("gladiadores",))["gladiadores"]
+    for entry in (e for e in game.entries("token") if e.get("marker") is not None):
+        w = float(entry["size_mm"])
+        face = Face("gladiadores/token.svg.j2", gladiadores.plain(
+            {"id": entry["id"], "shape": "disc", "colour": entry["colour"], "points": entry["points"],
+             "name": entry["name"], "marker": entry["marker"]}), entry["id"])
+        png = cairosvg.svg2png(bytestring=render(face, (w, w), 0.0, Options()).encode(), dpi=254)
+        gray = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)   # 10 px per mm
+        x, y, side = markers.place("gladiadores/token", w, w)
+        cell = side / (markers.BITS + 2)
+        out = 1.5 * cell                        # halfway across the cell beyond the quiet zone
+        ring = [(x + t, y - out) for t in np.linspace(0, side, 12)]
+        ring += [(x - out, y + t) for t in np.linspace(0, side, 12)]
+        ring += [(x + side + out, y + t) for t in np.linspace(0, side, 12)]
+        values = [int(gray[int(py * 10), int(px * 10)]) for px, py in ring]
+        assert min(values) >= 200, (entry["id"], min(values))
