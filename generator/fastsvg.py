@@ -22,6 +22,7 @@ import math
 import re
 import xml.etree.ElementTree as ElementTree
 from typing import Any
+from collections.abc import Iterator
 
 from . import binding
 
@@ -56,7 +57,6 @@ DEFINITIONS = {"linearGradient": frozenset(("id", "x1", "y1", "x2", "y2")),
 ROOT = frozenset(("width", "height", "viewBox", "text-rendering")) | PAINT - {"transform", "clip-path", "opacity"}
 #: Units of a length on the root (cairosvg's helpers.UNITS at 96 dpi).
 UNITS = {"mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0, "pt": 96 / 72, "pc": 96 / 6, "px": 1.0}
-PATH_LETTERS = "achlmqstvzACHLMQSTVZ"
 _HEX6 = re.compile(r"#[0-9a-f]{6}")
 _HEX3 = re.compile(r"#[0-9a-f]{3}")
 _NAMED = {"none": (0.0, 0.0, 0.0, 0.0), "transparent": (0.0, 0.0, 0.0, 0.0),
@@ -65,7 +65,6 @@ _URL = re.compile(r"url\(#([A-Za-z_][\w.:-]*)\)")
 _PAINT_URL = re.compile(r"url\(#([A-Za-z_][\w.:-]*)\) *(.*)")
 _TRANSFORM = re.compile(r"(\w+) ?\( ?(.*?) ?\)")
 _LENGTH = re.compile(r"([0-9.eE+-]+)(mm|cm|in|pt|pc|px)")
-_PATH_SPLIT = re.compile(f"([{PATH_LETTERS}])([^{PATH_LETTERS}]*)")
 _MINUS = re.compile("(?<!e)-")
 _SEPARATORS = re.compile("[ \n\r\t,]+")
 _DOTS = re.compile(r"(\.[0-9-]+)(?=\.)")
@@ -541,206 +540,103 @@ class _Drawer:
         self.shape_polyline(a, close=True)
 
     def shape_path(self, a: dict[str, str]) -> None:
-        """cairosvg's path.path, command by command (the same numbers, the same cairo calls)."""
-        string = a.get("d", "")
-        for letter in PATH_LETTERS:
-            string = string.replace(letter, f" {letter} ")
-        string = normalize(string)
+        """A path's outline in absolute cairo calls: each command read with its numbers
+        (:func:`path_commands`), relative points made absolute, smooth curves reflecting the last
+        control point, quadratic curves raised to cubic, arcs by :meth:`arc`."""
         c, p = self.lib, self.p
-        current = self.ctx.get_current_point() if self.ctx.has_current_point() else (0.0, 0.0)
-        if not self.ctx.has_current_point():
+        if self.ctx.has_current_point():
+            x, y = self.ctx.get_current_point()
+        else:
+            x = y = 0.0
             c.cairo_move_to(p, 0, 0)
-        commands = [(m.group(1), m.group(2).split()) for m in _PATH_SPLIT.finditer(string)]
-        last = None
-        first = None
-        x1 = y1 = x2 = y2 = x3 = y3 = 0.0
-        args: list[str] = []
-        pos = 0
-
-        def take() -> float:
-            """The next number of the command being read."""
-            nonlocal pos
-            value = float(args[pos])
-            pos += 1
-            return value
-
-        i = 0
-        while i < len(commands):
-            letter, args = commands[i]
-            if last in (None, "m", "M", "z", "Z"):
-                first = None
-            if letter not in "mMzZ" and first is None:
-                first = current
-            pos = 0
-
-            if letter in "aA":
-                c.cairo_set_tolerance(p, 0.00001)
-                x1, y1 = current
-                rx, ry = take(), take()
-                rotation = math.radians(take())
-                flags = args[pos]
-                large = flags[0]
-                rest = flags[1:]
-                if rest:
-                    args[pos] = rest
-                else:
-                    pos += 1
-                flags = args[pos]
-                sweep = flags[0]
-                rest = flags[1:]
-                if rest:
-                    args[pos] = rest
-                else:
-                    pos += 1
-                x3, y3 = take(), take()
-                if large not in "01" or sweep not in "01":
-                    raise Unsupported("arc flags")
-                large_b, sweep_b = large == "1", sweep == "1"
-                if letter == "A":
-                    x3 -= x1
-                    y3 -= y1
-                if not rx or not ry:
-                    raise Unsupported("flat arc")
-                ratio = ry / rx
-                xe, ye = _rotate(x3, y3, -rotation)
-                ye /= ratio
-                angle = math.atan2(ye, xe)
-                xe = math.hypot(xe, ye)
-                ye = 0
-                rx = max(rx, xe / 2)
-                xc = xe / 2
-                yc = (rx ** 2 - xc ** 2) ** .5
-                if not (large_b ^ sweep_b):
-                    yc = -yc
-                arc = c.cairo_arc if sweep_b else c.cairo_arc_negative
-                xe, ye = _rotate(xe, 0, angle)
-                xc, yc = _rotate(xc, yc, angle)
-                angle1 = math.atan2(0 - yc, 0 - xc)
-                angle2 = math.atan2(ye - yc, xe - xc)
-                c.cairo_save(p)
-                c.cairo_translate(p, x1, y1)
-                c.cairo_rotate(p, rotation)
-                c.cairo_scale(p, 1, ratio)
-                arc(p, xc, yc, rx, angle1, angle2)
-                c.cairo_restore(p)
-                current = current[0] + x3, current[1] + y3
-            elif letter == "c":
-                x, y = current
-                x1, y1, x2, y2, x3, y3 = take(), take(), take(), take(), take(), take()
-                c.cairo_rel_curve_to(p, x1, y1, x2, y2, x3, y3)
-                current = current[0] + x3, current[1] + y3
-                x1 += x
-                x2 += x
-                x3 += x
-                y1 += y
-                y2 += y
-                y3 += y
-            elif letter == "C":
-                x1, y1, x2, y2, x3, y3 = take(), take(), take(), take(), take(), take()
-                c.cairo_curve_to(p, x1, y1, x2, y2, x3, y3)
-                current = x3, y3
-            elif letter == "h":
-                x = take()
-                c.cairo_rel_line_to(p, x, 0)
-                current = current[0] + x, current[1]
-            elif letter == "H":
-                x = take()
-                c.cairo_line_to(p, x, current[1])
-                current = x, current[1]
-            elif letter == "l":
-                x, y = take(), take()
-                c.cairo_rel_line_to(p, x, y)
-                current = current[0] + x, current[1] + y
-            elif letter == "L":
-                x, y = take(), take()
-                c.cairo_line_to(p, x, y)
-                current = x, y
-            elif letter == "m":
-                x, y = take(), take()
-                c.cairo_rel_move_to(p, x, y)
-                current = current[0] + x, current[1] + y
-            elif letter == "M":
-                x, y = take(), take()
+        start = (x, y)
+        drawn = False          # a drawing command since the subpath began: z closes only then
+        cubic = quad = None    # the last curve's second control point, for S/s and T/t
+        for letter, v in path_commands(a.get("d", "")):
+            kind, rel = letter.lower(), letter.islower()
+            dx, dy = (x, y) if rel else (0.0, 0.0)
+            control = None
+            if kind == "z":
+                if drawn:
+                    c.cairo_close_path(p)
+                    x, y = start
+                drawn = False
+                cubic = quad = None
+                continue
+            if kind == "m":
+                x, y = v[0] + dx, v[1] + dy
                 c.cairo_move_to(p, x, y)
-                current = x, y
-            elif letter == "q":
-                x1, y1 = 0, 0
-                x2, y2, x3, y3 = take(), take(), take(), take()
-                c.cairo_rel_curve_to(p, *_quadratic(x1, y1, x2, y2, x3, y3))
-                current = current[0] + x3, current[1] + y3
-            elif letter == "Q":
-                x1, y1 = current
-                x2, y2, x3, y3 = take(), take(), take(), take()
-                c.cairo_curve_to(p, *_quadratic(x1, y1, x2, y2, x3, y3))
-                current = x3, y3
-            elif letter == "s":
-                x, y = current
-                x1 = x3 - x2 if last in ("c", "s", "C", "S") else 0
-                y1 = y3 - y2 if last in ("c", "s", "C", "S") else 0
-                x2, y2, x3, y3 = take(), take(), take(), take()
-                c.cairo_rel_curve_to(p, x1, y1, x2, y2, x3, y3)
-                current = current[0] + x3, current[1] + y3
-                x1 += x
-                x2 += x
-                x3 += x
-                y1 += y
-                y2 += y
-                y3 += y
-            elif letter == "S":
-                x, y = current
-                x1 = x3 + (x3 - x2) if last in ("c", "s", "C", "S") else x
-                y1 = y3 + (y3 - y2) if last in ("c", "s", "C", "S") else y
-                x2, y2, x3, y3 = take(), take(), take(), take()
-                c.cairo_curve_to(p, x1, y1, x2, y2, x3, y3)
-                current = x3, y3
-            elif letter == "t":
-                if last not in ("Q", "q", "T", "t"):
-                    x2, y2, x3, y3 = 0, 0, 0, 0
-                elif last in ("Q", "T"):
-                    x2 -= x1
-                    y2 -= y1
-                    x3 -= x1
-                    y3 -= y1
-                x2 = x3 - x2
-                y2 = y3 - y2
-                x1, y1 = 0, 0
-                x3, y3 = take(), take()
-                c.cairo_rel_curve_to(p, *_quadratic(x1, y1, x2, y2, x3, y3))
-                current = current[0] + x3, current[1] + y3
-            elif letter == "T":
-                abs_x, abs_y = current
-                if last not in ("Q", "q", "T", "t"):
-                    x2, y2, x3, y3 = abs_x, abs_y, abs_x, abs_y
-                elif last in ("q", "t"):
-                    x2 += abs_x
-                    y2 += abs_y
-                    x3 += abs_x
-                    y3 += abs_y
-                x2 = abs_x + (x3 - x2)
-                y2 = abs_y + (y3 - y2)
-                x1, y1 = abs_x, abs_y
-                x3, y3 = take(), take()
-                c.cairo_curve_to(p, *_quadratic(x1, y1, x2, y2, x3, y3))
-                current = x3, y3
-            elif letter == "v":
-                y = take()
-                c.cairo_rel_line_to(p, 0, y)
-                current = current[0], current[1] + y
-            elif letter == "V":
-                y = take()
-                c.cairo_line_to(p, current[0], y)
-                current = current[0], y
-            elif letter in "zZ" and first:
-                c.cairo_close_path(p)
-                current = first
-            rest_args = args[pos:]
-            if rest_args and letter not in "zZ":
-                commands[i] = ({"m": "l", "M": "L"}.get(letter, letter), rest_args)
-            elif rest_args:
-                raise Unsupported("numbers after z")
+                start, drawn = (x, y), False
+                cubic = quad = None
+                continue
+            if kind in "lhv":
+                if kind == "h":
+                    x = v[0] + dx
+                elif kind == "v":
+                    y = v[0] + dy
+                else:
+                    x, y = v[0] + dx, v[1] + dy
+                c.cairo_line_to(p, x, y)
+            elif kind in "cs":
+                if kind == "c":
+                    first = (v[0] + dx, v[1] + dy)
+                    v = v[2:]
+                else:
+                    first = (2 * x - cubic[0], 2 * y - cubic[1]) if cubic else (x, y)
+                control = (v[0] + dx, v[1] + dy)
+                x, y = v[2] + dx, v[3] + dy
+                c.cairo_curve_to(p, *first, *control, x, y)
+            elif kind in "qt":
+                if kind == "q":
+                    q = (v[0] + dx, v[1] + dy)
+                    v = v[2:]
+                else:
+                    q = (2 * x - quad[0], 2 * y - quad[1]) if quad else (x, y)
+                end = (v[0] + dx, v[1] + dy)
+                c.cairo_curve_to(p, *_quadratic((x, y), q, end))
+                x, y = end
+                quad = q
             else:
-                i += 1
-            last = letter
+                end = (v[5] + dx, v[6] + dy)
+                self.arc((x, y), v[0], v[1], v[2], v[3], v[4], end)
+                x, y = end
+            cubic = control
+            if kind not in "qt":
+                quad = None
+            drawn = True
+
+    def arc(self, point: tuple[float, float], rx: float, ry: float, degrees: float, large: float,
+            sweep: float, end: tuple[float, float]) -> None:
+        """An elliptical arc from ``point`` to ``end`` (SVG's endpoint form): its centre found as
+        the SVG specification's implementation notes (F.6.5) say, radii too small grown to reach,
+        then drawn as a unit circle's arc under the ellipse's scale and turn."""
+        if not rx or not ry or point == end:
+            raise Unsupported("an arc with no radius or no length")
+        c, p = self.lib, self.p
+        c.cairo_set_tolerance(p, 0.00001)
+        phi = math.radians(degrees)
+        cos, sin = math.cos(phi), math.sin(phi)
+        hx, hy = (point[0] - end[0]) / 2, (point[1] - end[1]) / 2
+        px, py = cos * hx + sin * hy, -sin * hx + cos * hy      # the half chord in the ellipse's axes
+        rx, ry = abs(rx), abs(ry)
+        grow = (px / rx) ** 2 + (py / ry) ** 2
+        if grow > 1:
+            rx, ry = rx * math.sqrt(grow), ry * math.sqrt(grow)
+        across = (rx * py) ** 2 + (ry * px) ** 2
+        k = math.sqrt(max(0.0, ((rx * ry) ** 2 - across) / across))
+        if (large != 0) == (sweep != 0):
+            k = -k
+        ux, uy = k * rx * py / ry, -k * ry * px / rx              # the centre in the ellipse's axes
+        cx = cos * ux - sin * uy + (point[0] + end[0]) / 2
+        cy = sin * ux + cos * uy + (point[1] + end[1]) / 2
+        angle1 = math.atan2((py - uy) / ry, (px - ux) / rx)
+        angle2 = math.atan2((-py - uy) / ry, (-px - ux) / rx)
+        c.cairo_save(p)
+        c.cairo_translate(p, cx, cy)
+        c.cairo_rotate(p, phi)
+        c.cairo_scale(p, rx, ry)
+        (c.cairo_arc if sweep else c.cairo_arc_negative)(p, 0, 0, 1, angle1, angle2)
+        c.cairo_restore(p)
 
     def text(self, element: ElementTree.Element, a: dict[str, str],
              rgba: tuple[float, float, float, float]) -> None:
@@ -787,10 +683,54 @@ def _check_values(attrs: dict[str, str]) -> None:
             raise Unsupported(value)
 
 
-def _rotate(x: float, y: float, angle: float) -> tuple[float, float]:
-    return x * math.cos(angle) - y * math.sin(angle), y * math.cos(angle) + x * math.sin(angle)
+def _quadratic(start: tuple[float, float], control: tuple[float, float],
+               end: tuple[float, float]) -> tuple[float, ...]:
+    """A quadratic curve as the cubic that draws it: each cubic control point two thirds of the
+    way from an end to the quadratic's control point; then the end."""
+    (x0, y0), (qx, qy), (x1, y1) = start, control, end
+    return (x0 + 2 * (qx - x0) / 3, y0 + 2 * (qy - y0) / 3,
+            x1 + 2 * (qx - x1) / 3, y1 + 2 * (qy - y1) / 3, x1, y1)
 
 
-def _quadratic(x1: float, y1: float, x2: float, y2: float, x3: float, y3: float) -> tuple:
-    """A quadratic curve's control points as a cubic's (cairosvg's quadratic_points)."""
-    return (x2 * 2 / 3 + x1 / 3, y2 * 2 / 3 + y1 / 3, x2 * 2 / 3 + x3 / 3, y2 * 2 / 3 + y3 / 3, x3, y3)
+#: How many numbers each path command takes (an arc's two flags among its seven).
+ARITY = {"m": 2, "l": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "t": 2, "a": 7, "z": 0}
+_PATH_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def _gap(d: str, pos: int) -> int:
+    """Where the next token of a path's ``d`` starts: past spaces and commas from ``pos``."""
+    while pos < len(d) and d[pos] in " \t\r\n,":
+        pos += 1
+    return pos
+
+
+def path_commands(d: str) -> Iterator[tuple[str, list[float]]]:
+    """The commands of a path's ``d``, each with its numbers: a command's numbers repeated make
+    the command again (after a moveto, a lineto), an arc's flags are one digit each even when
+    written together; anything else in the string is :class:`Unsupported`."""
+    pos, letter = _gap(d, 0), ""
+    while pos < len(d):
+        if d[pos].lower() in ARITY:
+            letter = d[pos]
+            pos = _gap(d, pos + 1)
+            if letter in "zZ":
+                yield letter, []
+                continue
+        elif not letter or letter in "zZ":
+            raise Unsupported("path numbers without a command")
+        values: list[float] = []
+        for k in range(ARITY[letter.lower()]):
+            if letter in "aA" and k in (3, 4):
+                if pos >= len(d) or d[pos] not in "01":
+                    raise Unsupported("arc flag")
+                values.append(float(d[pos]))
+                pos += 1
+            else:
+                found = _PATH_NUMBER.match(d, pos)
+                if not found:
+                    raise Unsupported("path number")
+                values.append(float(found.group()))
+                pos = found.end()
+            pos = _gap(d, pos)
+        yield letter, values
+        letter = {"m": "l", "M": "L"}.get(letter, letter)

@@ -76,6 +76,17 @@ def _pixels(hit) -> tuple[int, int, bytes]:
     return width, height, bytes(image.get_data())
 
 
+def _assert_alike(fast, slow, name: str) -> None:
+    """The two recordings' pixels differ by at most TOLERANCE in every channel."""
+    width, _height, a = _pixels(fast)
+    _, _, b = _pixels(slow)
+    if a == b:
+        return
+    off = [i for i, (p, q) in enumerate(zip(a, b)) if abs(p - q) > TOLERANCE]
+    assert not off, (f"{name}: {len(off)} channel values differ, the first at pixel "
+                     f"({off[0] // 4 % width}, {off[0] // 4 // width})")
+
+
 @pytest.mark.parametrize("name", TEMPLATES + ["crop marks"])
 def test_a_template_drawn_straight_looks_as_cairosvg_draws_it(faces, name, monkeypatch):
     assert name in faces, f"{name}: no face of the kit uses it"
@@ -87,17 +98,28 @@ def test_a_template_drawn_straight_looks_as_cairosvg_draws_it(faces, name, monke
     monkeypatch.setattr(fasttext, "_NEEDS_BBOX", re.compile(r"<never\b"))
     slow = render._cairosvg_recording(svg)
     assert fast[1:] == pytest.approx(slow[1:])
-    width, height, a = _pixels(fast)
-    _, _, b = _pixels(slow)
-    if a == b:
-        return
-    off = [i for i, (p, q) in enumerate(zip(a, b)) if abs(p - q) > TOLERANCE]
-    assert not off, (f"{name}: {len(off)} channel values differ, the first at pixel "
-                     f"({off[0] // 4 % width}, {off[0] // 4 // width})")
+    _assert_alike(fast, slow, name)
 
 
 FACE = ('<svg xmlns="http://www.w3.org/2000/svg" width="20mm" height="20mm" viewBox="0 0 20 20" '
         'font-family="Bitstream Vera Sans" text-rendering="geometricPrecision">{}</svg>')
+
+
+@pytest.mark.parametrize("d", [
+    "M2 2 L8 3 l2 4 H14 h2 V12 v2 Z",                                   # lines, absolute and relative
+    "M2 2 10 3 12 9z m1 1 3 0 0 3z",                                    # repeated pairs are lines
+    "M1 10 C3 1 7 1 9 10 S15 19 18 10 c1-2 1-3 0-4 s-2-2-3 0",          # cubics and their reflections
+    "M1 10 Q5 1 9 10 T18 10 q1-3-2-4 t-3 0 T4 6",                      # quadratics and theirs
+    "M3 8 A5 5 0 0 1 9 8 M11 8 A5 5 0 0 0 17 8 M3 14 A3 3 0 1 1 7 14 M12 14 a3 3 0 1 0 4 0",  # flags
+    "M3 5 A6 3 30 0 1 15 12 M2 18 a2 1-20 0 1 6-2",                     # a turned ellipse, radii grown
+    "M2 2h4.5.5v-3.5-.5 1e1 1e0z",                                      # numbers written tight
+], ids=["lines", "repeats", "cubic", "quadratic", "arc_flags", "arc_turned", "tight"])
+def test_every_path_command_is_drawn_as_cairosvg_draws_it(d):
+    svg = FACE.replace('"20mm"', '"60mm"').format(   # three times the size: 140 pixels a side
+        f'<path d="{d}" fill="#c04020" stroke="#102080" stroke-width="0.3"/>')
+    fast = fastsvg.record(svg)
+    assert fast is not None, d
+    _assert_alike(fast, render._cairosvg_recording(svg), d)
 
 
 @pytest.mark.parametrize("body", [
