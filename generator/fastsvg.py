@@ -24,7 +24,7 @@ import xml.etree.ElementTree as ElementTree
 from typing import Any
 from collections.abc import Iterator
 
-from . import binding
+from . import binding, fasttext
 
 NS = "{http://www.w3.org/2000/svg}"
 #: cairosvg's points per pixel (96 dpi) times the 16 the engine records at (see render.py).
@@ -647,12 +647,7 @@ class _Drawer:
         if a.get("stroke", "none") not in ("none", ""):
             raise Unsupported("stroked text")
         cairo, c, p = self.cairo, self.lib, self.p
-        family = (a.get("font-family") or "sans-serif").split(",")[0].strip("\"' ")
-        slant = getattr(cairo, f'font_slant_{a.get("font-style")}'.upper(), cairo.FONT_SLANT_NORMAL)
-        weight = a.get("font-weight")
-        if weight and weight.isdigit() and int(weight) >= 550:
-            weight = "bold"
-        weight = getattr(cairo, f"font_weight_{weight}".upper(), cairo.FONT_WEIGHT_NORMAL)
+        family, slant, weight = fasttext.font_face(cairo, a.get)
         size = a.get("font-size")
         font_size = length(size) if size else 12 * UNITS["pt"]
         xs, ys = element.attrib.get("x"), element.attrib.get("y")
@@ -665,7 +660,7 @@ class _Drawer:
         anchor = a.get("text-anchor")
         if anchor in ("middle", "end"):
             x_bearing, _y_bearing, width, *_ = self.ctx.text_extents(content)
-            x += -(width / 2 + x_bearing) if anchor == "middle" else -(width + x_bearing)
+            x += fasttext.anchor_shift(anchor, x_bearing, width)
         c.cairo_move_to(p, x, y)
         c.cairo_show_text(p, content.encode("utf-8"))
         c.cairo_restore(p)

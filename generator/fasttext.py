@@ -38,6 +38,26 @@ def _plain(node: Any) -> bool:
     return all(len(normalize(node[key]).strip().split(" ")) == 1 for key in ("x", "y") if key in node)
 
 
+def font_face(cairo: Any, get: Any) -> tuple[str, int, int]:
+    """(family, slant, weight) of a text as cairosvg selects them, from its attributes (``get``):
+    the first family named, a numeric weight of 550 or more bold."""
+    family = (get("font-family") or "sans-serif").split(",")[0].strip("\"' ")
+    slant = getattr(cairo, f'font_slant_{get("font-style")}'.upper(), cairo.FONT_SLANT_NORMAL)
+    weight = get("font-weight")
+    if weight and weight.isdigit() and int(weight) >= 550:
+        weight = "bold"
+    return family, slant, getattr(cairo, f"font_weight_{weight}".upper(), cairo.FONT_WEIGHT_NORMAL)
+
+
+def anchor_shift(anchor: str | None, x_bearing: float, width: float) -> float:
+    """How far a run moves left of its x for its ``text-anchor`` (middle, end; else none)."""
+    if anchor == "middle":
+        return -(width / 2 + x_bearing)
+    if anchor == "end":
+        return -(width + x_bearing)
+    return 0.0
+
+
 def _text(surface: Any, node: Any, draw_as_text: bool = False) -> None:
     """cairosvg's ``text`` tag function, with the plain case drawn in one call."""
     if not _ACTIVE or not _plain(node):
@@ -45,13 +65,7 @@ def _text(surface: Any, node: Any, draw_as_text: bool = False) -> None:
     from cairosvg.helpers import normalize, size
     from cairosvg.surface import cairo
     ctx = surface.context
-    family = (node.get("font-family") or "sans-serif").split(",")[0].strip("\"' ")
-    slant = getattr(cairo, f'font_slant_{node.get("font-style")}'.upper(), cairo.FONT_SLANT_NORMAL)
-    weight = node.get("font-weight")
-    if weight and weight.isdigit() and int(weight) >= 550:
-        weight = "bold"
-    weight = getattr(cairo, f"font_weight_{weight}".upper(), cairo.FONT_WEIGHT_NORMAL)
-    ctx.select_font_face(family, slant, weight)
+    ctx.select_font_face(*font_face(cairo, node.get))
     ctx.set_font_size(surface.font_size)
     x_bearing, _y_bearing, width, _height, x_advance, _ = ctx.text_extents(node.text)
     x = size(surface, normalize(node["x"]).strip(), "x") if "x" in node else None
@@ -62,9 +76,7 @@ def _text(surface: Any, node: Any, draw_as_text: bool = False) -> None:
         surface.cursor_d_position[1] = 0
     x = surface.cursor_position[0] if x is None else x
     y = surface.cursor_position[1] if y is None else y
-    anchor = node.get("text-anchor")
-    x_align = -(width / 2 + x_bearing) if anchor == "middle" else (
-        -(width + x_bearing) if anchor == "end" else 0)
+    x_align = anchor_shift(node.get("text-anchor"), x_bearing, width)
     if draw_as_text:                  # the fill pass; the outline pass is only ever stroked
         ctx.save()
         ctx.move_to(x + surface.cursor_d_position[0] + x_align, y + surface.cursor_d_position[1])
