@@ -71,30 +71,32 @@ def trouble(exc: BaseException, path: Any = None) -> str:
     return kind
 
 
+#: What each kind of trouble says, in Spanish and English ({path}, {es}/{en}: what was being done,
+#: {exc}: the error itself); a kind not listed says the error as it came.
+MESSAGES: dict[str, tuple[str, str]] = {
+    FULL: ("{path}: no se puede {es}: el disco está lleno; libera espacio y vuelve a intentarlo "
+           "(no se ha guardado nada)",
+           "{path}: cannot {en}: the disk is full; free some space and try again (nothing was saved)"),
+    READ_ONLY: ("{path}: no se puede {es}: el archivo o su carpeta son de solo lectura "
+                "(`history` y `export` sí pueden leerlo)",
+                "{path}: cannot {en}: the file or its folder is read-only "
+                "(`history` and `export` can still read it)"),
+    BUSY: ("{path}: no se puede {es}: otro programa (la app, otro `ludoteca play`) la está usando; "
+           "ciérralo y vuelve a intentarlo",
+           "{path}: cannot {en}: another program (the app, another `ludoteca play`) is using it; "
+           "close that and try again"),
+    DAMAGED: ("{path}: la base de datos está dañada ({exc}); `ludoteca play` o la app la apartan y "
+              "recuperan lo que se pueda leer",
+              "{path}: the database is damaged ({exc}); `ludoteca play` or the app sets it aside and "
+              "recovers what can be read"),
+}
+UNLISTED = ("{path}: no se puede {es}: {exc}", "{path}: cannot {en}: {exc}")
+
+
 def trouble_error(path: Any, what: tuple[str, str], exc: BaseException) -> StoreError:
     """The one line that says why the database at ``path`` cannot be used now (``what``: the
     Spanish and English of what was being done); for damage, that it is damaged and what sets
     it aside."""
-    kind = trouble(exc, path)
-    es, en = what
-    if kind == FULL:
-        return StoreError(text(f"{path}: no se puede {es}: el disco está lleno; libera espacio y vuelve a "
-                               "intentarlo (no se ha guardado nada)",
-                               f"{path}: cannot {en}: the disk is full; free some space and try again "
-                               "(nothing was saved)"))
-    if kind == READ_ONLY:
-        return StoreError(text(f"{path}: no se puede {es}: el archivo o su carpeta son de solo lectura "
-                               "(`history` y `export` sí pueden leerlo)",
-                               f"{path}: cannot {en}: the file or its folder is read-only "
-                               "(`history` and `export` can still read it)"))
-    if kind == BUSY:
-        return StoreError(text(f"{path}: no se puede {es}: otro programa (la app, otro `ludoteca play`) "
-                               "la está usando; ciérralo y vuelve a intentarlo",
-                               f"{path}: cannot {en}: another program (the app, another `ludoteca play`) "
-                               "is using it; close that and try again"))
-    if kind == DAMAGED:
-        return StoreError(text(f"{path}: la base de datos está dañada ({exc}); `ludoteca play` o la app la "
-                               "apartan y recuperan lo que se pueda leer",
-                               f"{path}: the database is damaged ({exc}); `ludoteca play` or the app "
-                               "sets it aside and recovers what can be read"))
-    return StoreError(text(f"{path}: no se puede {es}: {exc}", f"{path}: cannot {en}: {exc}"))
+    es, en = MESSAGES.get(trouble(exc, path), UNLISTED)
+    fields = {"path": path, "es": what[0], "en": what[1], "exc": exc}
+    return StoreError(text(es.format(**fields), en.format(**fields)))
