@@ -265,26 +265,19 @@ def main() -> int:
                 )
                 results["nothing_changed_s"].append(s)
                 results["peak_rss_mb"].append(rss)
-            for i in range(args.runs):
-                edit_one_card(cards, i)
-                s, rss, done = run(
-                    ludoteca("build", *args.games, "--paper", args.paper, "--out", str(out), "--cards", str(cards)),
-                    "one_card_s",
-                )
-                results["one_card_s"].append(s)
-                results["peak_rss_mb"].append(rss)
-                if i == 0:
-                    notes.append(f"one card edited: {done.stdout.strip()}")
-            for i in range(args.runs):
-                edit_one_art(cards, i)
-                s, rss, done = run(
-                    ludoteca("build", *args.games, "--paper", args.paper, "--out", str(out), "--cards", str(cards)),
-                    "one_art_s",
-                )
-                results["one_art_s"].append(s)
-                results["peak_rss_mb"].append(rss)
-                if i == 0:
-                    notes.append(f"one card's art edited: {done.stdout.strip()}")
+            for key, edit, said in (("one_card_s", edit_one_card, "one card edited"),
+                                    ("one_art_s", edit_one_art, "one card's art edited")):
+                for i in range(args.runs):
+                    edit(cards, i)
+                    s, rss, done = run(
+                        ludoteca("build", *args.games, "--paper", args.paper, "--out", str(out), "--cards",
+                                 str(cards)),
+                        key,
+                    )
+                    results[key].append(s)
+                    results["peak_rss_mb"].append(rss)
+                    if i == 0:
+                        notes.append(f"{said}: {done.stdout.strip()}")
         deck_out = tmp / "deck"
         template = ("--template", str(ROOT / "templates/deck/card.svg.j2"))
         back = ("--back", str(ROOT / "templates/deck/back.svg.j2"))
