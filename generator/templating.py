@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import html
 import math
+import os
 import re
 import traceback
 from importlib import resources
@@ -170,11 +171,17 @@ def _kit_templates() -> Path:
 def _user_root(template: str, roots: tuple[str, ...]) -> Path | None:
     """The user's folder that holds ``template``, or None for the kit's own templates (looked
     at for every face: a file the user adds or removes meanwhile counts at once)."""
-    for root in roots:
-        base = Path(root).resolve()
-        if base != _kit_templates() and (base / template).is_file():
+    for base in _user_folders(roots):
+        if os.path.isfile(os.path.join(base, template)):
             return base
     return None
+
+
+@functools.lru_cache(maxsize=8)
+def _user_folders(roots: tuple[str, ...]) -> tuple[Path, ...]:
+    """The roots resolved, the kit's own templates/ left out (once per roots: resolving a path
+    for every face cost 0.1 ms, a tenth of the sandbox's cost of a face)."""
+    return tuple(base for base in (Path(root).resolve() for root in roots) if base != _kit_templates())
 
 
 _REFERENCE = re.compile(r"""(?P<head>\b(?:xlink:)?href\s*=\s*)(?P<q>["'])(?P<ref>[^"']*)(?P=q)"""
