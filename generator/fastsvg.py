@@ -116,15 +116,32 @@ def pdf(svg: str) -> bytes | None:
 def _draw(svg: str, surface: Any, scale: float) -> tuple[Any, float, float] | None:
     """``svg`` drawn into ``surface(cairo, width, height)`` at ``scale`` device units per pixel;
     None when it is not of the subset."""
-    if "<!" in svg or "<?xml-stylesheet" in svg:   # DTDs, entities, comments: cairosvg's to read
-        return None
     try:
-        root = _PARSED.pop(svg, None)
-        if root is None:
-            root = ElementTree.fromstring(svg)
-        return _Drawer(binding.load()).root(root, surface, scale)
+        return _draw_or_raise(svg, surface, scale)
     except Exception:  # anything this reader does not know, or cannot do: cairosvg's turn
         return None
+
+
+def _draw_or_raise(svg: str, surface: Any, scale: float) -> tuple[Any, float, float]:
+    """:func:`_draw`, raising (:class:`Unsupported` or any other error) where it gives None."""
+    if "<!" in svg or "<?xml-stylesheet" in svg:   # DTDs, entities, comments: cairosvg's to read
+        raise Unsupported("DTD, entity or comment")
+    root = _PARSED.pop(svg, None)
+    if root is None:
+        root = ElementTree.fromstring(svg)
+    return _Drawer(binding.load()).root(root, surface, scale)
+
+
+def draw_into(ctx: Any, svg: str, place: Any) -> None:
+    """``svg`` drawn straight into the context ``ctx`` (a page being drawn), no recording in
+    between: ``place(width, height)`` (its size in pixels) sets the transform from its pixels to
+    the page first.  The same cairo calls as :func:`record` makes, so the same drawing; it
+    raises where :func:`record` gives None, and may have drawn part of the face by then (the
+    caller draws the page again another way)."""
+    def into(_cairo: Any, w: float, h: float) -> Any:
+        place(w, h)
+        return ctx
+    _draw_or_raise(svg, into, 1.0)
 
 
 def normalize(string: str) -> str:
@@ -240,7 +257,8 @@ class _Drawer:
             raise Unsupported("size")
         w, h = width * scale, height * scale
         surface = make(cairo, w, h)
-        ctx = self.ctx = cairo.Context(surface)
+        # a context given (draw_into) is drawn in as it is; a surface gets a context of its own
+        ctx = self.ctx = surface if isinstance(surface, cairo.Context) else cairo.Context(surface)
         self.p = ctx._pointer
         ctx.scale(scale, scale)
         self.viewport(width, height, box)
