@@ -114,6 +114,42 @@ def test_every_printed_marker_reads_back_as_its_component(game_id):
         assert detect.recognise(cv2.cvtColor(face.rgb, cv2.COLOR_BGR2GRAY), table, det=det) == []
 
 
+def _building_face(building_id: str):
+    from ludoteca.generator.games import el_mapa
+    game = load(games=("el_mapa",))["el_mapa"]
+    comp = next(c for c in el_mapa.components(game, Options()) if c.id == "buildings")
+    return next(f for f in comp.fronts if f.context["id"] == building_id), comp.size_mm, game
+
+
+def test_el_mapa_building_tile_carries_its_marker_in_two_opposite_corners():
+    """A 30 mm building tile prints its marker twice, top-right and turned half a turn bottom-left
+    (issue 21: any overlap leaves one), each black square 3 mm or more from the cut and as large
+    as the single one it replaces (7.2 mm); the scanner reads the tile from either copy, once."""
+    face, (w, h), game = _building_face("templo_midas")
+    svg = render(face, (w, h), 3.0, Options())
+    assert svg.count('class="scan-marker"') == 2
+    assert "scan-marker" not in render(face, (w, h), 3.0, Options(markers=False))
+    (x, y, side, turn), (x2, y2, side2, turn2) = markers.places("el_mapa/building", w, h)
+    assert side == side2 >= 7.2 and (turn, turn2) == (0, 180)
+    assert x > w / 2 > y and y2 > h / 2 > x2                      # top right, bottom left
+    assert (x2 + side2 / 2, y2 + side2 / 2) == pytest.approx((w - x - side / 2, h - y - side / 2))
+    assert min(x2, y, w - x - side, h - y2 - side2) >= 3.0
+    assert markers.path(face.context["marker"], x2, y2, side2, turn=turn2) in svg
+    table = targets(game)
+    rendered = synth._render(face, (w, h), False)
+    gray = cv2.cvtColor(rendered.rgb, cv2.COLOR_BGR2GRAY)
+    det = detect.detector()
+    both = detect.recognise(gray, table, det=det)
+    assert [(f.target.id, f.copies, f.printed) for f in both] == [("templo_midas", 2, 2)]
+    px = synth.FACE_PX_PER_MM
+    for cx, cy, s, _turn in markers.places("el_mapa/building", w, h):     # a tile laid over one corner
+        covered = gray.copy()
+        q = markers.quiet(s)
+        covered[int((cy - q) * px):int((cy + s + q) * px), int((cx - q) * px):int((cx + s + q) * px)] = 90
+        found = detect.recognise(covered, table, det=det)
+        assert [(f.target.id, f.copies) for f in found] == [("templo_midas", 1)]
+
+
 def test_counts_by_kind():
     from ludoteca.companion.scan.tally import counts
     game = load(games=("el_mapa",))["el_mapa"]
