@@ -32,7 +32,7 @@ def run(*args: object) -> subprocess.CompletedProcess:
     return ludoteca(*args)
 
 
-@pytest.mark.parametrize("game_id,seed,size", [("ciudadelas", 11, "1.2MP"), ("el_mapa", 13, "3MP"),
+@pytest.mark.parametrize("game_id,seed,size", [("ciudadelas", 11, "1.2MP"), ("el_mapa", 14, "3MP"),
                                                ("gladiadores", 13, "1.2MP")])
 def test_lists_what_the_photo_shows(tmp_path, game_id, seed, size):
     path, truth = scanphotos.photo(tmp_path, "mesa", game_id, seed, size)
