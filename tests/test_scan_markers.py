@@ -224,3 +224,21 @@ def test_building_markers_stand_on_light_ground():
         inner = "rb" if turn == 0 else "lt"
         assert min(_around(gray, x, y, side, 1.05 * cell, "tlrb")) >= 200, turn
         assert min(_around(gray, x, y, side, 1.4 * cell, inner)) >= 200, turn
+
+
+def test_building_player_count_badge_is_light():
+    """The III/IV/V badge of a building front is a light shield with dark numerals: as a dark
+    shield with light bars it read as a marker (a false building) in a blurred 1.2 MP seated photo
+    (issue 21)."""
+    import numpy as np
+    from ludoteca.generator.games import gladiadores
+    game = load(games=("gladiadores",))["gladiadores"]
+    entry = next(e for e in game.entries("building") if not e.get("starting") and e["symbol"] != "none")
+    context = gladiadores.building_context(game, entry)
+    size = gladiadores.card_size(game)
+    with_badge = _grey(Face("gladiadores/building.svg.j2", gladiadores.plain(context), "a"), size)
+    without = _grey(Face("gladiadores/building.svg.j2", gladiadores.plain({**context, "numeral": None}), "b"), size)
+    ys, xs = np.nonzero(np.abs(with_badge.astype(int) - without.astype(int)) > 40)
+    assert len(xs) > 300                                                     # the badge is drawn
+    box = with_badge[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    assert np.median(box) >= 150, np.median(box)
