@@ -22,9 +22,8 @@ Line = tuple[float, float, float, float]          # x1, y1, x2, y2
 @functools.lru_cache(maxsize=1)
 def data() -> dict:
     """The contents of sheets.yaml."""
-    from ludoteca.cards.yamlread import load_own
-    with open(Path(str(resources.files("ludoteca.generator") / "sheets.yaml")), encoding="utf-8") as fh:
-        return load_own(fh)
+    from . import owndata
+    return owndata.load(Path(str(resources.files("ludoteca.generator") / "sheets.yaml")))
 
 
 _CUSTOM = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(?:mm)?\s*$", re.I)

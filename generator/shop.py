@@ -71,9 +71,8 @@ class Profile:
 
 @functools.lru_cache(maxsize=1)
 def _data() -> dict:
-    from ludoteca.cards.yamlread import load_own
-    with open(Path(str(resources.files("ludoteca.generator") / "shops.yaml")), encoding="utf-8") as fh:
-        return load_own(fh)
+    from . import owndata
+    return owndata.load(Path(str(resources.files("ludoteca.generator") / "shops.yaml")))
 
 
 def profiles() -> dict[str, Profile]:

@@ -18,13 +18,10 @@ LANGS = ("es", "en")
 
 @functools.lru_cache(maxsize=4)
 def _data(source: Path) -> dict:
-    import yaml
-
-    from ludoteca.cards.yamlread import load_own
+    from . import owndata
     try:
-        with open(source, encoding="utf-8") as fh:
-            found = load_own(fh)
-    except (OSError, yaml.YAMLError) as exc:
+        found = owndata.load(source)
+    except owndata.Unreadable as exc:
         raise GeneratorError(f"{source.name}: cannot be read: {' '.join(str(exc).split())}") from None
     return found if isinstance(found, dict) else {}
 
