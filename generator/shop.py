@@ -15,7 +15,6 @@ import math
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from .model import Component, GeneratorError, Options
@@ -72,7 +71,7 @@ class Profile:
 @functools.lru_cache(maxsize=1)
 def _data() -> dict:
     from . import owndata
-    return owndata.load(Path(str(resources.files("ludoteca.generator") / "shops.yaml")))
+    return owndata.load(Path(__file__).with_name("shops.yaml"))
 
 
 def profiles() -> dict[str, Profile]:

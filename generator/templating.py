@@ -8,17 +8,17 @@ import math
 import os
 import re
 import traceback
-from importlib import resources
 from pathlib import Path
 from typing import Any
 from collections.abc import Callable
 
 from .fonts import MIN_PT, FitError, fit as fit_text
 from .units import num, pt_to_mm
+from ludoteca import folder_of
 from ludoteca.cards import markers
 from .model import Face, GeneratorError, Options
 
-TEMPLATES = Path(str(resources.files("ludoteca.templates"))).resolve()  # the same path however reached
+TEMPLATES = folder_of("ludoteca.templates").resolve()  # the same path however reached
 
 
 class TemplateError(GeneratorError):

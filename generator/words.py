@@ -7,12 +7,11 @@ dictionary of {es, en} pairs in code; every entry is checked to have both texts.
 from __future__ import annotations
 
 import functools
-from importlib import resources
 from pathlib import Path
 
 from .model import GeneratorError
 
-WORDS_FILE = Path(str(resources.files("ludoteca.generator") / "words.yaml"))
+WORDS_FILE = Path(__file__).with_name("words.yaml")
 LANGS = ("es", "en")
 
 
