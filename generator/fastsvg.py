@@ -18,6 +18,7 @@ tests/test_generator_fastsvg.py draws every template both ways and compares thei
 from __future__ import annotations
 
 import collections
+import functools
 import math
 import re
 import xml.etree.ElementTree as ElementTree
@@ -171,8 +172,10 @@ def length(string: str) -> float:
         return float(match.group(1)) * UNITS[match.group(2)]
 
 
+@functools.lru_cache(maxsize=1024)
 def color(string: str | None, opacity: float = 1.0) -> tuple[float, float, float, float]:
-    """cairosvg's colors.color for flat colours written as #rrggbb, #rgb, or a few names."""
+    """cairosvg's colors.color for flat colours written as #rrggbb, #rgb, or a few names (a
+    face's few colours are read once)."""
     if not string:
         return (0.0, 0.0, 0.0, 0.0)
     string = string.strip().lower()
@@ -665,12 +668,13 @@ class _Drawer:
         if a.get("stroke", "none") not in ("none", ""):
             raise Unsupported("stroked text")
         cairo, c, p = self.cairo, self.lib, self.p
-        family, slant, weight = fasttext.font_face(cairo, a.get)
+        family, slant, weight = _font_face(cairo, a.get("font-family"), a.get("font-style"),
+                                           a.get("font-weight"))
         size = a.get("font-size")
         font_size = length(size) if size else 12 * UNITS["pt"]
         xs, ys = element.attrib.get("x"), element.attrib.get("y")
-        x = number(normalize(xs)) if xs else 0.0
-        y = number(normalize(ys)) if ys else 0.0
+        x = _coordinate(xs) if xs else 0.0
+        y = _coordinate(ys) if ys else 0.0
         c.cairo_save(p)
         c.cairo_set_source_rgba(p, *rgba)
         c.cairo_select_font_face(p, family.encode("utf-8"), slant, weight)
@@ -687,6 +691,28 @@ class _Drawer:
 #: The drawer of each shape's outline.
 SHAPES = {"rect": _Drawer.shape_rect, "circle": _Drawer.shape_circle, "ellipse": _Drawer.shape_ellipse,
           "path": _Drawer.shape_path, "polygon": _Drawer.shape_polygon, "polyline": _Drawer.shape_polyline}
+
+
+_FACES: dict[tuple, tuple[str, int, int]] = {}
+
+
+def _font_face(cairo: Any, family: str | None, style: str | None, weight: str | None) -> tuple[str, int, int]:
+    """:func:`fasttext.font_face` of these attributes, each combination worked out once."""
+    key = (family, style, weight)
+    found = _FACES.get(key)
+    if found is None:
+        found = _FACES[key] = fasttext.font_face(cairo, {"font-family": family, "font-style": style,
+                                                          "font-weight": weight}.get)
+    return found
+
+
+def _coordinate(string: str) -> float:
+    """A text's x or y as cairosvg reads it (normalized, then a number); a plain number, as the
+    templates write it, needs no normalizing."""
+    try:
+        return float(string)
+    except ValueError:
+        return number(normalize(string))
 
 
 def _check_values(attrs: dict[str, str]) -> None:
