@@ -397,13 +397,23 @@ class _Drawer:
                 self.text(element, attrs, color(paint_color(attrs.get("fill", "black")), fill_opacity))
                 c.cairo_new_path(p)
             elif shape is not None:
+                # cairo draws nothing with a clear source: such a fill or stroke is not asked for
                 fill = attrs.get("fill", "black")
-                if "url(" not in fill or not self.gradient(tag, attrs, fill, fill_opacity):
-                    c.cairo_set_source_rgba(p, *color(paint_color(fill), fill_opacity))
-                c.cairo_fill_preserve(p)
-                c.cairo_set_line_width(p, number(attrs.get("stroke-width", "1")))
-                c.cairo_set_source_rgba(p, *color(paint_color(attrs.get("stroke")), stroke_opacity))
-                c.cairo_stroke(p)
+                if "url(" in fill and self.gradient(tag, attrs, fill, fill_opacity):
+                    c.cairo_fill_preserve(p)
+                else:
+                    rgba = color(paint_color(fill), fill_opacity)
+                    if rgba[3]:
+                        c.cairo_set_source_rgba(p, *rgba)
+                        c.cairo_fill_preserve(p)
+                width = number(attrs.get("stroke-width", "1"))
+                rgba = color(paint_color(attrs.get("stroke")), stroke_opacity)
+                if rgba[3]:
+                    c.cairo_set_line_width(p, width)
+                    c.cairo_set_source_rgba(p, *rgba)
+                    c.cairo_stroke(p)
+                else:
+                    c.cairo_new_path(p)
         if children and tag != "clipPath":
             child_inherited = {k: v for k, v in attrs.items() if k not in NOT_INHERITED}
             for child in children:
