@@ -243,10 +243,15 @@ class _Drawer:
         attrs = dict(root.attrib)
         _check_values(attrs)
         for element in root.iter():      # a style sheet, a pattern, ... anywhere: not ours
-            if element is not root and (not element.tag.startswith(NS)
-                                        or element.tag[len(NS):] not in GEOMETRY
-                                        and element.tag[len(NS):] not in DEFINITIONS):
-                raise Unsupported(element.tag)
+            if element is root:
+                continue
+            tag = element.tag
+            if not tag.startswith(NS) or tag[len(NS):] not in GEOMETRY and tag[len(NS):] not in DEFINITIONS:
+                raise Unsupported(tag)
+            if tag == NS + "clipPath" and "id" in element.attrib:
+                self.clips[element.attrib["id"]] = element
+            elif tag == NS + "linearGradient" and "id" in element.attrib:
+                self.gradients[element.attrib["id"]] = element
         width = length(attrs.get("width", "0")) if attrs.get("width") else 0.0
         height = length(attrs.get("height", "0")) if attrs.get("height") else 0.0
         viewbox = attrs.get("viewBox")
@@ -263,27 +268,11 @@ class _Drawer:
         # a context given (draw_into) is drawn in as it is; a surface gets a context of its own
         ctx = self.ctx = surface if isinstance(surface, cairo.Context) else cairo.Context(surface)
         self.p = ctx._pointer
-        ctx.scale(scale, scale)
+        self.lib.cairo_scale(self.p, scale, scale)
         self.viewport(width, height, box)
-        ctx.set_miter_limit(4)
+        self.lib.cairo_set_miter_limit(self.p, 4)
         rendering = self.rendering = attrs.get("text-rendering", "")
-        options = ctx.get_font_options()
-        options.set_antialias({"crispEdges": cairo.ANTIALIAS_NONE, "optimizeSpeed": cairo.ANTIALIAS_FAST,
-                               "optimizeLegibility": cairo.ANTIALIAS_GOOD,
-                               "geometricPrecision": cairo.ANTIALIAS_BEST}
-                              .get(rendering, cairo.ANTIALIAS_DEFAULT))
-        options.set_hint_style({"geometricPrecision": cairo.HINT_STYLE_NONE,
-                                "optimizeLegibility": cairo.HINT_STYLE_FULL}
-                               .get(rendering, cairo.HINT_STYLE_DEFAULT))
-        options.set_hint_metrics({"geometricPrecision": cairo.HINT_METRICS_OFF,
-                                  "optimizeLegibility": cairo.HINT_METRICS_ON}
-                                 .get(rendering, cairo.HINT_METRICS_DEFAULT))
-        ctx.set_font_options(options)
-        for element in root.iter():
-            if element.tag == NS + "clipPath" and "id" in element.attrib:
-                self.clips[element.attrib["id"]] = element
-            elif element.tag == NS + "linearGradient" and "id" in element.attrib:
-                self.gradients[element.attrib["id"]] = element
+        ctx.set_font_options(_font_options(cairo, rendering))
         inherited = {k: v for k, v in attrs.items() if k not in NOT_INHERITED}
         for child in root:
             self.node(child, inherited)
@@ -704,6 +693,26 @@ SHAPES = {"rect": _Drawer.shape_rect, "circle": _Drawer.shape_circle, "ellipse":
 
 
 _FACES: dict[tuple, tuple[str, int, int]] = {}
+_OPTIONS: dict[str, Any] = {}
+
+
+def _font_options(cairo: Any, rendering: str) -> Any:
+    """The font options cairosvg sets for a root's ``text-rendering`` (on a context's default
+    ones), made once per value."""
+    options = _OPTIONS.get(rendering)
+    if options is None:
+        options = _OPTIONS[rendering] = cairo.FontOptions()
+        options.set_antialias({"crispEdges": cairo.ANTIALIAS_NONE, "optimizeSpeed": cairo.ANTIALIAS_FAST,
+                               "optimizeLegibility": cairo.ANTIALIAS_GOOD,
+                               "geometricPrecision": cairo.ANTIALIAS_BEST}
+                              .get(rendering, cairo.ANTIALIAS_DEFAULT))
+        options.set_hint_style({"geometricPrecision": cairo.HINT_STYLE_NONE,
+                                "optimizeLegibility": cairo.HINT_STYLE_FULL}
+                               .get(rendering, cairo.HINT_STYLE_DEFAULT))
+        options.set_hint_metrics({"geometricPrecision": cairo.HINT_METRICS_OFF,
+                                  "optimizeLegibility": cairo.HINT_METRICS_ON}
+                                 .get(rendering, cairo.HINT_METRICS_DEFAULT))
+    return options
 
 
 def _font_face(cairo: Any, family: str | None, style: str | None, weight: str | None) -> tuple[str, int, int]:
