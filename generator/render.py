@@ -390,9 +390,18 @@ def _render_job(job: list[tuple[Path, Page]]) -> int:
     PDFs, which all carry the same font subsets (the joined file keeps one copy of them)."""
     from . import pdfjoin
     pages = _pages_to_pdf([page for _path, page in job])
-    for (path, _page), data in zip(job, pdfjoin.split(pages) if len(job) > 1 else [pages]):
+    drawn = pdfjoin.parse(pages) if len(job) > 1 else pages
+    _DRAWN.clear()
+    for index, ((path, page), data) in enumerate(zip(job, pdfjoin.split(drawn) if len(job) > 1 else [pages])):
         write_bytes(path, data, durable=False)  # a cache: drawn again if lost
+        _DRAWN[page_key(page)] = (drawn, index)
     return len(job)
+
+
+#: The pages of the job this process drew last: page key -> (their PDF, parsed, and the index of
+#: the page in it).  Joined from there, a file's pages are not read back from the cache, parsed
+#: and their fonts compared again one page at a time; only the last job is kept (flat memory).
+_DRAWN: dict[str, tuple] = {}
 
 
 def page_cost(pages: Sequence[Page]) -> int:
@@ -582,9 +591,10 @@ def _write_pdf(spec: tuple) -> tuple[int, int]:
     from . import pdfjoin
     path, folder, pages, meta = spec
 
-    def joined() -> Iterator[tuple[Path, tuple, tuple]]:     # made as the join takes them
+    def joined(drawn: bool = True) -> Iterator[tuple]:     # made as the join takes them
         for key, page_h, trimbox, bleedbox in pages:
-            yield page_file(folder, key), _box(trimbox, page_h), _box(bleedbox, page_h)
+            page = _DRAWN.get(key) if drawn else None
+            yield page or page_file(folder, key), _box(trimbox, page_h), _box(bleedbox, page_h)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = tmp_name(path)
     try:
@@ -594,7 +604,7 @@ def _write_pdf(spec: tuple) -> tuple[int, int]:
             except pdfjoin.Unsupported:       # not the simple PDF cairo writes: let pypdf join
                 fh.seek(0)
                 fh.truncate()
-                _write_with_pypdf(joined(), fh, meta)
+                _write_with_pypdf(joined(drawn=False), fh, meta)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
