@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import html
 import math
 import os
 import re
@@ -227,6 +226,10 @@ def embed_references(svg: str, folder: Path, template: str, warn: Callable[[str]
     ``#fragment`` the reference names); any other reference (outside the folder, absolute, another
     scheme, missing) left out with a warning.  An SVG file cairosvg could not draw is refused
     (:class:`~.sandbox.SvgRefused`)."""
+    if "href" not in svg and "url(" not in svg:
+        return svg
+    import html                          # only for faces that refer to something
+
     from .sandbox import SvgRefused
 
     def resolve(ref: str) -> str | None:
@@ -260,8 +263,6 @@ def embed_references(svg: str, folder: Path, template: str, warn: Callable[[str]
         new = resolve(m.group("uref"))
         return m.group(0) if new is None else (f'url("{new}")' if new != LEFT_OUT else "none")
 
-    if "href" not in svg and "url(" not in svg:
-        return svg
     return _REFERENCE.sub(replace, svg)
 
 
