@@ -40,6 +40,8 @@ def load(path: Path) -> Any:
         if json.loads(text) == found:          # held as it is: no key turned into a text
             from ludoteca.atomic import write_text
             try:
+                for old in copy.parent.glob(f"{Path(path).stem}-*.json"):    # an earlier version's
+                    old.unlink(missing_ok=True)
                 write_text(copy, text, durable=False)      # a cache: made again if lost
             except OSError:
                 pass

@@ -31,6 +31,7 @@ def test_a_file_is_parsed_once_then_read_from_its_copy_until_it_changes(tmp_path
     assert len(list(cache.glob("sheets-*.json"))) == 1
     source.write_text(source.read_text(encoding="utf-8").replace("bleed: 3", "bleed: 2.5"), encoding="utf-8")
     assert owndata.load(source)["bleed"] == 2.5 and seen == ["sheets.yaml"] * 2
+    assert len(list(cache.glob("sheets-*.json"))) == 1                  # the earlier copy gone
 
 
 def test_what_json_cannot_hold_as_it_is_is_parsed_every_time(tmp_path, cache, monkeypatch):
