@@ -25,12 +25,15 @@ from collections.abc import Callable, Iterable, Iterator
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
 from jinja2.runtime import Macro
+from markupsafe import Markup
 from jinja2.sandbox import SandboxedEnvironment, safe_range
 
 MB = 1024 * 1024
 #: Types of bound methods: jinja wraps a ``str.format`` read as an attribute, so their safety is
 #: never remembered by type.
 _METHODS = (types.MethodType, types.BuiltinMethodType)
+#: A product of two whole numbers of at most this many bits together is far inside any budget.
+SMALL_BITS = 64
 #: (type, attribute) verdicts a sandbox remembers; names made on the fly beyond it are looked at
 #: every time.
 SAFE_KEPT = 4096
@@ -96,6 +99,10 @@ class Meter:
         """``value``, refused when it is larger than any value may be."""
         kind = type(value)
         if kind is float or kind is bool or value is None:      # most of what a face makes
+            return value
+        if kind is Markup or kind is str:                       # what its macros return
+            if len(value) > self.budget.size:
+                self._size(len(value), value, "it made")
             return value
         if isinstance(value, int):
             self._digits(value.bit_length() * math.log10(2), "it made")
@@ -177,6 +184,9 @@ class Sandbox(SandboxedEnvironment):
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         if type(left) is float or type(right) is float:     # most of a face's sums: cheap
             return self.binop_table[operator](left, right)
+        if operator == "*" and type(left) is int and type(right) is int \
+                and left.bit_length() + right.bit_length() <= SMALL_BITS:   # 2 * bleed: cheap too
+            return left * right
         self.meter.binop(operator, left, right)
         return self.meter.made(super().call_binop(context, operator, left, right))
 
