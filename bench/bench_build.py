@@ -249,9 +249,14 @@ def main() -> int:
             ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
             ENV["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
         ENV = dict(ENV or os.environ, XDG_CACHE_HOME=str(tmp / "xdg"))
+        template = ("--template", str(ROOT / "templates/deck/card.svg.j2"))
+        back = ("--back", str(ROOT / "templates/deck/back.svg.j2"))
         if not args.as_is_env:
             for where in [ROOT] + ([args.against] if args.against else []):
-                run(ludoteca("build", *args.games, "--out", str(tmp / "warm-up")), "warm-up", where)
+                # --deck-only warms up what the deck uses (its modules, templates, caches), not a kit
+                warm = (ludoteca("deck", str(DECK), *template, *back, "--out", str(tmp / "warm-up"))
+                        if args.deck_only else ludoteca("build", *args.games, "--out", str(tmp / "warm-up")))
+                run(warm, "warm-up", where)
                 shutil.rmtree(tmp / "warm-up")
         out = tmp / "kit"
         cards = tmp / "cards"
@@ -308,8 +313,6 @@ def main() -> int:
                     if i == 0:
                         notes.append(f"{said}: {done.stdout.strip()}")
         deck_out = tmp / "deck"
-        template = ("--template", str(ROOT / "templates/deck/card.svg.j2"))
-        back = ("--back", str(ROOT / "templates/deck/back.svg.j2"))
         smith = decksmith_input(tmp) if args.decksmith else None
         for key, extra, label in (("deck120_s", (), "deck"), ("deck120_backs_s", back, "deck with backs")):
             if args.kit_only:
