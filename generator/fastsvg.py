@@ -52,6 +52,8 @@ GEOMETRY = {
     "text": frozenset(("x", "y")),
     "svg": frozenset(("x", "y", "width", "height", "viewBox", "text-rendering")),   # nested
 }
+#: Every attribute each element of the subset may carry.
+ALLOWED = {tag: PAINT | own for tag, own in GEOMETRY.items()}
 #: Definitions the subset reads (a linear gradient filling a rect) and their attributes.
 DEFINITIONS = {"linearGradient": frozenset(("id", "x1", "y1", "x2", "y2")),
                "stop": frozenset(("offset", "stop-color", "stop-opacity"))}
@@ -204,6 +206,12 @@ def paint_color(value: str | None) -> str | None:
     return value or None
 
 
+@functools.lru_cache(maxsize=1024)
+def _paint(value: str | None, opacity: float) -> tuple[float, float, float, float]:
+    """The colour a fill or stroke value paints (:func:`paint_color`, then :func:`color`)."""
+    return color(paint_color(value), opacity)
+
+
 def fraction(string: str | None, default: str) -> float:
     """A gradient coordinate or stop offset: a number, or a percentage of 1 (cairosvg's size()
     with a reference of 1)."""
@@ -315,12 +323,12 @@ class _Drawer:
         if not tag.startswith(NS):
             raise Unsupported(tag)
         tag = tag[len(NS):]
-        allowed = GEOMETRY.get(tag)
+        allowed = ALLOWED.get(tag)
         if allowed is None:
             raise Unsupported(tag)
         own = element.attrib
         for key, value in own.items():
-            if key not in PAINT and key not in allowed or value in ("inherit", "currentColor"):
+            if key not in allowed or value in ("inherit", "currentColor"):
                 raise Unsupported(key)
         if tag == "defs":
             return
@@ -338,7 +346,7 @@ class _Drawer:
         transform = own.get("transform")
         if transform:
             self.transform(transform)
-        opacity = float(own.get("opacity", 1))
+        opacity = float(own["opacity"]) if "opacity" in own else 1.0
         group = opacity < 1 and bool(children)
         if group:
             c.cairo_push_group(p)
@@ -383,7 +391,7 @@ class _Drawer:
             if "url(" in attrs.get("stroke", "") or tag == "text" and "url(" in attrs.get("fill", ""):
                 raise Unsupported("paint server")       # a gradient on a stroke or a text
             if tag == "text":
-                self.text(element, attrs, color(paint_color(attrs.get("fill", "black")), fill_opacity))
+                self.text(element, attrs, _paint(attrs.get("fill", "black"), fill_opacity))
                 c.cairo_new_path(p)
             elif shape is not None:
                 # cairo draws nothing with a clear source: such a fill or stroke is not asked for
@@ -391,12 +399,12 @@ class _Drawer:
                 if "url(" in fill and self.gradient(tag, attrs, fill, fill_opacity):
                     c.cairo_fill_preserve(p)
                 else:
-                    rgba = color(paint_color(fill), fill_opacity)
+                    rgba = _paint(fill, fill_opacity)
                     if rgba[3]:
                         c.cairo_set_source_rgba(p, *rgba)
                         c.cairo_fill_preserve(p)
                 width = number(attrs.get("stroke-width", "1"))
-                rgba = color(paint_color(attrs.get("stroke")), stroke_opacity)
+                rgba = _paint(attrs.get("stroke"), stroke_opacity)
                 if rgba[3]:
                     c.cairo_set_line_width(p, width)
                     c.cairo_set_source_rgba(p, *rgba)
