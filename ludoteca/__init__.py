@@ -58,7 +58,10 @@ def folder_of(package: str) -> _Path:
     ``importlib.resources.files`` gives for a package on disk, without importing
     importlib.resources (15 ms of a process's start)."""
     import importlib
-    return _Path(importlib.import_module(package).__file__).parent
+    where = importlib.import_module(package).__file__
+    if where is None:
+        raise ImportError(f"{package} is not a package on disk: its data files cannot be found")
+    return _Path(where).parent
 
 
 _here = _Path(__file__).resolve().parent
