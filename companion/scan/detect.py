@@ -265,6 +265,8 @@ def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, en
     if reduced and enlarge and UPSCALE > 1:
         first = tuned(det, adaptiveThreshWinSizeMin=FIRST_WINDOW, adaptiveThreshWinSizeMax=FIRST_WINDOW)
     corners, ids, rejected = first.detectMarkers(work)
+    # a square the size check would refuse is not read (half of a seated photo's candidates)
+    rejected = [c for c in rejected if square_enough(c.reshape(4, 2) / max(scale, 1.0))]
     reads = [] if ids is None else [(int(code), quad.reshape(4, 2), FIT_RATIO)
                                       for quad, code in zip(corners, ids.ravel())]
     if dictionary == markers.DICTIONARY:
