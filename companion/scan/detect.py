@@ -38,7 +38,7 @@ FIRST_WINDOW = 7
 #: from the markers read, is read again in a patch reaching PATCH_REACH of its side from its
 #: centre, enlarged UPSCALE times, with one window of PATCH_WINDOW px and no square under
 #: PATCH_PERIMETER px around in the enlarged patch (the detector's smallest on a whole image)
-PATCH_SIDE = 40
+PATCH_SIDE = 60
 PATCH_REACH = 1.5
 PATCH_WINDOW = 25
 PATCH_PERIMETER = 50
