@@ -31,7 +31,7 @@ def _far_marker(code: int, side_px: float, blur: float, shape=(1500, 2000), at=(
 
 
 def test_a_far_blurred_marker_of_a_reduced_photo_is_read_in_an_enlarged_patch(monkeypatch):
-    gray = _far_marker(7, 13, 1.2)
+    gray = _far_marker(7, 11, 1.2)
     shapes: list[tuple[int, ...]] = []
     tuned = detect.tuned
 
@@ -52,7 +52,7 @@ def test_a_far_blurred_marker_of_a_reduced_photo_is_read_in_an_enlarged_patch(mo
     found = detect.find_markers(gray, reduced=True)
     assert [code for code, _quad in found] == [7]
     (x, y), = [np.mean(quad, axis=0) for _code, quad in found]
-    assert abs(x - (900 + 13 * 2)) < 3 and abs(y - (700 + 13 * 2)) < 3      # the marker's centre
+    assert abs(x - (900 + 11 * 2)) < 3 and abs(y - (700 + 11 * 2)) < 3      # the marker's centre
     assert shapes[0] == gray.shape            # the whole image once, at its own size
     enlarged = shapes[1:]
     assert enlarged and sum(h * w for h, w in enlarged) < 0.01 * gray.size
