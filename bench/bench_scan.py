@@ -221,7 +221,6 @@ def main() -> int:
     ap.add_argument("--layouts", type=int, default=24, help="layouts per game (each photographed at every size)")
     ap.add_argument("--seed", type=int, default=int(time.time()) % 100000)
     ap.add_argument("--sizes", default="12MP,3MP,1.2MP")
-    ap.add_argument("--games", default=",".join(GAMES), help="seated: the games to photograph")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "scan.json"))
     args = ap.parse_args()
     if args.mode == "seated":
