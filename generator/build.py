@@ -643,8 +643,8 @@ def build(games: list[str] | tuple[str, ...], opts: Options, out_dir: Path | str
     out_dir = Path(out_dir)
     with Workers() as workers:
         if _cold(out_dir):
-            workers.start()
-            for _ in range(2):                   # one for each worker, most likely
+            workers.start()                      # no pool on one core: all is done here
+            for _ in range(2 if workers.pool is not None else 0):   # one for each worker, most likely
                 workers.submit(warm_up)
         catalog = load(cards_dir, games)
         notes: list[str] = []
