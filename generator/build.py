@@ -662,10 +662,12 @@ def build(games: list[str] | tuple[str, ...], opts: Options, out_dir: Path | str
 
 
 def _cold(out_dir: Path) -> bool:
-    """Whether no page of the kit in ``out_dir`` is cached (every page is to be drawn).  The
-    output folder is made first: the cache of a folder that is gone is thrown away."""
+    """Whether no page of the kit in ``out_dir`` is cached (every page is to be drawn).  A folder
+    not made yet counts as cold, and is not made here: a build whose cards fail leaves no folder
+    behind (and its cache, if it had one, is found once the build makes it)."""
     from .render import kit_cache
-    check_out_dir(out_dir)
+    if not out_dir.is_dir():
+        return True
     root = kit_cache(out_dir.resolve())
     return root is None or not (root / "pages").is_dir()
 

@@ -320,3 +320,15 @@ def test_a_new_back_offset_for_one_game_of_a_full_kit_is_refused(kit, tmp_path, 
     capsys.readouterr()
     assert main(["build", "el_mapa", "--back-offset", "1,0", "--out", str(out)]) == 2
     assert "holds a kit built with back_offset_mm [0.0, 0.0] (now [1.0, 0.0])" in capsys.readouterr().err
+
+
+def test_a_kit_whose_cards_fail_makes_no_output_folder(tmp_path, monkeypatch):
+    """A cold kit looks for its cache before the cards are loaded, yet cards that fail leave no
+    output folder behind (one core: no workers to start and end)."""
+    from ludoteca.cards.problems import DataError
+    from ludoteca.generator.build import build
+    from ludoteca.generator.model import Options
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    with pytest.raises(DataError, match="no such folder"):
+        build(["ciudadelas"], Options(quiet=True), tmp_path / "kit", tmp_path / "no-cards")
+    assert not (tmp_path / "kit").exists()
