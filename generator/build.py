@@ -447,19 +447,18 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
     try:
         for _rel, pages, _entry_of in extra:
             sender.send(pages)
-        rendered = sender.finish()
-        if callable(documents):
+        if callable(documents):                 # the books were the workers' first jobs
             documents = documents()
+        # rulebooks: whole PDFs, written (and synced) here while the workers draw the last pages
+        books_written = sum(stage.write_bytes(out_dir / doc.rel, doc.data) for doc in documents or [])
+        rendered = sender.finish()
         entries = [_entry(p, opts) for p in planned] + [entry for _rel, _pages, entry in extra]
         entries += [d.entry() for d in documents or []]
         summary = Summary(notes=list(notes or []))
         files = [(p.laid.pages, out_dir / p.rel, p.rel,
                   _meta(p.comp, p.laid, opts, (names or {}).get(p.comp.game, ""))) for p in planned]
         files += [(pages, out_dir / rel, rel, _extra_meta(entry, opts)) for rel, pages, entry in extra]
-        summary.written = len(assemble_all(files, cache, workers, stage=stage))
-        for doc in documents or []:                      # rulebooks: whole PDFs, written as they are
-            target = out_dir / doc.rel
-            summary.written += stage.write_bytes(target, doc.data)
+        summary.written = len(assemble_all(files, cache, workers, stage=stage)) + books_written
         for p in planned:
             cache.index["component:" + p.rel] = dict(_remember(p.laid, keys[p.rel]),
                                                      notes=said.get(p.rel, []))
