@@ -449,7 +449,7 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
             sender.send(pages)
         if callable(documents):                 # the books were the workers' first jobs
             documents = documents()
-        # rulebooks: whole PDFs, written (and synced) here while the workers draw the last pages
+        # rulebooks: whole PDFs, staged here while the workers draw the last pages
         books_written = sum(stage.write_bytes(out_dir / doc.rel, doc.data) for doc in documents or [])
         rendered = sender.finish()
         entries = [_entry(p, opts) for p in planned] + [entry for _rel, _pages, entry in extra]
