@@ -642,6 +642,7 @@ def build(games: list[str] | tuple[str, ...], opts: Options, out_dir: Path | str
     out_dir = Path(out_dir)
     with Workers() as workers:
         if _cold(out_dir):
+            _import_shared(games)
             workers.start()                      # no pool on one core: all is done here
             for _ in range(2 if workers.pool is not None else 0):   # one for each worker, most likely
                 workers.submit(warm_up)
@@ -658,6 +659,17 @@ def build(games: list[str] | tuple[str, ...], opts: Options, out_dir: Path | str
             return start_documents(catalog, games, opts, cache_dir("rulebooks"), notes, workers)
         return build_components(comps, opts, out_dir, notes=notes, owned=set(games), names=names,
                                 books=books, workers=workers)
+
+
+def _import_shared(games: tuple[str, ...]) -> None:
+    """What this process needs soon and the workers need as well (Jinja, the game modules),
+    imported before they are forked: once, not once more in each worker."""
+    templating.environment()
+    for game_id in games:
+        try:
+            importlib.import_module(f"ludoteca.generator.games.{game_id}")
+        except ModuleNotFoundError:
+            pass                                 # game_components says so, in its words
 
 
 def _cold(out_dir: Path) -> bool:

@@ -211,6 +211,8 @@ def warm_up() -> None:
     import pypdf  # noqa: F401
     from reportlab import platypus  # noqa: F401
 
+    from ludoteca.companion.engine import scoring  # noqa: F401  (the worked example's)
+
     from .typeset import _fonts
     _fonts()
 
