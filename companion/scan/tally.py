@@ -37,6 +37,95 @@ def counts(found: Iterable[Found]) -> dict[str, dict[str, int]]:
     return {kind: dict(sorted(c.items())) for kind, c in sorted(out.items())}
 
 
+#: two reads of one code are copies on one face when the step from one to the other is within this
+#: share of the step their frames foresee (one face seen from a seat at up to 50 degrees: 0.16 at
+#: most; a neighbouring card's marker 18 mm from where the other copy is printed: 0.29)
+SAME_FACE = 0.3
+
+
+def _frame(corners, side: float):
+    """A marker's centre and its x and y steps per mm in the image, each the mean of two opposite
+    sides (steadier than a homography from four corners of a small marker)."""
+    import numpy as np
+
+    p = np.asarray(corners, float)
+    ex = ((p[1] - p[0]) + (p[2] - p[3])) / (2 * side)
+    ey = ((p[3] - p[0]) + (p[2] - p[1])) / (2 * side)
+    return p.mean(axis=0), ex, ey
+
+
+def face_gap(a: Found, b: Found) -> float | None:
+    """How far ``b``'s marker is from where ``a``'s face prints its other copy, as a share of the
+    step between the two (0: exactly there), or None when the two cannot be copies on one face
+    (not turned half a turn from each other, as a face's two copies are).  Each marker's own scale
+    is off across a face seen from a seat (the near one larger), one one way and the other the
+    other: the mean of the two frames foresees the step."""
+    import numpy as np
+
+    x, y, s = a.target.place
+    ca, exa, eya = _frame(a.corners, s)
+    cb, exb, eyb = _frame(b.corners, s)
+    if float(np.dot(exa, exb)) >= 0 or float(np.dot(eya, eyb)) >= 0:
+        return None
+    gaps = []
+    for px, py, side, _turn in a.target.places[1:]:
+        dx, dy = px + side / 2 - (x + s / 2), py + side / 2 - (y + s / 2)
+        step = ((exa * dx + eya * dy) - (exb * dx + eyb * dy)) / 2
+        gaps.append(float(np.linalg.norm(cb - ca - step)) / max(float(np.linalg.norm(step)), 1e-9))
+    return min(gaps, default=None)
+
+
+def _same_copy(a: Found, b: Found) -> bool:
+    """Two reads of one printed marker (the same code, the same way up, on each other)."""
+    import numpy as np
+
+    ca, exa, _ = _frame(a.corners, 1.0)
+    cb, exb, _ = _frame(b.corners, 1.0)
+    return float(np.dot(exa, exb)) > 0 and float(np.linalg.norm(ca - cb)) < 0.5 * float(np.linalg.norm(exa))
+
+
+def pieces(reads: Sequence[Found]) -> list[Found]:
+    """Single marker reads grouped into pieces by where they sit: a card's copies of its marker vote
+    together only when they lie where one face's copies lie (:func:`face_gap` under
+    :data:`SAME_FACE`), the closest pairs first, so that identical cards laid close together are
+    each counted once, never merged into one, never twice; one printed marker read twice counts
+    once.  Each piece is the first of its reads, with ``copies`` and ``seen`` of all of them."""
+    kept: list[Found] = []
+    for read in reads:
+        if not any(k.marker == read.marker and _same_copy(k, read) for k in kept):
+            kept.append(read)
+    pairs = []
+    for i, a in enumerate(kept):
+        for j in range(i + 1, len(kept)):
+            b = kept[j]
+            if b.marker != a.marker or a.printed < 2:
+                continue
+            gap = face_gap(a, b)
+            if gap is not None and gap < SAME_FACE:
+                pairs.append((gap, i, j))
+    group = list(range(len(kept)))          # each read's piece: the index of its first read
+    members: dict[int, list[int]] = {i: [i] for i in range(len(kept))}
+    for _gap, i, j in sorted(pairs):
+        gi, gj = group[i], group[j]
+        if gi == gj or len(members[gi]) + len(members[gj]) > kept[i].printed:
+            continue
+        joined = members[gi] + members[gj]
+        if any(face_gap(kept[p], kept[q]) is None for p in joined for q in joined if p < q):
+            continue                        # two reads the same way up: two faces, not one
+        first = min(gi, gj)
+        for k in joined:
+            group[k] = first
+        members[first] = sorted(joined)
+        members.pop(max(gi, gj))
+    out = []
+    for first, index in sorted(members.items()):
+        base = kept[first]
+        base.copies = len(index)
+        base.seen = [list(kept[k].corners) for k in index]
+        out.append(base)
+    return out
+
+
 def merge(photos: Sequence[Sequence[Found]]) -> list[Found]:
     """One player's photos as one: a second photo of the same pieces adds what the first missed.
     Each kind of piece counts as often as the photo that shows it most often (two photos from two

@@ -1,0 +1,60 @@
+"""Counting pieces from the markers read: two markers of one card vote together only where one
+card's two markers sit, identical cards are counted by position (never merged, never twice), and
+what the rules say must be there is named.  Flat images of the kit's faces, in-process."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2", reason="the scan extra (opencv) is part of the test extra")
+
+import scanphotos  # noqa: E402
+
+from ludoteca.companion.scan import detect  # noqa: E402
+from ludoteca.companion.scan.targets import targets  # noqa: E402
+
+#: pixels a mm of the flat test images (9 mm markers of 36 px: read at once, and quickly)
+PX_MM = 4.0
+
+
+def _table(game_id: str):
+    return targets(scanphotos.catalog()[game_id])
+
+
+def _grey(game_id: str, entry_id: str):
+    face = scanphotos.face(game_id, entry_id)
+    k = PX_MM / 10.0
+    return cv2.resize(cv2.cvtColor(face.rgb, cv2.COLOR_BGR2GRAY), None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+
+
+def _cascade(card, n: int, dx_mm: float, dy_mm: float):
+    """``n`` copies of one card, each laid ``dx_mm``, ``dy_mm`` from the last and on top of it."""
+    h, w = card.shape
+    sx, sy = abs(dx_mm) * PX_MM * (n - 1), abs(dy_mm) * PX_MM * (n - 1)
+    canvas = np.full((int(h + sy) + 40, int(w + sx) + 40), 120, np.uint8)
+    x0, y0 = 20 + (sx if dx_mm < 0 else 0), 20 + (sy if dy_mm < 0 else 0)
+    for i in range(n):
+        x, y = int(round(x0 + i * dx_mm * PX_MM)), int(round(y0 + i * dy_mm * PX_MM))
+        canvas[y:y + h, x:x + w] = card
+    return canvas
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_identical_cards_close_together_are_each_counted_once(n):
+    """Each card's two markers are in sight; a marker of the next card lies within the vote's reach
+    of where this card's other marker is printed (18 and 16 mm off): the closest pair votes."""
+    found = detect.recognise(_cascade(_grey("ciudadelas", "temple"), n, -18, 16), _table("ciudadelas"))
+    assert [(f.target.id, f.copies) for f in found] == [("temple", 2)] * n
+
+
+def test_one_printed_marker_read_twice_is_one_piece(monkeypatch):
+    """The detector hands one marker back twice (its own read and a candidate's, a pixel apart): one
+    card, not two."""
+    table = _table("ciudadelas")
+    code = next(m for m, t in table.items() if t.id == "temple")
+    quad = [(100.0, 100.0), (136.0, 100.0), (136.0, 136.0), (100.0, 136.0)]
+    again = [(x + 1.0, y - 0.5) for x, y in quad]
+    monkeypatch.setattr(detect, "find_markers", lambda gray, **_options: [(code, quad), (code, again)])
+    found = detect.recognise(None, table)
+    assert [(f.target.id, f.copies) for f in found] == [("temple", 1)]
