@@ -4,12 +4,15 @@ what the rules say must be there is named.  Flat images of the kit's faces, in-p
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 cv2 = pytest.importorskip("cv2", reason="the scan extra (opencv) is part of the test extra")
 
 import scanphotos  # noqa: E402
+from clirun import ludoteca  # noqa: E402
 
 from ludoteca.companion.scan import detect  # noqa: E402
 from ludoteca.companion.scan.targets import targets  # noqa: E402
@@ -58,3 +61,30 @@ def test_one_printed_marker_read_twice_is_one_piece(monkeypatch):
     monkeypatch.setattr(detect, "find_markers", lambda gray, **_options: [(code, quad), (code, again)])
     found = detect.recognise(None, table)
     assert [(f.target.id, f.copies) for f in found] == [("temple", 1)]
+
+
+def _table_photo(tmp_path, name: str, cards: list) -> str:
+    """A flat photo of these faces side by side on a grey table (JPEG)."""
+    gap = np.full((cards[0].shape[0], 40), 120, np.uint8)
+    row = np.hstack([part for card in cards for part in (card, gap)])
+    photo = np.pad(row, 40, constant_values=120)
+    path = tmp_path / f"{name}.jpg"
+    path.write_bytes(cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes())
+    return str(path)
+
+
+def test_a_city_said_complete_first_with_districts_unread_is_scored_and_names_what_is_missing(tmp_path):
+    """Ana completed her city first (8 districts), her photo shows two: the scan scores what it read and
+    the first-complete bonus the table gives her, and names the 6 districts likely missing, instead of
+    refusing the whole record."""
+    ana = _table_photo(tmp_path, "ana", [_grey("ciudadelas", "temple"), _grey("ciudadelas", "castle")])
+    luis = _table_photo(tmp_path, "luis", [_grey("ciudadelas", "temple")])
+    done = ludoteca("scan", "--game", "ciudadelas", "--score", "--player", f"Ana={ana}", "--player", f"Luis={luis}",
+                    "--set", "first_complete=Ana", "--json", "--lang", "en")
+    assert done.returncode == 0, done.stderr
+    assert "Ana: likely missing 6 districts of their city" in done.stderr
+    out = json.loads(done.stdout)
+    totals = {p["name"]: p["total"] for p in out["players"]}
+    assert totals == {"Ana": 1 + 4 + 4, "Luis": 1}          # temple 1, castle 4, first complete 4
+    assert out["scan"]["Ana"]["likely_missing"] == {"district": 6}
+    assert out["scan"]["Luis"]["likely_missing"] == {}

@@ -143,15 +143,58 @@ def merge(photos: Sequence[Sequence[Found]]) -> list[Found]:
     return [f for number in sorted(best) for f in best[number]]
 
 
-def likely_missing(game: Game, found: Sequence[Found], players: int) -> dict[int, int] | None:
+def likely_missing(game: Game, found: Sequence[Found], players: int, finished_first: bool = False
+                   ) -> dict[int | str, int] | None:
     """What the rules say must be there and the photos do not show: for El Mapa, the buildings by
-    level that the read buildings need under them (``{1: 2}``: two of level 1), ``{}`` when
-    nothing is missing, ``None`` when more than a few are; other games: ``{}``."""
+    level that the read buildings need under them (``{1: 2}``: two of level 1); for Ciudadelas, the
+    districts a city said to be completed first lacks to be complete (``{"district": 1}``);
+    ``{}`` when nothing is missing, ``None`` when more than a few are."""
+    if game.id == "ciudadelas":
+        city = sum(f.target.kind in ("district", "dark_district") for f in found)
+        short = int(game.meta["complete_city"]) - city
+        return {"district": short} if finished_first and short > 0 else {}
     if game.id != "el_mapa":
         return {}
     from ludoteca.companion.engine.scoring.el_mapa import missing_under
 
     return missing_under(game, [f.target.id for f in found if f.target.kind == "building"], players)
+
+
+def missing_words(game: Game, gap: dict | None) -> dict[str, str]:
+    """What :func:`likely_missing` found, in words ({es, en}): what the rules need, how many, and that
+    the score counts only what was read."""
+    if gap is None:
+        return {"es": "las fotos muestran edificios que necesitan debajo más edificios de los que se ven "
+                      "(regla de apoyo); puntuado como se leyó: añade los que falten con --review",
+                "en": "the photos show buildings that need more buildings under them than are seen "
+                      "(support rule); scored as read: add the missing ones with --review"}
+    if "district" in gap:
+        n, full = gap["district"], game.meta["complete_city"]
+        return {"es": f"probablemente faltan {n} distrito{'s' if n != 1 else ''} de su ciudad: quien la completó "
+                      f"primero tiene al menos {full} (ocultos o sin leer); puntuados los leídos y el premio de "
+                      "primera ciudad completa: añade los que falten con --review o --record",
+                "en": f"likely missing {n} district{'s' if n != 1 else ''} of their city: the first to complete "
+                      f"it has at least {full} (hidden or not read); scored: those read and the first-complete "
+                      "bonus: add the missing ones with --review or --record"}
+    es = ", ".join(f"{n} de nivel {lv}" for lv, n in sorted(gap.items()))
+    en = ", ".join(f"{n} of level {lv}" for lv, n in sorted(gap.items()))
+    return {"es": f"probablemente faltan edificios que la regla de apoyo exige debajo de los leídos: {es} "
+                  f"(ocultos o sin leer); puntuado como se leyó: añádelos con --review o --record",
+            "en": f"likely missing buildings the support rule needs under those read: {en} "
+                  f"(hidden or not read); scored as read: add them with --review or --record"}
+
+
+def missing_json(gap: dict | None) -> dict[str, Any]:
+    """:func:`likely_missing`'s answer for ``--json``: ``{"level_1": 2}``, ``{"district": 1}``."""
+    if gap is None:
+        return {"more_than_a_few": True}
+    return {(k if isinstance(k, str) else f"level_{k}"): n for k, n in sorted(gap.items(), key=str)}
+
+
+def finished_first(record: Mapping[str, Any], name: str) -> bool:
+    """Whether the record says ``name`` completed a city first (Ciudadelas' ``first_complete``)."""
+    said = record.get("first_complete")
+    return isinstance(said, str) and fold(said) == fold(name)
 
 
 def _one_point_troop(game: Game) -> str:
