@@ -275,8 +275,11 @@ def diagnose(game, table, items, camera, size, truth, found) -> dict:
         read_score = None
     if read_score != truth_score and not causes:
         causes.append(["tally", None])
+    # what the result says of itself: a piece read from one of its markers only, or pieces the
+    # rules need and the photo lacks (a table of two players)
     return {"causes": causes, "score_truth": truth_score, "score_read": read_score,
-            "score_right": read_score == truth_score}
+            "score_right": read_score == truth_score, "one_marker": sum(not f.sure for f in found),
+            "names_missing": tally.likely_missing(game, found, 2) != {}}
 
 
 def report_seated(rows: list[dict]) -> list[dict]:
@@ -336,10 +339,11 @@ def report_causes(rows: list[dict]) -> dict:
               + " ".join(f"{n:11d}" for n in per_game) + f"   {words}")
     masked = [r for r in rows if not r["total_right"] and r["score_right"]]
     print(f"  pieces wrong, score right: {len(masked)} photos (a miss and an extra of equal worth)")
-    flagged = [r for r in rows if not r["score_right"] and r.get("flagged")]
-    print(f"  score wrong and the result says it is unsure: {len(flagged)} of "
-          f"{sum(not r['score_right'] for r in rows)}; score right but said unsure: "
-          f"{sum(r['score_right'] and bool(r.get('flagged')) for r in rows)}")
+    for right, words in ((False, "score wrong"), (True, "score right")):
+        group = [r for r in rows if r["score_right"] is right]
+        print(f"  {words}: {len(group)} photos; the result names pieces the rules need and the photo lacks in "
+              f"{sum(r['names_missing'] for r in group)}, a piece read from one of its markers only in "
+              f"{sum(r['one_marker'] > 0 for r in group)}")
     print()
     return out
 
