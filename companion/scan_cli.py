@@ -141,7 +141,7 @@ def _name(target, lang: str) -> str:
 def _list(args: argparse.Namespace, game_id: str) -> int:
     """What each photo shows (the game's data is read whole only for --review, which writes a
     record; a listing needs the marker table alone)."""
-    from .scan.tally import counts, player_fields
+    from .scan.tally import counts, likely_missing, player_fields
     from .scan.targets import game_targets, targets
     if args.review:
         from ludoteca.cards import load
@@ -172,8 +172,9 @@ def _list(args: argparse.Namespace, game_id: str) -> int:
     if args.review:
         record = {"game": game.id, "players": [{"name": Path(path).stem, **player_fields(game, found)}
                                                for path, found in zip(args.photos, seen)]}
-        _write_review(args, game, record, {Path(path).stem: [(path, found)] for path, found in zip(args.photos, seen)},
-                      {})
+        read = list(zip(args.photos, seen))
+        _write_review(args, game, record, {Path(path).stem: [(path, found)] for path, found in read},
+                      {Path(path).stem: likely_missing(game, found, len(seen)) for path, found in read})
     if args.json:
         print(json_text({"game": game_id, "photos": photos}))
     return 0

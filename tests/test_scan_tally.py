@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import yaml
 import pytest
 
 cv2 = pytest.importorskip("cv2", reason="the scan extra (opencv) is part of the test extra")
@@ -88,3 +89,14 @@ def test_a_city_said_complete_first_with_districts_unread_is_scored_and_names_wh
     assert totals == {"Ana": 1 + 4 + 4, "Luis": 1}          # temple 1, castle 4, first complete 4
     assert out["scan"]["Ana"]["likely_missing"] == {"district": 6}
     assert out["scan"]["Luis"]["likely_missing"] == {}
+
+
+def test_review_of_a_photo_names_the_buildings_the_support_rule_needs(tmp_path):
+    """`scan PHOTO --review DIR` (no --score): the record to edit says, beside what was read, which
+    buildings El Mapa's support rule needs under those read and the photo lacks."""
+    photo = _table_photo(tmp_path, "ana", [_grey("el_mapa", "arqueria")])
+    done = ludoteca("scan", photo, "--game", "el_mapa", "--review", tmp_path / "review")
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "review" / "record.yaml").read_text(encoding="utf-8")
+    assert "# ana: " in text and "2 of level 1" in text
+    assert yaml.safe_load(text)["players"] == [{"name": "ana", "buildings": ["arqueria"]}]
