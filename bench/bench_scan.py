@@ -196,6 +196,16 @@ CAUSES = {
 }
 
 
+#: printed and written with the cause table: what "score right" counts and what the scanner adds
+NOTE = ("score right: the score of the pieces read equals that of the pieces laid, photo by photo, by "
+        "the game's own scoring of one player's fields (what a photo cannot show left out). The scanner "
+        "names what the rules say must be there and the photo lacks (El Mapa's support rule, a Ciudadelas "
+        "city said to be completed first) and adds no piece nor points for it: which piece, and so its "
+        "worth, no photo shows; only the first-complete bonus the table states is counted. These scenes "
+        "lay random pieces, so an El Mapa table may break the support rule itself: 'names missing' counts "
+        "include such tables.")
+
+
 def _score(game, fields: dict) -> int:
     """One player's total from the fields a photo gives, by the game's own scoring (its pure
     breakdown: a bench city may hold two of a district, which a record refuses)."""
@@ -344,8 +354,9 @@ def report_causes(rows: list[dict]) -> dict:
         print(f"  {words}: {len(group)} photos; the result names pieces the rules need and the photo lacks in "
               f"{sum(r['names_missing'] for r in group)}, a piece read from one of its markers only in "
               f"{sum(r['one_marker'] > 0 for r in group)}")
+    print(f"  note: {NOTE}")
     print()
-    return out
+    return {**out, "note": NOTE}
 
 
 def main() -> int:
