@@ -11,6 +11,11 @@ Each game's photographed fields come from its marked components:
 
 Everything else (gold, who completed first, revealed tiles, coins, the target...) comes from a
 partial record and ``--set`` values.  Scoring itself is never done here.
+
+Before that, :func:`pieces` turns the markers read into pieces by where they lie (a card's two
+copies vote together, identical cards stay apart), :func:`merge` joins one player's photos, and
+:func:`likely_missing` names what the rules say must be there and the photos lack: it is said,
+never added.
 """
 
 from __future__ import annotations
