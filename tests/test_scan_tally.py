@@ -52,6 +52,21 @@ def test_identical_cards_close_together_are_each_counted_once(n):
     assert [(f.target.id, f.copies) for f in found] == [("temple", 2)] * n
 
 
+def test_identical_cards_close_together_seen_from_a_seat_are_each_counted_once(tmp_path):
+    """The same three cards photographed from a seat (20 degrees, 1.2 MP): each card's markers vote
+    through the photo's perspective, and the three are three."""
+    from ludoteca.companion.scan import synth
+    face = scanphotos.face("ciudadelas", "temple")
+    scene = synth.Scene("ciudadelas", [synth.Item(face, (-18.0 * i, 16.0 * i), 0.0) for i in range(3)])
+    view = synth.View(tilt=20, width_mm=260, quality=90)
+    synth.frame_all(scene, view, synth.SIZES["1.2MP"])
+    jpg, truth = synth.photo(scene, synth.SIZES["1.2MP"], np.random.default_rng(5), view=view)
+    assert len(truth.visible) == 3 and sum(len(q) for q in truth.corners.values()) == 6
+    (tmp_path / "seat.jpg").write_bytes(jpg)
+    found = detect.scan_photo(tmp_path / "seat.jpg", _table("ciudadelas"))
+    assert [(f.target.id, f.copies) for f in found] == [("temple", 2)] * 3
+
+
 def test_one_printed_marker_read_twice_is_one_piece(monkeypatch):
     """The detector hands one marker back twice (its own read and a candidate's, a pixel apart): one
     card, not two."""
