@@ -115,3 +115,18 @@ def test_review_of_a_photo_names_the_buildings_the_support_rule_needs(tmp_path):
     text = (tmp_path / "review" / "record.yaml").read_text(encoding="utf-8")
     assert "# ana: " in text and "2 of level 1" in text
     assert yaml.safe_load(text)["players"] == [{"name": "ana", "buildings": ["arqueria"]}]
+
+
+def test_the_annotated_photo_outlines_every_marker_that_voted():
+    """--annotate and --review draw each marker read for a piece (a card read from both copies shows
+    both in red), so a look tells which markers made it."""
+    from ludoteca.companion.scan.draw import annotate
+    grey = _grey("ciudadelas", "temple")
+    found = detect.recognise(grey, _table("ciudadelas"))
+    assert [f.copies for f in found] == [2]
+    drawn = annotate(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), found)
+    red = (drawn[:, :, 2] > 200) & (drawn[:, :, 1] < 60) & (drawn[:, :, 0] < 60)
+    for quad in found[0].seen:
+        x, y = (int(v) for v in np.mean(quad, axis=0))
+        side = int(np.ptp(np.asarray(quad)[:, 0]))
+        assert red[y - side:y + side, x - side:x + side].any(), quad
