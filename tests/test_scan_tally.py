@@ -52,19 +52,42 @@ def test_identical_cards_close_together_are_each_counted_once(n):
     assert [(f.target.id, f.copies) for f in found] == [("temple", 2)] * n
 
 
-def test_identical_cards_close_together_seen_from_a_seat_are_each_counted_once(tmp_path):
-    """The same three cards photographed from a seat (20 degrees, 1.2 MP): each card's markers vote
-    through the photo's perspective, and the three are three."""
+def _seat(tmp_path, width_mm: float):
+    """Three identical cards 18 and 16 mm apart photographed from a seat (20 degrees, 1.2 MP, the
+    frame ``width_mm`` across): the scene, its camera and what the scan finds."""
     from ludoteca.companion.scan import synth
     face = scanphotos.face("ciudadelas", "temple")
     scene = synth.Scene("ciudadelas", [synth.Item(face, (-18.0 * i, 16.0 * i), 0.0) for i in range(3)])
-    view = synth.View(tilt=20, width_mm=260, quality=90)
+    view = synth.View(tilt=20, width_mm=width_mm, quality=90)
     synth.frame_all(scene, view, synth.SIZES["1.2MP"])
     jpg, truth = synth.photo(scene, synth.SIZES["1.2MP"], np.random.default_rng(5), view=view)
     assert len(truth.visible) == 3 and sum(len(q) for q in truth.corners.values()) == 6
     (tmp_path / "seat.jpg").write_bytes(jpg)
-    found = detect.scan_photo(tmp_path / "seat.jpg", _table("ciudadelas"))
+    return scene, synth.seated_camera(view, synth.SIZES["1.2MP"]), detect.scan_photo(tmp_path / "seat.jpg",
+                                                                                      _table("ciudadelas"))
+
+
+def test_identical_cards_close_together_seen_from_a_seat_are_each_counted_once(tmp_path):
+    """Each card's markers vote through the photo's perspective: the three are three."""
+    _scene, _camera, found = _seat(tmp_path, 260)
     assert [(f.target.id, f.copies) for f in found] == [("temple", 2)] * 3
+
+
+def test_a_piece_s_outline_is_its_card_from_the_markers_that_voted(tmp_path):
+    """What --review draws and what a tap in the app hits: every corner of a card's outline within a
+    twentieth of its diagonal of where the card's corner is in the photo (the face mapped through
+    both markers' eight corners; one small marker's four threw a far corner a tenth off)."""
+    scene, camera, found = _seat(tmp_path, 400)
+    assert [f.copies for f in found] == [2, 2, 2]
+    cards = [cv2.perspectiveTransform(np.float32(item.corners()).reshape(-1, 1, 2), camera).reshape(4, 2)
+             for item in scene.items]
+
+    def off(card, outline) -> float:      # the farthest card corner from the outline's nearest corner
+        return max(float(np.linalg.norm(outline - corner, axis=1).min()) for corner in card)
+    for f in found:
+        outline = np.float32(f.outline)
+        card = min(cards, key=lambda c: off(c, outline))
+        assert off(card, outline) < float(np.linalg.norm(card[0] - card[2])) / 20, (outline, card)
 
 
 def test_one_printed_marker_read_twice_is_one_piece(monkeypatch):

@@ -127,8 +127,41 @@ def pieces(reads: Sequence[Found]) -> list[Found]:
         base = kept[first]
         base.copies = len(index)
         base.seen = [list(kept[k].corners) for k in index]
+        base.outline = face_outline(base)
         out.append(base)
     return out
+
+
+def face_outline(piece: Found) -> list[tuple[float, float]]:
+    """The whole face of a piece in the photo, from the markers that voted for it: through the
+    homography of both copies' eight corners when two were read (they span the face), else through
+    the read marker's frame (its mean sides; a homography of one small marker's four corners throws
+    a far corner of the face off by more than the face itself)."""
+    from .detect import CIRCLE_POINTS, require_cv2
+    cv2 = require_cv2()
+    import numpy as np
+
+    w, h = piece.target.size_mm
+    if piece.target.round:
+        t = np.linspace(0, 2 * np.pi, CIRCLE_POINTS, endpoint=False)
+        face = np.stack([w / 2 + w / 2 * np.cos(t), h / 2 + h / 2 * np.sin(t)], axis=1)
+    else:
+        face = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+    places = piece.target.places
+    if len(piece.seen) >= 2 and len(places) >= 2:
+        src, dst = [], []
+        for (x, y, side, turn), quad in zip(places, piece.seen):
+            square = [[x, y], [x + side, y], [x + side, y + side], [x, y + side]]
+            src += square[2:] + square[:2] if turn == 180 else square
+            dst += [list(p) for p in quad]
+        homography, _ = cv2.findHomography(np.float32(src), np.float32(dst), 0)
+        if homography is not None:
+            mapped = cv2.perspectiveTransform(np.float32(face).reshape(-1, 1, 2), homography).reshape(-1, 2)
+            return [(float(a), float(b)) for a, b in mapped]
+    x, y, side = piece.target.place
+    centre, ex, ey = _frame(piece.corners, side)
+    mapped = centre + np.outer(face[:, 0] - (x + side / 2), ex) + np.outer(face[:, 1] - (y + side / 2), ey)
+    return [(float(a), float(b)) for a, b in mapped]
 
 
 def merge(photos: Sequence[Sequence[Found]]) -> list[Found]:
