@@ -195,7 +195,8 @@ def likely_missing(game: Game, found: Sequence[Found], players: int, finished_fi
         return {}
     from ludoteca.companion.engine.scoring.el_mapa import missing_under
 
-    return missing_under(game, [f.target.id for f in found if f.target.kind == "building"], players)
+    needed = missing_under(game, [f.target.id for f in found if f.target.kind == "building"], players)
+    return None if needed is None else {level: n for level, n in needed.items()}
 
 
 def missing_words(game: Game, gap: dict | None) -> dict[str, str]:
