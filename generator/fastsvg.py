@@ -72,6 +72,7 @@ _MINUS = re.compile("(?<!e)-")
 _SEPARATORS = re.compile("[ \n\r\t,]+")
 _DOTS = re.compile(r"(\.[0-9-]+)(?=\.)")
 _NEWLINES = re.compile(r"[\n\r]")
+_SPACES = re.compile(" +")
 
 
 #: Faces parsed already in this process (a user's template's SVG is parsed to be checked, see
@@ -225,8 +226,9 @@ def whitespace(text: str | None) -> str:
     """cairosvg's handling of a text's white space (not preserved, no children)."""
     if not text:
         return ""
-    text = _NEWLINES.sub("", text).replace("\t", " ")
-    text = re.sub(" +", " ", text)
+    if "\n" in text or "\r" in text or "\t" in text or "  " in text:   # a template's are seldom so
+        text = _NEWLINES.sub("", text).replace("\t", " ")
+        text = _SPACES.sub(" ", text)
     return text.strip(" ")
 
 
@@ -327,9 +329,12 @@ class _Drawer:
         if allowed is None:
             raise Unsupported(tag)
         own = element.attrib
-        for key, value in own.items():
-            if key not in allowed or value in ("inherit", "currentColor"):
-                raise Unsupported(key)
+        if own:
+            if not allowed.issuperset(own):
+                raise Unsupported(str(own.keys() - allowed))
+            values = own.values()
+            if "inherit" in values or "currentColor" in values:
+                raise Unsupported("inherit or currentColor")
         if tag == "defs":
             return
         if ("width" in own and number(own["width"]) == 0) or ("height" in own and number(own["height"]) == 0):
