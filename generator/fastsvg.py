@@ -545,7 +545,7 @@ class _Drawer:
         start = (x, y)
         drawn = False          # a drawing command since the subpath began: z closes only then
         cubic = quad = None    # the last curve's second control point, for S/s and T/t
-        for letter, v in path_commands(a.get("d", "")):
+        for letter, v in _path(a.get("d", "")):
             kind, rel = letter.lower(), letter.islower()
             dx, dy = (x, y) if rel else (0.0, 0.0)
             control = None
@@ -856,6 +856,13 @@ def _gap(d: str, pos: int) -> int:
     while pos < len(d) and d[pos] in " \t\r\n,":
         pos += 1
     return pos
+
+
+@functools.lru_cache(maxsize=1024)
+def _path(d: str) -> tuple[tuple[str, list[float]], ...]:
+    """:func:`path_commands` of a ``d`` read once (the faces of a template repeat their paths);
+    the lists are only read."""
+    return tuple(path_commands(d))
 
 
 def path_commands(d: str) -> Iterator[tuple[str, list[float]]]:
