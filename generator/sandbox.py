@@ -71,9 +71,11 @@ class Meter:
         self._looked = 0.0
 
     def watch(self, resident: int, allowed: int) -> None:
-        """Stop the face when the resident memory grows ``allowed`` bytes past ``resident``."""
+        """Stop the face when the resident memory grows ``allowed`` bytes past ``resident``
+        (``resident`` was just read: the next look is a few milliseconds on)."""
         self._line = resident + allowed
         self.memory_mb = allowed // MB
+        self._looked = time.monotonic()
 
     def over_memory(self) -> OverBudget:
         return OverBudget(f"it used more than {self.memory_mb} MB of memory")
