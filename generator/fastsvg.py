@@ -440,8 +440,8 @@ class _Drawer:
     def transform(self, string: str) -> None:
         """cairosvg's helpers.transform, applied to the context one step at a time."""
         c, p, cairo = self.lib, self.p, self.cairo
-        for kind, values in _transforms(string):
-            values = list(values)
+        for kind, steps in _transforms(string):
+            values = list(steps)
             if kind == "matrix":
                 self.ctx.transform(cairo.Matrix(*values))
             elif kind == "rotate":
@@ -642,7 +642,7 @@ class _Drawer:
         name, slant, weight, font_size, x, y, anchor = font
         c, p = self.lib, self.p
         c.cairo_save(p)
-        c.cairo_set_source_rgba(p, *plan.fill_rgba)
+        c.cairo_set_source_rgba(p, *(plan.fill_rgba or ()))
         c.cairo_select_font_face(p, name, slant, weight)
         c.cairo_set_font_size(p, font_size)
         if anchor in ("middle", "end"):
@@ -684,6 +684,27 @@ class _Plan:
     __slots__ = ("tag", "attrs", "transform", "opacity", "group", "cap", "join", "dashes", "clip",
                  "x", "y", "shape", "paints", "fill", "fill_url", "fill_opacity", "fill_rgba",
                  "stroke_width", "stroke_rgba", "child", "font")
+    tag: str
+    attrs: dict[str, str]
+    transform: str | None
+    opacity: float
+    group: bool
+    cap: int | None
+    join: int | None
+    dashes: list[float] | None
+    clip: str | None
+    x: float
+    y: float
+    shape: Any
+    paints: bool
+    fill: str
+    fill_url: bool
+    fill_opacity: float
+    fill_rgba: tuple[float, float, float, float] | None
+    stroke_width: float
+    stroke_rgba: tuple[float, float, float, float]
+    child: _Inherited | None
+    font: tuple | None
 
 
 _SKIP = _Plan()     # an element that draws nothing (defs, a zero width or height)
@@ -726,9 +747,9 @@ def _plan(full_tag: str, own: Any, inherited: _Inherited, paint: bool, children:
     opacity = plan.opacity = float(own["opacity"]) if "opacity" in own else 1.0
     plan.group = opacity < 1 and children
     lib = binding.load()
-    cap = _CAPS.get(attrs.get("stroke-linecap"))
+    cap = _CAPS.get(attrs.get("stroke-linecap", ""))
     plan.cap = getattr(lib, cap) if cap else None
-    join = _JOINS.get(attrs.get("stroke-linejoin"))
+    join = _JOINS.get(attrs.get("stroke-linejoin", ""))
     plan.join = getattr(lib, join) if join else None
     plan.dashes = None
     dashes = attrs.get("stroke-dasharray")
