@@ -127,9 +127,13 @@ class Stage:
         files = [self.root / rel for rel in self.written]
         folders = {self.root} | {parent for path in files for parent in path.parents
                                  if parent.is_relative_to(self.root)}
-        if files:
-            with ThreadPoolExecutor(min(8, len(files))) as pool:
-                list(pool.map(_sync_file, files))
+        try:
+            if files:
+                with ThreadPoolExecutor(min(8, len(files))) as pool:
+                    list(pool.map(_sync_file, files))
+        except RuntimeError:            # no thread to be had (a memory cap): one after another
+            for path in files:
+                _sync_file(path)
         for folder in sorted(folders, reverse=True):      # the deepest first, the staging folder last
             sync_folder(folder)
 
