@@ -226,12 +226,14 @@ def detector(dictionary: str = markers.DICTIONARY):
     return aruco.ArucoDetector(aruco.getPredefinedDictionary(getattr(aruco, dictionary)), params)
 
 
-def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, enlarge: bool = True
-                 ) -> list[tuple[int, list[tuple[float, float]]]]:
+def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, enlarge: bool = True,
+                 trace: dict | None = None) -> list[tuple[int, list[tuple[float, float]]]]:
     """(code, corners) of every marker of the dictionary in a grey image, corners in its pixels.
 
     A large image is read at :data:`WORK_SIDE`; an image of that size or less is read enlarged
     :data:`UPSCALE` times (``enlarge``), where its small markers have the pixels the detector needs.
+    ``trace``, when given, receives what the read went through (the benchmark's account of misses):
+    the image read and its scale, the detector's decoded and rejected squares, and each read refused.
     """
     cv2 = require_cv2()
     scale = 1.0
@@ -245,6 +247,9 @@ def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, en
     corners, ids, rejected = (det or detector(dictionary)).detectMarkers(work)
     reads = [] if ids is None else [(int(code), quad.reshape(4, 2), FIT_RATIO)
                                       for quad, code in zip(corners, ids.ravel())]
+    if trace is not None:
+        trace.update(work=work, scale=scale, decoded=[(c, q) for c, q, _r in reads],
+                     rejected=[c.reshape(4, 2) for c in rejected], refused=[])
     if dictionary == markers.DICTIONARY:
         taken = [quad for _code, quad, _ratio in reads]
         reads += [(code, quad, READ_NEIGHBOUR_RATIO)
@@ -253,7 +258,10 @@ def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, en
     for code, quad, ratio in reads:
         # the size check in the image's own pixels: enlarging helps read a small marker, not
         # admit a smaller one
-        if not square_enough(quad / max(scale, 1.0)) or not quiet_zone_clear(work, quad, code, ratio):
+        why = "shape" if not square_enough(quad / max(scale, 1.0)) else zone_refusal(work, quad, code, ratio)
+        if why is not None:
+            if trace is not None:
+                trace["refused"].append((code, quad, why))
             continue
         out.append((code, [(float(x) / scale, float(y) / scale) for x, y in quad]))
     return out
@@ -320,12 +328,10 @@ def _looks(codes: tuple[int, ...], bits: int):
 
 def read_candidates(gray, candidates, taken) -> list[tuple[int, Any]]:
     """(code, corners) of the candidate squares the detector found but could not decode, read
-    against the blurred look of each code (:data:`READ_CORR`, :data:`FIT_RATIO`); the corners
-    clockwise from the code's top-left.  Candidates where a read marker already is are skipped."""
+    against the blurred look of each code (:func:`read_candidate`); the corners clockwise from the
+    code's top-left.  Candidates where a read marker already is are skipped."""
     import numpy as np
 
-    n = markers.BITS + 2
-    looks, which = _looks(tuple(markers.CODES), markers.BITS)
     centres = [np.asarray(q, float).mean(axis=0) for q in taken]
     out: list[tuple[int, Any]] = []
     for quad in candidates:
@@ -334,26 +340,42 @@ def read_candidates(gray, candidates, taken) -> list[tuple[int, Any]]:
         centre = quad.mean(axis=0)
         if any(float(np.hypot(*(centre - c))) < side for c in centres):
             continue
-        x, y = quad[:, 0], quad[:, 1]
-        if float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) < 0:
-            quad = quad[::-1].copy()            # clockwise as the image shows it
-        seen = cell_means(gray, quad, n)
-        seen = seen - seen.mean()
-        norm = float(np.linalg.norm(seen))
-        if norm < 1e-6:
+        read = read_candidate(gray, quad)
+        if isinstance(read, str):
             continue
-        corr = looks @ (seen / norm)
-        best = int(np.argmax(corr))
-        number, turn = which[best]
-        if corr[best] < READ_CORR:
-            continue
-        others = corr[which[:, 0] != number]
-        if others.size and 1 - float(corr[best]) ** 2 > (1 - float(others.max()) ** 2) / FIT_RATIO:
-            continue
-        # the cells seen are the code turned ``turn`` quarter turns: start the corners there
-        out.append((int(number), np.roll(quad, int(turn), axis=0)))
+        out.append(read)
         centres.append(centre)
     return out
+
+
+def read_candidate(gray, quad) -> tuple[int, Any] | str:
+    """A candidate square read against the blurred look of every code in every turn: (code,
+    corners from its top-left) when its cell means correlate with the best code's at least
+    :data:`READ_CORR` and that code explains them :data:`FIT_RATIO` times better than any other;
+    else why not ("flat", "corr", "ratio")."""
+    import numpy as np
+
+    n = markers.BITS + 2
+    looks, which = _looks(tuple(markers.CODES), markers.BITS)
+    quad = np.asarray(quad, np.float32)
+    x, y = quad[:, 0], quad[:, 1]
+    if float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) < 0:
+        quad = quad[::-1].copy()            # clockwise as the image shows it
+    seen = cell_means(gray, quad, n)
+    seen = seen - seen.mean()
+    norm = float(np.linalg.norm(seen))
+    if norm < 1e-6:
+        return "flat"
+    corr = looks @ (seen / norm)
+    best = int(np.argmax(corr))
+    number, turn = which[best]
+    if corr[best] < READ_CORR:
+        return "corr"
+    others = corr[which[:, 0] != number]
+    if others.size and 1 - float(corr[best]) ** 2 > (1 - float(others.max()) ** 2) / FIT_RATIO:
+        return "ratio"
+    # the cells seen are the code turned ``turn`` quarter turns: start the corners there
+    return int(number), np.roll(quad, int(turn), axis=0)
 
 
 def square_enough(quad) -> bool:
@@ -376,6 +398,12 @@ def quiet_zone_clear(gray, quad, code: int, ratio: float = FIT_RATIO) -> bool:
     white cells.  Code-like patches of text or drawing that the detector reads as a marker have
     no such band, so this is what keeps false components out.
     """
+    return zone_refusal(gray, quad, code, ratio) is None
+
+
+def zone_refusal(gray, quad, code: int, ratio: float = FIT_RATIO) -> str | None:
+    """Why a read fails the quiet-zone and cell checks of :func:`quiet_zone_clear` ("contrast",
+    "ring", "spread", "bits"), or None when it passes them."""
     import numpy as np
 
     grid = markers.cells(code)
@@ -395,17 +423,17 @@ def quiet_zone_clear(gray, quad, code: int, ratio: float = FIT_RATIO) -> bool:
     dark = median(sample(border))
     light = median(sample(white)) if white else float(np.percentile(sample(ring), 75))
     if light - dark < 25:
-        return False
+        return "contrast"
     middle = (dark + light) / 2
     if float((sample(ring) > middle).mean()) < RING_SHARE:
-        return False
+        return "ring"
     reach = [(dx, dy) for dx in (-CELL_REACH, 0, CELL_REACH) for dy in (-CELL_REACH, 0, CELL_REACH)]
     spread = sample([(c + 0.5 + dx, r + 0.5 + dy) for r in range(n) for c in range(n) for dx, dy in reach])
     ranked = np.sort(spread)                  # (not np.percentile: it imports numpy.ma, see median)
     span = float(ranked[int(0.95 * (len(ranked) - 1))] - ranked[int(0.05 * (len(ranked) - 1))])
     spread = spread.reshape(n * n, -1)
     if median(spread.max(axis=1) - spread.min(axis=1)) > CELL_SPREAD * span:
-        return False
+        return "spread"
     # the cells must fit the code better than any code one cell away (another family's code read
     # through blur has that cell in between): the code, blurred as the photo is, explains what is
     # seen far better than each of its one-cell neighbours
@@ -414,8 +442,8 @@ def quiet_zone_clear(gray, quad, code: int, ratio: float = FIT_RATIO) -> bool:
     bits = np.array([grid[r][c] for r in range(1, n - 1) for c in range(1, n - 1)])  # True: black
     margin = CELL_MARGIN * (light - dark)
     if np.all(np.where(bits, inner < middle - margin, inner > middle + margin)):
-        return True
-    return bits_fit(seen, grid, ratio)
+        return None
+    return None if bits_fit(seen, grid, ratio) else "bits"
 
 
 def median(values) -> float:
