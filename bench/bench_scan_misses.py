@@ -102,9 +102,10 @@ def explain(gray, factor: float, det, number: int, copy_corners, found_markers) 
             r = detect.read_candidate(work, q)
             whys.append(r if isinstance(r, str) else f"wrong:{r[0]}" if r[0] != number else "read")
         row["stage"] = "candidate:" + (sorted(whys)[0] if whys else "?")
-        best = min(rejected, key=lambda q: float(np.abs(np.sort(np.asarray(q).reshape(4, 2), 0) - np.sort(quad, 0)).max()))
-        row["candidate_corner_err"] = round(float(np.min([np.abs(np.roll(np.asarray(best).reshape(4, 2), k, 0) - quad).max()
-                                                         for k in range(4)])) / scale / factor, 2)
+        def err(q) -> float:
+            q = np.asarray(q, float).reshape(4, 2)
+            return min(float(np.abs(np.roll(c, k, 0) - quad).max()) for c in (q, q[::-1]) for k in range(4))
+        row["candidate_corner_err"] = round(min(err(q) for q in rejected) / scale / factor, 2)
     else:
         row["stage"] = "no-candidate"
     return row
@@ -158,8 +159,7 @@ def misses(photos: int, seed: int, sizes: list[str], out: Path) -> list[dict]:
         for lo, hi in zip(edges, edges[1:]):
             group = [d for d in dump if lo <= d[cond] < hi]
             if group:
-                top = Counter(d["stage"].split(":")[0] + ":" + d["stage"].split(":")[1] if ":" in d["stage"] else d["stage"]
-                              for d in group).most_common(3)
+                top = Counter(":".join(d["stage"].split(":")[:2]) for d in group).most_common(3)
                 print(f"  {lo:>5}-{hi:<5} {len(group):4d}  {top}")
     for cond in ("kind", "blur", "light", "resolution", "tilt", "print"):
         print(f"by {cond}:")
