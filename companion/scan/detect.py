@@ -71,6 +71,11 @@ READ_CORR = 0.85
 #: such a read, already the best code by FIT_RATIO, is held against the grids one cell away by
 #: this ratio instead (a blurred lone cell is what made the detector give up on it)
 READ_NEIGHBOUR_RATIO = 1.3
+#: a read the checks refuse has its corners fitted to the image (refine_corners) and is checked
+#: again: the code is drawn FIT_PX pixels a cell with FIT_QUIET cells of white around it
+FIT_PX = 6
+FIT_QUIET = 1
+REFIT = True
 #: two reads of one code are one face's two copies when the step from one to the other is within
 #: this share of the step the two markers' frames foresee
 SAME_FACE = 0.3
@@ -254,11 +259,20 @@ def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, en
         taken = [quad for _code, quad, _ratio in reads]
         reads += [(code, quad, READ_NEIGHBOUR_RATIO)
                   for code, quad in read_candidates(work, [c.reshape(4, 2) for c in rejected], taken)]
+    if trace is not None:
+        trace["reads"] = [(c, q) for c, q, _r in reads]
     out = []
     for code, quad, ratio in reads:
         # the size check in the image's own pixels: enlarging helps read a small marker, not
         # admit a smaller one
         why = "shape" if not square_enough(quad / max(scale, 1.0)) else zone_refusal(work, quad, code, ratio)
+        if why is not None and why != "shape" and REFIT:
+            fitted = refine_corners(work, quad, code)
+            if trace is not None:
+                trace.setdefault("fits", []).append((code, quad, fitted))
+            if fitted is not None and square_enough(fitted[0] / max(scale, 1.0)) \
+                    and zone_refusal(work, fitted[0], code, ratio) is None and refit_fits(work, fitted[0], code):
+                why, quad = None, fitted[0]
         if why is not None:
             if trace is not None:
                 trace["refused"].append((code, quad, why))
@@ -378,6 +392,52 @@ def read_candidate(gray, quad) -> tuple[int, Any] | str:
     return int(number), np.roll(quad, int(turn), axis=0)
 
 
+def refine_corners(gray, quad, code: int) -> tuple[Any, float] | None:
+    """The corners of a read marker fitted to the image: the code with its white quiet zone,
+    drawn at :data:`FIT_PX` pixels a cell and blurred by half a cell, is aligned with the photo
+    by the enhanced correlation coefficient (a homography, from the corners read), or None when
+    that does not settle.  A small or blurred marker's corners from the detector are off by a
+    fraction of a cell, enough for its cells to be sampled across their neighbours.  Returns the
+    corners and the correlation of the fitted drawing with the photo."""
+    cv2 = require_cv2()
+    import numpy as np
+
+    grid = markers.cells(code)
+    n = len(grid)
+    m = n + 2 * FIT_QUIET
+    ideal = np.full((m, m), 255, np.uint8)
+    ideal[FIT_QUIET:-FIT_QUIET, FIT_QUIET:-FIT_QUIET] = np.where(np.array(grid, bool), 0, 255)
+    template = cv2.resize(ideal, (m * FIT_PX, m * FIT_PX), interpolation=cv2.INTER_NEAREST).astype(np.float32)
+    template = cv2.GaussianBlur(template, (0, 0), FIT_PX / 2)
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    side = max(float(np.hypot(*(q[i] - q[(i + 1) % 4]))) for i in range(4))
+    pad = int(side / n * (FIT_QUIET + 1)) + 4
+    x0, y0 = np.maximum(np.floor(q.min(0)).astype(int) - pad, 0)
+    x1, y1 = np.minimum(np.ceil(q.max(0)).astype(int) + pad, [gray.shape[1], gray.shape[0]])
+    patch = gray[y0:y1, x0:x1].astype(np.float32)
+    a, b = FIT_QUIET * FIT_PX, (FIT_QUIET + n) * FIT_PX
+    src = np.float32([[a, a], [b, a], [b, b], [a, b]])
+    warp = cv2.getPerspectiveTransform(src, q - np.float32([x0, y0])).astype(np.float32)
+    try:
+        cc, warp = cv2.findTransformECC(template, patch, warp, cv2.MOTION_HOMOGRAPHY,
+                                        (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-4), None, 1)
+    except cv2.error:
+        return None
+    out = cv2.perspectiveTransform(src.reshape(-1, 1, 2), warp).reshape(4, 2) + np.float32([x0, y0])
+    if float(np.abs(out - q).max()) > side / n:     # moved more than a cell: it found something else
+        return None
+    return out, float(cc)
+
+
+def refit_fits(gray, quad, code: int) -> bool:
+    """Whether a read whose corners were fitted fits its code :data:`READ_NEIGHBOUR_RATIO` times
+    better than any code one cell away, with no exception for cells each clearly on their side: a
+    fit draws any dark blob with a lighter middle (a shield in the art) into a code with few white
+    cells, each then on its side."""
+    grid = markers.cells(code)
+    return bits_fit(cell_means(gray, quad, len(grid)), grid, READ_NEIGHBOUR_RATIO)
+
+
 def square_enough(quad) -> bool:
     """Whether a quadrilateral (px) can be a marker photographed from above: not tiny, not a thin
     sliver (a dark icon read as a code comes out skewed like that)."""
@@ -459,6 +519,13 @@ def median(values) -> float:
 def bits_fit(seen, grid, ratio: float = FIT_RATIO) -> bool:
     """Whether the cell means ``seen`` (row by row, border included) fit the marker ``grid`` at
     least ``ratio`` times better (squared error, best blur) than any grid one inner cell away."""
+    return bits_ratio(seen, grid, ratio) >= ratio
+
+
+def bits_ratio(seen, grid, stop: float = 0.0) -> float:
+    """How many times better the cell means ``seen`` fit the marker ``grid`` (squared error, best
+    blur) than the best-fitting grid one inner cell away; the search stops at the first neighbour
+    fitting within ``stop`` times."""
     cv2 = require_cv2()
     import numpy as np
 
@@ -478,13 +545,15 @@ def bits_fit(seen, grid, ratio: float = FIT_RATIO) -> bool:
         return best
 
     own = error(ideal)
+    worst = float("inf")
     for r in range(2, n):
         for c in range(2, n):
             other = ideal.copy()
             other[r, c] = 1.0 - other[r, c]
-            if error(other) < ratio * own:
-                return False
-    return True
+            worst = min(worst, error(other) / max(own, 1e-12))
+            if worst < stop:
+                return worst
+    return worst
 
 
 def outline(target: Target, corners: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
