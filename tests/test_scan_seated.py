@@ -201,7 +201,7 @@ def test_a_candidate_square_is_read_from_whichever_corner_it_starts(turn):
     (_code, quad), = detect.find_markers(gray, enlarge=False)
     square = np.roll(np.float32(quad), -turn, axis=0)
     for corners in (square, square[::-1]):
-        (code, read), = detect.read_candidates(gray, [corners], [])
+        (code, read, _fitted), = detect.read_candidates(gray, [corners], [])
         assert code == 42 and np.allclose(read, quad, atol=0.01)
 
 

@@ -76,6 +76,8 @@ READ_NEIGHBOUR_RATIO = 1.3
 FIT_PX = 6
 FIT_QUIET = 1
 REFIT = True
+#: a candidate square not read whose best code correlates at least this is read again fitted
+REFIT_CORR = 0.7
 #: two reads of one code are one face's two copies when the step from one to the other is within
 #: this share of the step the two markers' frames foresee
 SAME_FACE = 0.3
@@ -250,29 +252,31 @@ def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, en
         scale = float(UPSCALE)
         work = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
     corners, ids, rejected = (det or detector(dictionary)).detectMarkers(work)
-    reads = [] if ids is None else [(int(code), quad.reshape(4, 2), FIT_RATIO)
+    reads = [] if ids is None else [(int(code), quad.reshape(4, 2), FIT_RATIO, False)
                                       for quad, code in zip(corners, ids.ravel())]
     if trace is not None:
-        trace.update(work=work, scale=scale, decoded=[(c, q) for c, q, _r in reads],
+        trace.update(work=work, scale=scale, decoded=[(c, q) for c, q, _r, _f in reads],
                      rejected=[c.reshape(4, 2) for c in rejected], refused=[])
     if dictionary == markers.DICTIONARY:
-        taken = [quad for _code, quad, _ratio in reads]
-        reads += [(code, quad, READ_NEIGHBOUR_RATIO)
-                  for code, quad in read_candidates(work, [c.reshape(4, 2) for c in rejected], taken)]
+        taken = [quad for _code, quad, _ratio, _fitted in reads]
+        reads += [(code, quad, READ_NEIGHBOUR_RATIO, fitted)
+                  for code, quad, fitted in read_candidates(work, [c.reshape(4, 2) for c in rejected], taken)]
     if trace is not None:
-        trace["reads"] = [(c, q) for c, q, _r in reads]
+        trace["reads"] = [(c, q) for c, q, _r, _f in reads]
     out = []
-    for code, quad, ratio in reads:
+    for code, quad, ratio, fitted in reads:
         # the size check in the image's own pixels: enlarging helps read a small marker, not
         # admit a smaller one
         why = "shape" if not square_enough(quad / max(scale, 1.0)) else zone_refusal(work, quad, code, ratio)
-        if why is not None and why != "shape" and REFIT:
-            fitted = refine_corners(work, quad, code)
+        if why is None and fitted and not refit_fits(work, quad, code):
+            why = "bits"
+        if why is not None and why != "shape" and REFIT and not fitted:
+            fit = refine_corners(work, quad, code)
             if trace is not None:
-                trace.setdefault("fits", []).append((code, quad, fitted))
-            if fitted is not None and square_enough(fitted[0] / max(scale, 1.0)) \
-                    and zone_refusal(work, fitted[0], code, ratio) is None and refit_fits(work, fitted[0], code):
-                why, quad = None, fitted[0]
+                trace.setdefault("fits", []).append((code, quad, fit))
+            if fit is not None and square_enough(fit[0] / max(scale, 1.0)) \
+                    and zone_refusal(work, fit[0], code, ratio) is None and refit_fits(work, fit[0], code):
+                why, quad = None, fit[0]
         if why is not None:
             if trace is not None:
                 trace["refused"].append((code, quad, why))
@@ -340,26 +344,67 @@ def _looks(codes: tuple[int, ...], bits: int):
     return np.vstack(rows).astype(np.float32), np.array(owners)
 
 
-def read_candidates(gray, candidates, taken) -> list[tuple[int, Any]]:
-    """(code, corners) of the candidate squares the detector found but could not decode, read
-    against the blurred look of each code (:func:`read_candidate`); the corners clockwise from the
-    code's top-left.  Candidates where a read marker already is are skipped."""
+def read_candidates(gray, candidates, taken) -> list[tuple[int, Any, bool]]:
+    """(code, corners, fitted) of the candidate squares the detector found but could not decode,
+    read against the blurred look of each code (:func:`read_candidate`); the corners clockwise from
+    the code's top-left.  A candidate that is not read but looks like one code at least
+    :data:`REFIT_CORR` is read again with its corners fitted to that code (:func:`refine_corners`;
+    ``fitted`` then).  Candidates where a read marker already is are skipped."""
     import numpy as np
 
     centres = [np.asarray(q, float).mean(axis=0) for q in taken]
-    out: list[tuple[int, Any]] = []
+    out: list[tuple[int, Any, bool]] = []
     for quad in candidates:
         quad = np.asarray(quad, np.float32)
         side = min(float(np.hypot(*(quad[i] - quad[(i + 1) % 4]))) for i in range(4))
         centre = quad.mean(axis=0)
         if any(float(np.hypot(*(centre - c))) < side for c in centres):
             continue
-        read = read_candidate(gray, quad)
+        read, fitted = read_candidate(gray, quad), False
+        if isinstance(read, str) and REFIT and read != "flat":
+            number, turned, corr = best_code(gray, quad)
+            fit = refine_corners(gray, turned, number) if corr >= REFIT_CORR else None
+            if fit is not None:
+                again = read_candidate(gray, fit[0])
+                if not isinstance(again, str) and again[0] == number:
+                    read, fitted = again, True
         if isinstance(read, str):
             continue
-        out.append(read)
+        out.append((read[0], read[1], fitted))
         centres.append(centre)
     return out
+
+
+def _correlations(gray, quad):
+    """A square's corners clockwise as the image shows it, and the correlation of its cell means
+    with the blurred look of every code in every turn (None for a flat square)."""
+    import numpy as np
+
+    looks, _which = _looks(tuple(markers.CODES), markers.BITS)
+    quad = np.asarray(quad, np.float32)
+    x, y = quad[:, 0], quad[:, 1]
+    if float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) < 0:
+        quad = quad[::-1].copy()
+    seen = cell_means(gray, quad, markers.BITS + 2)
+    seen = seen - seen.mean()
+    norm = float(np.linalg.norm(seen))
+    return quad, None if norm < 1e-6 else looks @ (seen / norm)
+
+
+def best_code(gray, quad, seen: tuple | None = None) -> tuple[int, Any, float]:
+    """The code whose blurred look best matches a square's cell means (any turn, either order of
+    its corners), its corners from that code's top-left, and the correlation (``seen``: what
+    :func:`_correlations` gave for it, when already known)."""
+    import numpy as np
+
+    _looks_, which = _looks(tuple(markers.CODES), markers.BITS)
+    quad, corr = seen or _correlations(gray, quad)
+    if corr is None:
+        return -1, quad, 0.0
+    best = int(np.argmax(corr))
+    number, turn = which[best]
+    # the cells seen are the code turned ``turn`` quarter turns: start the corners there
+    return int(number), np.roll(quad, int(turn), axis=0), float(corr[best])
 
 
 def read_candidate(gray, quad) -> tuple[int, Any] | str:
@@ -367,29 +412,18 @@ def read_candidate(gray, quad) -> tuple[int, Any] | str:
     corners from its top-left) when its cell means correlate with the best code's at least
     :data:`READ_CORR` and that code explains them :data:`FIT_RATIO` times better than any other;
     else why not ("flat", "corr", "ratio")."""
-    import numpy as np
-
-    n = markers.BITS + 2
-    looks, which = _looks(tuple(markers.CODES), markers.BITS)
-    quad = np.asarray(quad, np.float32)
-    x, y = quad[:, 0], quad[:, 1]
-    if float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) < 0:
-        quad = quad[::-1].copy()            # clockwise as the image shows it
-    seen = cell_means(gray, quad, n)
-    seen = seen - seen.mean()
-    norm = float(np.linalg.norm(seen))
-    if norm < 1e-6:
+    _looks_, which = _looks(tuple(markers.CODES), markers.BITS)
+    seen = _correlations(gray, quad)
+    corr = seen[1]
+    if corr is None:
         return "flat"
-    corr = looks @ (seen / norm)
-    best = int(np.argmax(corr))
-    number, turn = which[best]
-    if corr[best] < READ_CORR:
+    number, turned, best = best_code(gray, quad, seen)
+    if best < READ_CORR:
         return "corr"
     others = corr[which[:, 0] != number]
-    if others.size and 1 - float(corr[best]) ** 2 > (1 - float(others.max()) ** 2) / FIT_RATIO:
+    if others.size and 1 - best ** 2 > (1 - float(others.max()) ** 2) / FIT_RATIO:
         return "ratio"
-    # the cells seen are the code turned ``turn`` quarter turns: start the corners there
-    return int(number), np.roll(quad, int(turn), axis=0)
+    return number, turned
 
 
 def refine_corners(gray, quad, code: int) -> tuple[Any, float] | None:
