@@ -357,6 +357,7 @@ def _load(path: Path, name: str):
     """Another copy of detect.py as a module of the same package (its relative imports work)."""
     spec = importlib.util.spec_from_file_location(f"ludoteca.companion.scan.{name}", path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
 

@@ -78,6 +78,10 @@ FIT_QUIET = 1
 REFIT = True
 #: a candidate square not read whose best code correlates at least this is read again fitted
 REFIT_CORR = 0.7
+#: a photo whose brightest parts (99.5th percentile) are below DIM_LEVEL is brightened for the
+#: detector, at most DIM_GAIN times
+DIM_LEVEL = 180
+DIM_GAIN = 4.0
 #: two reads of one code are one face's two copies when the step from one to the other is within
 #: this share of the step the two markers' frames foresee
 SAME_FACE = 0.3
@@ -251,7 +255,7 @@ def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, en
     elif enlarge and UPSCALE > 1:
         scale = float(UPSCALE)
         work = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-    corners, ids, rejected = (det or detector(dictionary)).detectMarkers(work)
+    corners, ids, rejected = (det or detector(dictionary)).detectMarkers(brightened(work))
     reads = [] if ids is None else [(int(code), quad.reshape(4, 2), FIT_RATIO, False)
                                       for quad, code in zip(corners, ids.ravel())]
     if trace is not None:
@@ -283,6 +287,21 @@ def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, en
             continue
         out.append((code, [(float(x) / scale, float(y) / scale) for x, y in quad]))
     return out
+
+
+def brightened(gray):
+    """The image the detector thresholds: a dim photo (its brightest parts below
+    :data:`DIM_LEVEL`, as under warm evening light) brightened until they are white, at most
+    :data:`DIM_GAIN` times.  The detector's threshold is a fixed number of grey levels below the
+    local mean, too many for a marker of 40-60 levels of contrast; our checks read the photo as
+    it is."""
+    cv2 = require_cv2()
+    import numpy as np
+
+    top = float(np.sort(gray[::8, ::8], axis=None)[int(0.995 * (gray[::8, ::8].size - 1))])
+    if top >= DIM_LEVEL:
+        return gray
+    return cv2.convertScaleAbs(gray, alpha=min(DIM_GAIN, 255.0 / max(top, 1.0)))
 
 
 def _sampler(gray, quad, n: int):
