@@ -21,6 +21,7 @@ copy of detect.py (``--base``, e.g. main's), paired photo by photo.
     python bench/bench_scan_misses.py replay --keep /tmp/seated7    # the same photos, read again
     python bench/bench_scan_misses.py false --photos 13 --keep /tmp/false13   # 13 a game; again: reread
     python bench/bench_scan_misses.py cpu --photos 6 --base /work/main/companion/scan/detect.py
+    python bench/bench_scan_misses.py cpu --photos 10 --keep /tmp/seated7       # 30 of the kept photos
 """
 
 from __future__ import annotations
@@ -362,8 +363,9 @@ def _load(path: Path, name: str):
     return module
 
 
-def cpu(photos: int, seed: int, sizes: list[str], base: Path, repeats: int = 3) -> None:
-    """Decode + detect CPU, this tree's detector and ``base``'s, alternating on the same photos."""
+def cpu(photos: int, seed: int, sizes: list[str], base: Path, folder: Path | None = None, repeats: int = 3) -> None:
+    """Decode + detect CPU, this tree's detector and ``base``'s, alternating on the same photos
+    (``photos`` a game of the seated benchmark, or as many from ``folder``, kept by ``misses``)."""
     import cv2
     from ludoteca.companion.scan import detect, synth
     cv2.setNumThreads(1)
@@ -383,11 +385,20 @@ def cpu(photos: int, seed: int, sizes: list[str], base: Path, repeats: int = 3) 
         paths.append((res, kept, table))
         return []
 
-    synth.photo, detect.scan_photo = photo, keep
-    try:
-        bench_scan.run_seated(photos, seed, sizes)
-    finally:
-        synth.photo, detect.scan_photo = real_photo, real_scan
+    if folder is not None:
+        from ludoteca.cards import load
+        from ludoteca.companion.scan import targets
+        catalog = load()
+        tables = {g: targets.targets(catalog[g]) for g in GAMES}
+        entries = json.loads((folder / "photos.json").read_text())["photos"]
+        for entry in entries[::max(1, len(entries) // (3 * photos))]:
+            paths.append((entry["row"]["resolution"], folder / entry["file"], tables[entry["row"]["game"]]))
+    else:
+        synth.photo, detect.scan_photo = photo, keep
+        try:
+            bench_scan.run_seated(photos, seed, sizes)
+        finally:
+            synth.photo, detect.scan_photo = real_photo, real_scan
     times: dict = defaultdict(lambda: ([], []))
     dets = (old.detector(), detect.detector())
     for _ in range(repeats):
@@ -425,7 +436,7 @@ def main() -> int:
     elif args.what == "false":
         return 1 if false_reads(args.photos, args.seed, sizes, Path(args.keep) if args.keep else None) else 0
     else:
-        cpu(args.photos, args.seed, sizes, Path(args.base))
+        cpu(args.photos, args.seed, sizes, Path(args.base), Path(args.keep) if args.keep else None)
     return 0
 
 

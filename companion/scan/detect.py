@@ -71,7 +71,7 @@ READ_CORR = 0.85
 #: such a read, already the best code by FIT_RATIO, is held against the grids one cell away by
 #: this ratio instead (a blurred lone cell is what made the detector give up on it)
 READ_NEIGHBOUR_RATIO = 1.3
-#: a read the checks refuse has its corners fitted to the image (refine_corners) and is checked
+#: a read the cell check refuses ("bits") has its corners fitted to the image (refine_corners) and is checked
 #: again: the code is drawn FIT_PX pixels a cell with FIT_QUIET cells of white around it
 FIT_PX = 6
 FIT_QUIET = 1
@@ -274,10 +274,10 @@ def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, en
         why = "shape" if not square_enough(quad / max(scale, 1.0)) else zone_refusal(work, quad, code, ratio)
         if why is None and fitted and not refit_fits(work, quad, code):
             why = "bits"
-        if why is not None and why != "shape" and REFIT and not fitted:
+        if why == "bits" and REFIT and not fitted:
             fit = refine_corners(work, quad, code)
             if trace is not None:
-                trace.setdefault("fits", []).append((code, quad, fit))
+                trace.setdefault("fits", []).append((code, quad, fit, why))
             if fit is not None and square_enough(fit[0] / max(scale, 1.0)) \
                     and zone_refusal(work, fit[0], code, ratio) is None and refit_fits(work, fit[0], code):
                 why, quad = None, fit[0]
@@ -298,7 +298,8 @@ def brightened(gray):
     cv2 = require_cv2()
     import numpy as np
 
-    top = float(np.sort(gray[::8, ::8], axis=None)[int(0.995 * (gray[::8, ::8].size - 1))])
+    few = gray[::16, ::16].ravel()
+    top = float(np.partition(few, int(0.995 * (few.size - 1)))[int(0.995 * (few.size - 1))])
     if top >= DIM_LEVEL:
         return gray
     return cv2.convertScaleAbs(gray, alpha=min(DIM_GAIN, 255.0 / max(top, 1.0)))
@@ -379,10 +380,10 @@ def read_candidates(gray, candidates, taken) -> list[tuple[int, Any, bool]]:
         centre = quad.mean(axis=0)
         if any(float(np.hypot(*(centre - c))) < side for c in centres):
             continue
-        read, fitted = read_candidate(gray, quad), False
-        if isinstance(read, str) and REFIT and read != "flat":
-            number, turned, corr = best_code(gray, quad)
-            fit = refine_corners(gray, turned, number) if corr >= REFIT_CORR else None
+        read, number, turned, corr = _read(gray, quad)
+        fitted = False
+        if isinstance(read, str) and REFIT and corr >= REFIT_CORR:
+            fit = refine_corners(gray, turned, number)
             if fit is not None:
                 again = read_candidate(gray, fit[0])
                 if not isinstance(again, str) and again[0] == number:
@@ -431,18 +432,38 @@ def read_candidate(gray, quad) -> tuple[int, Any] | str:
     corners from its top-left) when its cell means correlate with the best code's at least
     :data:`READ_CORR` and that code explains them :data:`FIT_RATIO` times better than any other;
     else why not ("flat", "corr", "ratio")."""
+    return _read(gray, quad)[0]
+
+
+def _read(gray, quad) -> tuple[tuple[int, Any] | str, int, Any, float]:
+    """:func:`read_candidate`'s answer, with the best code, its corners and correlation."""
     _looks_, which = _looks(tuple(markers.CODES), markers.BITS)
     seen = _correlations(gray, quad)
     corr = seen[1]
-    if corr is None:
-        return "flat"
     number, turned, best = best_code(gray, quad, seen)
+    if corr is None:
+        return "flat", number, turned, best
     if best < READ_CORR:
-        return "corr"
+        return "corr", number, turned, best
     others = corr[which[:, 0] != number]
     if others.size and 1 - best ** 2 > (1 - float(others.max()) ** 2) / FIT_RATIO:
-        return "ratio"
-    return number, turned
+        return "ratio", number, turned, best
+    return (number, turned), number, turned, best
+
+
+@functools.lru_cache(maxsize=128)
+def _drawn(code: int):
+    """A code with :data:`FIT_QUIET` cells of white around it, :data:`FIT_PX` pixels a cell,
+    blurred by half a cell (float32), as :func:`refine_corners` fits it."""
+    cv2 = require_cv2()
+    import numpy as np
+
+    grid = markers.cells(code)
+    m = len(grid) + 2 * FIT_QUIET
+    ideal = np.full((m, m), 255, np.uint8)
+    ideal[FIT_QUIET:-FIT_QUIET, FIT_QUIET:-FIT_QUIET] = np.where(np.array(grid, bool), 0, 255)
+    template = cv2.resize(ideal, (m * FIT_PX, m * FIT_PX), interpolation=cv2.INTER_NEAREST).astype(np.float32)
+    return cv2.GaussianBlur(template, (0, 0), FIT_PX / 2)
 
 
 def refine_corners(gray, quad, code: int) -> tuple[Any, float] | None:
@@ -455,13 +476,8 @@ def refine_corners(gray, quad, code: int) -> tuple[Any, float] | None:
     cv2 = require_cv2()
     import numpy as np
 
-    grid = markers.cells(code)
-    n = len(grid)
-    m = n + 2 * FIT_QUIET
-    ideal = np.full((m, m), 255, np.uint8)
-    ideal[FIT_QUIET:-FIT_QUIET, FIT_QUIET:-FIT_QUIET] = np.where(np.array(grid, bool), 0, 255)
-    template = cv2.resize(ideal, (m * FIT_PX, m * FIT_PX), interpolation=cv2.INTER_NEAREST).astype(np.float32)
-    template = cv2.GaussianBlur(template, (0, 0), FIT_PX / 2)
+    template = _drawn(code)
+    n = len(markers.cells(code))
     q = np.asarray(quad, np.float32).reshape(4, 2)
     side = max(float(np.hypot(*(q[i] - q[(i + 1) % 4]))) for i in range(4))
     pad = int(side / n * (FIT_QUIET + 1)) + 4
