@@ -242,3 +242,16 @@ def test_a_shield_in_the_art_fitted_as_a_code_is_not_read():
     fitted, _cc = detect.refine_corners(gray, np.float32([[16, 14], [44, 14], [44, 42], [16, 42]]), 17)
     assert detect.zone_refusal(gray, fitted, 17) is None
     assert not detect.refit_fits(gray, fitted, 17)
+
+
+def test_a_dim_photo_is_brightened_for_the_detector_and_a_bright_one_left_as_it_is():
+    """Warm evening light: the brightest parts of the photo well below white.  The detector's
+    threshold offset is a fixed number of grey levels, so a dim photo is brightened for it (within
+    DIM_GAIN); a photo with white in it is handed over untouched."""
+    bright = _small_marker(7, 24)
+    assert detect.brightened(bright) is bright
+    dim = (bright * 0.45).astype(np.uint8)                     # white 225 -> 101
+    lifted = detect.brightened(dim)
+    gain = min(detect.DIM_GAIN, 255 / 101)
+    assert lifted.max() == pytest.approx(min(255, 101 * gain), abs=2)
+    assert int(lifted.min()) == pytest.approx(int(dim.min()) * gain, abs=2)
