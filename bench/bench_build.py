@@ -115,6 +115,7 @@ def big_deck(rows: int, folder: Path) -> Path:
 
 
 CPU: dict[str, list[float]] = {}
+AGAINST: list[float] = []  # wall seconds of the other checkout's cold kits (--against)
 INSIDE: dict[str, list[float]] = {}  # the build time each command reports ("..., 0.52 s")
 ENV: dict[str, str] | None = None
 
@@ -127,13 +128,14 @@ def cold(out: Path) -> None:
         shutil.rmtree(Path(ENV["XDG_CACHE_HOME"]) / "ludoteca" / name, ignore_errors=True)
 
 
-def run(args: list[str], what: str = "") -> tuple[float, float, subprocess.CompletedProcess]:
-    """Wall seconds and peak RSS (MB) of one command; its CPU seconds are kept in CPU[what].
+def run(args: list[str], what: str = "", cwd: Path = ROOT) -> tuple[float, float, subprocess.CompletedProcess]:
+    """Wall seconds and peak RSS (MB) of one command (run in ``cwd``: ``python -m`` takes Ludoteca
+    from there); its CPU seconds are kept in CPU[what].
 
     The RSS is the largest of the command and its workers (each a separate process).
     """
     t0 = time.perf_counter()
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=ENV)
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=ENV)
     out_f, err_f = proc.stdout, proc.stderr
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - t0
@@ -220,6 +222,18 @@ def main() -> int:
         help="only the 120-card deck, its floor (and decksmith): no kit, no huge decks",
     )
     parser.add_argument(
+        "--kit-only",
+        action="store_true",
+        help="only the whole kit built cold: no rebuilds, no decks",
+    )
+    parser.add_argument(
+        "--against",
+        metavar="DIR",
+        type=Path,
+        help="another checkout of Ludoteca (e.g. main's worktree): each cold kit of this one is "
+        "paired with one of that one, built in turn, and the pairs' ratios reported",
+    )
+    parser.add_argument(
         "--as-is-env",
         action="store_true",
         help="run the commands in this environment as it is (no bytecode cache if PYTHONDONTWRITEBYTECODE is set)",
@@ -235,9 +249,15 @@ def main() -> int:
             ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
             ENV["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
         ENV = dict(ENV or os.environ, XDG_CACHE_HOME=str(tmp / "xdg"))
+        template = ("--template", str(ROOT / "templates/deck/card.svg.j2"))
+        back = ("--back", str(ROOT / "templates/deck/back.svg.j2"))
         if not args.as_is_env:
-            run(ludoteca("build", *args.games, "--out", str(tmp / "warm-up")), "warm-up")
-            shutil.rmtree(tmp / "warm-up")
+            for where in [ROOT] + ([args.against] if args.against else []):
+                # --deck-only warms up what the deck uses (its modules, templates, caches), not a kit
+                warm = (ludoteca("deck", str(DECK), *template, *back, "--out", str(tmp / "warm-up"))
+                        if args.deck_only else ludoteca("build", *args.games, "--out", str(tmp / "warm-up")))
+                run(warm, "warm-up", where)
+                shutil.rmtree(tmp / "warm-up")
         out = tmp / "kit"
         cards = tmp / "cards"
         shutil.copytree(ROOT / "cards", cards, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
@@ -257,6 +277,20 @@ def main() -> int:
             if i == 0:
                 notes.append(f"kit: {done.stdout.strip()}")
                 results["kit_mb"].append(pdf_mb(out))
+            if args.against:                     # the pair's other half, in the same conditions
+                cold(out)
+                s, _, done = run(
+                    ludoteca("build", *args.games, "--paper", args.paper, "--out", str(out), "--cards", str(cards)),
+                    "against_kit_cold_s",
+                    args.against,
+                )
+                if done.returncode != 0:
+                    notes.append(f"kit of {args.against} failed: {done.stderr.strip().splitlines()[-1:]}")
+                    args.against = None
+                else:
+                    AGAINST.append(s)
+        if args.kit_only:
+            kit_ok = False
         if kit_ok:
             for _ in range(args.runs):
                 s, rss, _ = run(
@@ -279,10 +313,10 @@ def main() -> int:
                     if i == 0:
                         notes.append(f"{said}: {done.stdout.strip()}")
         deck_out = tmp / "deck"
-        template = ("--template", str(ROOT / "templates/deck/card.svg.j2"))
-        back = ("--back", str(ROOT / "templates/deck/back.svg.j2"))
         smith = decksmith_input(tmp) if args.decksmith else None
         for key, extra, label in (("deck120_s", (), "deck"), ("deck120_backs_s", back, "deck with backs")):
+            if args.kit_only:
+                break
             for i in range(args.runs):
                 cold(deck_out)
                 s, rss, done = run(
@@ -324,7 +358,7 @@ def main() -> int:
                         smith = None
                     else:
                         results["decksmith120_s"].append(s)
-        if args.deck_only:
+        if args.deck_only or args.kit_only:
             args.big = []
         big: dict[str, dict] = {}
         for rows in args.big:
@@ -410,6 +444,22 @@ def main() -> int:
         )
         print(
             f"  deck120 / {other[:-2]}, median of the pairs: CPU {ratio['cpu']:.2f}x{target}, wall {ratio['wall']:.2f}x"
+        )
+    if AGAINST:
+        mine, theirs = results["kit_cold_s"], AGAINST
+        n = min(len(mine), len(theirs))
+        cpu_mine, cpu_theirs = CPU["kit_cold_s"][:n], CPU["against_kit_cold_s"][:n]
+        pairs["against"] = {
+            "dir": str(args.against),
+            "wall": statistics.median(theirs[:n]),
+            "cpu": statistics.median(cpu_theirs),
+            "wall_ratio": statistics.median(a / b for a, b in zip(mine[:n], theirs[:n])),
+            "cpu_ratio": statistics.median(a / b for a, b in zip(cpu_mine, cpu_theirs)),
+        }
+        a = pairs["against"]
+        print(
+            f"  kit cold against {args.against}: its wall {a['wall']:.3f} s, CPU {a['cpu']:.2f} s; "
+            f"this / that, median of the pairs: wall {a['wall_ratio']:.3f}x, CPU {a['cpu_ratio']:.3f}x"
         )
     for note in notes:
         print("  " + note)

@@ -11,6 +11,7 @@ counted twice, and the photos whose every piece is counted exactly once (the tot
 CPU time per photo (decode + detection, one core).
 
     python bench/bench_scan.py --photos 40           # 40 seated photos per game
+    python bench/bench_scan.py --games el_mapa       # one game's photos only (the same photos)
     python bench/bench_scan.py --mode flat           # the first benchmark: nearly overhead photos
 
 ``--mode flat``:
@@ -37,6 +38,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+GAMES = ("ciudadelas", "el_mapa", "gladiadores")
 
 
 def use_system(name: str) -> None:
@@ -72,7 +75,7 @@ def run(systems: list[str], layouts: int, seed: int, sizes: list[str]) -> dict:
     for system in systems:
         use_system(system)
         det = detect.detector(system)
-        for game_id in ("ciudadelas", "el_mapa", "gladiadores"):
+        for game_id in GAMES:
             game = catalog[game_id]
             table = targets.targets(game)
             marked, plain = synth.faces(game)
@@ -114,8 +117,9 @@ def run(systems: list[str], layouts: int, seed: int, sizes: list[str]) -> dict:
     return {"rows": rows, "false": false, "failures": failures, "times": times, "photos": photos}
 
 
-def run_seated(photos: int, seed: int, sizes: list[str]) -> dict:
-    """Seated photos: per photo, its conditions and what was found against the truth."""
+def run_seated(photos: int, seed: int, sizes: list[str], games: tuple[str, ...] = GAMES) -> dict:
+    """Seated photos: per photo, its conditions and what was found against the truth (each game's
+    photos are the same whichever other games run)."""
     import cv2
     import numpy as np
     from ludoteca.cards import load
@@ -125,7 +129,7 @@ def run_seated(photos: int, seed: int, sizes: list[str]) -> dict:
     det = detect.detector()
     tmp = Path(tempfile.mkdtemp(prefix="bench-scan-"))
     rows = []
-    for game_id in ("ciudadelas", "el_mapa", "gladiadores"):
+    for game_id in games:
         game = catalog[game_id]
         table = targets.targets(game)
         marked, plain = synth.faces(game)
@@ -158,8 +162,21 @@ def run_seated(photos: int, seed: int, sizes: list[str]) -> dict:
                          **view.label(), "tilt_deg": round(view.tilt, 1), "visible": sum(vis.values()),
                          "present": sum(present.values()), "found": hit, "false": false, "double": double,
                          "total_right": got == present, "cpu": cpu,
+                         "kinds": _by_kind(table, vis, got),
                          "missed": sorted((vis - got).elements()), "extra": sorted((got - present).elements())})
     return {"rows": rows, "photos": len(rows)}
+
+
+def _by_kind(table: dict, vis: Counter, got: Counter) -> dict[str, list[int]]:
+    """Per kind of face (its game and kind, and its size for counters): [found, visible]."""
+    out: dict[str, list[int]] = {}
+    for number, n in vis.items():
+        t = table[number]
+        kind = f"{t.kind} {t.size_mm[0]:g} mm" if t.face.endswith(("counter", "token")) else t.kind
+        cell = out.setdefault(f"{t.face.split('/')[0]} {kind}", [0, 0])
+        cell[0] += min(n, got.get(number, 0))
+        cell[1] += n
+    return out
 
 
 def report_seated(rows: list[dict]) -> list[dict]:
@@ -183,6 +200,15 @@ def report_seated(rows: list[dict]) -> list[dict]:
         for value in sorted({r[cond] for r in rows}):
             line(cond, value, [r for r in rows if r[cond] == value])
         print()
+    kinds: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for r in rows:
+        for kind, (hit, vis) in r["kinds"].items():
+            kinds[kind][0] += hit
+            kinds[kind][1] += vis
+    for kind, (hit, vis) in sorted(kinds.items()):
+        print(f"{'kind':14} {kind:26} {'':6} {hit:6d} {vis:7d} {100 * hit / max(1, vis):6.1f}%")
+        table.append({"condition": "kind", "value": kind, "found": hit, "visible": vis})
+    print()
     return table
 
 
@@ -190,14 +216,16 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mode", choices=("seated", "flat"), default="seated")
     ap.add_argument("--photos", type=int, default=40, help="seated: photos per game")
+    ap.add_argument("--games", default=",".join(GAMES), help="seated: the games photographed")
     ap.add_argument("--systems", default="DICT_4X4_100")
     ap.add_argument("--layouts", type=int, default=24, help="layouts per game (each photographed at every size)")
     ap.add_argument("--seed", type=int, default=int(time.time()) % 100000)
     ap.add_argument("--sizes", default="12MP,3MP,1.2MP")
+    ap.add_argument("--games", default=",".join(GAMES), help="seated: the games to photograph")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "scan.json"))
     args = ap.parse_args()
     if args.mode == "seated":
-        r = run_seated(args.photos, args.seed, args.sizes.split(","))
+        r = run_seated(args.photos, args.seed, args.sizes.split(","), tuple(args.games.split(",")))
         print(f"{r['photos']} seated photos, seed {args.seed}, one core (cv2.setNumThreads(1))\n")
         table = report_seated(r["rows"])
         print("CPU per photo (decode + detection), median and max:")

@@ -79,7 +79,7 @@ def explain(gray, factor: float, det, number: int, copy_corners, found_markers) 
     from ludoteca.cards import markers
     from ludoteca.companion.scan import detect
     trace: dict = {}
-    detect.find_markers(gray, det=det, trace=trace)
+    detect.find_markers(gray, det=det, trace=trace, reduced=factor < 1)
     work, scale = trace["work"], trace["scale"]
     quad = np.asarray(copy_corners, float) * factor * scale
     centre = quad.mean(0)
@@ -342,7 +342,7 @@ def false_reads(photos: int, seed: int, sizes: list[str], keep: Path | None = No
             print(f"  FALSE {entry}: {[(f.marker, f.target.id) for f in found]}")
         trace: dict = {}
         gray, _factor = detect.read_photo(folder / entry["file"])
-        detect.find_markers(gray, det=det, trace=trace)
+        detect.find_markers(gray, det=det, trace=trace, reduced=_factor < 1)
         for code, quad, why in trace["refused"]:
             refused[why] += 1
             if why == "bits":

@@ -1,4 +1,4 @@
-"""Start-up benchmark of `ludoteca scan`: the CPU one process spends answering one 12 MP photo.
+"""Start-up benchmark of `ludoteca scan`: the CPU one process spends answering one photo (12 MP by default).
 
 Each round runs, one after the other, ``python -c pass`` (the floor: the interpreter and its
 site), ``python -c "import cv2"`` (what any OpenCV reader pays: NumPy and OpenCV loaded, OpenBLAS on one
@@ -17,6 +17,7 @@ then is timed from it; ``--no-bytecode`` times every start compiling from source
     python bench/bench_scan_startup.py                       # 5 rounds, a Ciudadelas table
     python bench/bench_scan_startup.py --old /work/main      # paired: before and after a change
     python bench/bench_scan_startup.py --game el_mapa --rounds 9
+    python bench/bench_scan_startup.py --size 3MP           # a 3 MP photo (1.2MP, 3MP, 12MP)
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def make_photo(folder: Path, game_id: str, seed: int) -> Path:
-    """A 12 MP seated photo of one game's table (companion/scan/synth.py, fixed seed)."""
+def make_photo(folder: Path, game_id: str, seed: int, size: str = "12MP") -> Path:
+    """A seated photo of one game's table, of ``size`` (a key of synth.SIZES; companion/scan/synth.py, fixed seed)."""
     import numpy as np
 
     from ludoteca.cards import load
@@ -47,9 +48,9 @@ def make_photo(folder: Path, game_id: str, seed: int) -> Path:
     rng = np.random.default_rng(seed)
     scene = synth.table_scene(game, rng, marked, plain[:2], "row", "next_on_top", 0.2)
     view = synth.seated(rng, (10.0, 30.0))
-    synth.frame_all(scene, view, synth.SIZES["12MP"])
-    jpg, _truth = synth.photo(scene, synth.SIZES["12MP"], rng, view=view)
-    path = folder / f"{game_id}-12MP.jpg"
+    synth.frame_all(scene, view, synth.SIZES[size])
+    jpg, _truth = synth.photo(scene, synth.SIZES[size], rng, view=view)
+    path = folder / f"{game_id}-{size}.jpg"
     path.write_bytes(jpg)
     return path
 
@@ -75,7 +76,8 @@ def script() -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="ciudadelas", choices=("ciudadelas", "el_mapa", "gladiadores"))
-    ap.add_argument("--photo", default=None, help="a photo to read (default: a synthetic 12 MP one)")
+    ap.add_argument("--photo", default=None, help="a photo to read (default: a synthetic one of --size)")
+    ap.add_argument("--size", default="12MP", choices=("12MP", "3MP", "1.2MP"), help="the synthetic photo's size")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--old", metavar="DIR", default=None,
@@ -86,7 +88,7 @@ def main() -> int:
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-scan-startup-"))
     try:
-        photo = Path(args.photo) if args.photo else make_photo(tmp, args.game, args.seed)
+        photo = Path(args.photo) if args.photo else make_photo(tmp, args.game, args.seed, args.size)
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
         if args.no_bytecode:       # the standard library's own __pycache__ is still read
             env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -114,7 +116,7 @@ def main() -> int:
         shutil.rmtree(tmp, ignore_errors=True)
 
     floor = statistics.median(times["python -c pass"])
-    print(f"{photo.name if args.photo else 'synthetic 12 MP photo'} ({args.game}), {args.rounds} rounds, "
+    print(f"{photo.name if args.photo else f'synthetic {args.size} photo'} ({args.game}), {args.rounds} rounds, "
           f"{'compiling every module' if args.no_bytecode else 'bytecode cached'}; CPU = user + system")
     result = {}
     for name, values in times.items():
@@ -128,8 +130,8 @@ def main() -> int:
         result["new_over_old"] = statistics.median(pairs)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"game": args.game, "rounds": args.rounds, "bytecode": not args.no_bytecode,
-                               "commands": result}, indent=1))
+    out.write_text(json.dumps({"game": args.game, "size": None if args.photo else args.size, "rounds": args.rounds,
+                               "bytecode": not args.no_bytecode, "commands": result}, indent=1))
     return 0
 
 

@@ -46,13 +46,15 @@ TOKEN_SHARE = 0.29
 PLACES: dict[str, tuple] = {
     "ciudadelas/district": (5.0, 5.0, 9.0),
     "gladiadores/building": (5.0, 5.0, 9.0),
-    "el_mapa/building": (-11.4, 9.5, 7.2),
+    # a 30 mm building tile: in its top-right corner, the black square 3.6 mm from the cut (its
+    # white margin 2.4 mm: nothing but the background nearer the cut), and its twin bottom-left
+    "el_mapa/building": (-10.8, 3.6, 7.2),
     "el_mapa/counter": ("token", TOKEN_SHARE, 0.5, 0.74),
     "gladiadores/token": ("token", TOKEN_SHARE, 0.5, 0.74),
 }
 #: the kinds of face whose marker is printed twice: in its corner and, turned half a turn, in the
 #: opposite one (cards and tiles, which lie overlapped; a token is never covered in part)
-TWINS: frozenset[str] = frozenset({"ciudadelas/district", "gladiadores/building"})
+TWINS: frozenset[str] = frozenset({"ciudadelas/district", "gladiadores/building", "el_mapa/building"})
 
 
 class MarkerError(ValueError):

@@ -47,7 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "missing as comments: check it, edit it, then `ludoteca score DIR/record.yaml`")
     p.add_argument("--lang", choices=("both", "es", "en"), default="both", help="language of the labels")
     p.add_argument("--cards", metavar="DIR", default=None, help="read this copy of the card data")
-    p.set_defaults(func=run_scan)
+    # a scan writes its files through ludoteca.atomic and leaves no temporary ones: it may end at once
+    p.set_defaults(func=run_scan, quick_exit=True)
 
 
 def _fail(message: str) -> int:

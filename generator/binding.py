@@ -49,7 +49,8 @@ LAZY = ("PIL.Image", "PIL.ImageOps")
 def _lazy(name: str) -> None:
     """Put a stand-in for module ``name`` that imports it at its first attribute read (and then
     hands on every read); the import system itself never reads from it (its ``__spec__`` is None)."""
-    if name not in sys.modules and importlib.util.find_spec(name) is not None:
+    # the package's spec, not the module's: finding ``PIL.Image`` would import PIL itself
+    if name not in sys.modules and importlib.util.find_spec(name.partition(".")[0]) is not None:
         sys.modules[name] = _Deferred(name)
 
 

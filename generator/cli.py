@@ -204,9 +204,9 @@ def run_export_shop(args: argparse.Namespace) -> int:
 
 def example_files() -> dict[str, Path]:
     """The packaged example deck: its data and its two templates, by the names they are copied to."""
-    from importlib import resources
-    examples = Path(str(resources.files("ludoteca.examples"))) / "deck"
-    templates = Path(str(resources.files("ludoteca.templates"))) / "deck"
+    from ludoteca import folder_of
+    examples = folder_of("ludoteca.examples") / "deck"
+    templates = folder_of("ludoteca.templates") / "deck"
     return {"cartas.csv": examples / "cartas.csv", "card.svg.j2": templates / "card.svg.j2",
             "back.svg.j2": templates / "back.svg.j2"}
 

@@ -18,6 +18,7 @@ tests/test_generator_fastsvg.py draws every template both ways and compares thei
 from __future__ import annotations
 
 import collections
+import functools
 import math
 import re
 import xml.etree.ElementTree as ElementTree
@@ -51,6 +52,8 @@ GEOMETRY = {
     "text": frozenset(("x", "y")),
     "svg": frozenset(("x", "y", "width", "height", "viewBox", "text-rendering")),   # nested
 }
+#: Every attribute each element of the subset may carry.
+ALLOWED = {tag: PAINT | own for tag, own in GEOMETRY.items()}
 #: Definitions the subset reads (a linear gradient filling a rect) and their attributes.
 DEFINITIONS = {"linearGradient": frozenset(("id", "x1", "y1", "x2", "y2")),
                "stop": frozenset(("offset", "stop-color", "stop-opacity"))}
@@ -116,15 +119,32 @@ def pdf(svg: str) -> bytes | None:
 def _draw(svg: str, surface: Any, scale: float) -> tuple[Any, float, float] | None:
     """``svg`` drawn into ``surface(cairo, width, height)`` at ``scale`` device units per pixel;
     None when it is not of the subset."""
-    if "<!" in svg or "<?xml-stylesheet" in svg:   # DTDs, entities, comments: cairosvg's to read
-        return None
     try:
-        root = _PARSED.pop(svg, None)
-        if root is None:
-            root = ElementTree.fromstring(svg)
-        return _Drawer(binding.load()).root(root, surface, scale)
+        return _draw_or_raise(svg, surface, scale)
     except Exception:  # anything this reader does not know, or cannot do: cairosvg's turn
         return None
+
+
+def _draw_or_raise(svg: str, surface: Any, scale: float) -> tuple[Any, float, float]:
+    """:func:`_draw`, raising (:class:`Unsupported` or any other error) where it gives None."""
+    if "<!" in svg or "<?xml-stylesheet" in svg:   # DTDs, entities, comments: cairosvg's to read
+        raise Unsupported("DTD, entity or comment")
+    root = _PARSED.pop(svg, None)
+    if root is None:
+        root = ElementTree.fromstring(svg)
+    return _Drawer(binding.load()).root(root, surface, scale)
+
+
+def draw_into(ctx: Any, svg: str, place: Any) -> None:
+    """``svg`` drawn straight into the context ``ctx`` (a page being drawn), no recording in
+    between: ``place(width, height)`` (its size in pixels) sets the transform from its pixels to
+    the page first.  The same cairo calls as :func:`record` makes, so the same drawing; it
+    raises where :func:`record` gives None, and may have drawn part of the face by then (the
+    caller draws the page again another way)."""
+    def into(_cairo: Any, w: float, h: float) -> Any:
+        place(w, h)
+        return ctx
+    _draw_or_raise(svg, into, 1.0)
 
 
 def normalize(string: str) -> str:
@@ -154,8 +174,10 @@ def length(string: str) -> float:
         return float(match.group(1)) * UNITS[match.group(2)]
 
 
+@functools.lru_cache(maxsize=1024)
 def color(string: str | None, opacity: float = 1.0) -> tuple[float, float, float, float]:
-    """cairosvg's colors.color for flat colours written as #rrggbb, #rgb, or a few names."""
+    """cairosvg's colors.color for flat colours written as #rrggbb, #rgb, or a few names (a
+    face's few colours are read once)."""
     if not string:
         return (0.0, 0.0, 0.0, 0.0)
     string = string.strip().lower()
@@ -182,6 +204,12 @@ def paint_color(value: str | None) -> str | None:
             raise Unsupported(value)
         return match.group(2) or None
     return value or None
+
+
+@functools.lru_cache(maxsize=1024)
+def _paint(value: str | None, opacity: float) -> tuple[float, float, float, float]:
+    """The colour a fill or stroke value paints (:func:`paint_color`, then :func:`color`)."""
+    return color(paint_color(value), opacity)
 
 
 def fraction(string: str | None, default: str) -> float:
@@ -223,10 +251,15 @@ class _Drawer:
         attrs = dict(root.attrib)
         _check_values(attrs)
         for element in root.iter():      # a style sheet, a pattern, ... anywhere: not ours
-            if element is not root and (not element.tag.startswith(NS)
-                                        or element.tag[len(NS):] not in GEOMETRY
-                                        and element.tag[len(NS):] not in DEFINITIONS):
-                raise Unsupported(element.tag)
+            if element is root:
+                continue
+            tag = element.tag
+            if not tag.startswith(NS) or tag[len(NS):] not in GEOMETRY and tag[len(NS):] not in DEFINITIONS:
+                raise Unsupported(tag)
+            if tag == NS + "clipPath" and "id" in element.attrib:
+                self.clips[element.attrib["id"]] = element
+            elif tag == NS + "linearGradient" and "id" in element.attrib:
+                self.gradients[element.attrib["id"]] = element
         width = length(attrs.get("width", "0")) if attrs.get("width") else 0.0
         height = length(attrs.get("height", "0")) if attrs.get("height") else 0.0
         viewbox = attrs.get("viewBox")
@@ -240,29 +273,14 @@ class _Drawer:
             raise Unsupported("size")
         w, h = width * scale, height * scale
         surface = make(cairo, w, h)
-        ctx = self.ctx = cairo.Context(surface)
+        # a context given (draw_into) is drawn in as it is; a surface gets a context of its own
+        ctx = self.ctx = surface if isinstance(surface, cairo.Context) else cairo.Context(surface)
         self.p = ctx._pointer
-        ctx.scale(scale, scale)
+        self.lib.cairo_scale(self.p, scale, scale)
         self.viewport(width, height, box)
-        ctx.set_miter_limit(4)
+        self.lib.cairo_set_miter_limit(self.p, 4)
         rendering = self.rendering = attrs.get("text-rendering", "")
-        options = ctx.get_font_options()
-        options.set_antialias({"crispEdges": cairo.ANTIALIAS_NONE, "optimizeSpeed": cairo.ANTIALIAS_FAST,
-                               "optimizeLegibility": cairo.ANTIALIAS_GOOD,
-                               "geometricPrecision": cairo.ANTIALIAS_BEST}
-                              .get(rendering, cairo.ANTIALIAS_DEFAULT))
-        options.set_hint_style({"geometricPrecision": cairo.HINT_STYLE_NONE,
-                                "optimizeLegibility": cairo.HINT_STYLE_FULL}
-                               .get(rendering, cairo.HINT_STYLE_DEFAULT))
-        options.set_hint_metrics({"geometricPrecision": cairo.HINT_METRICS_OFF,
-                                  "optimizeLegibility": cairo.HINT_METRICS_ON}
-                                 .get(rendering, cairo.HINT_METRICS_DEFAULT))
-        ctx.set_font_options(options)
-        for element in root.iter():
-            if element.tag == NS + "clipPath" and "id" in element.attrib:
-                self.clips[element.attrib["id"]] = element
-            elif element.tag == NS + "linearGradient" and "id" in element.attrib:
-                self.gradients[element.attrib["id"]] = element
+        ctx.set_font_options(_font_options(cairo, rendering))
         inherited = {k: v for k, v in attrs.items() if k not in NOT_INHERITED}
         for child in root:
             self.node(child, inherited)
@@ -305,12 +323,12 @@ class _Drawer:
         if not tag.startswith(NS):
             raise Unsupported(tag)
         tag = tag[len(NS):]
-        allowed = GEOMETRY.get(tag)
+        allowed = ALLOWED.get(tag)
         if allowed is None:
             raise Unsupported(tag)
         own = element.attrib
         for key, value in own.items():
-            if key not in PAINT and key not in allowed or value in ("inherit", "currentColor"):
+            if key not in allowed or value in ("inherit", "currentColor"):
                 raise Unsupported(key)
         if tag == "defs":
             return
@@ -328,7 +346,7 @@ class _Drawer:
         transform = own.get("transform")
         if transform:
             self.transform(transform)
-        opacity = float(own.get("opacity", 1))
+        opacity = float(own["opacity"]) if "opacity" in own else 1.0
         group = opacity < 1 and bool(children)
         if group:
             c.cairo_push_group(p)
@@ -373,16 +391,26 @@ class _Drawer:
             if "url(" in attrs.get("stroke", "") or tag == "text" and "url(" in attrs.get("fill", ""):
                 raise Unsupported("paint server")       # a gradient on a stroke or a text
             if tag == "text":
-                self.text(element, attrs, color(paint_color(attrs.get("fill", "black")), fill_opacity))
+                self.text(element, attrs, _paint(attrs.get("fill", "black"), fill_opacity))
                 c.cairo_new_path(p)
             elif shape is not None:
+                # cairo draws nothing with a clear source: such a fill or stroke is not asked for
                 fill = attrs.get("fill", "black")
-                if "url(" not in fill or not self.gradient(tag, attrs, fill, fill_opacity):
-                    c.cairo_set_source_rgba(p, *color(paint_color(fill), fill_opacity))
-                c.cairo_fill_preserve(p)
-                c.cairo_set_line_width(p, number(attrs.get("stroke-width", "1")))
-                c.cairo_set_source_rgba(p, *color(paint_color(attrs.get("stroke")), stroke_opacity))
-                c.cairo_stroke(p)
+                if "url(" in fill and self.gradient(tag, attrs, fill, fill_opacity):
+                    c.cairo_fill_preserve(p)
+                else:
+                    rgba = _paint(fill, fill_opacity)
+                    if rgba[3]:
+                        c.cairo_set_source_rgba(p, *rgba)
+                        c.cairo_fill_preserve(p)
+                width = number(attrs.get("stroke-width", "1"))
+                rgba = _paint(attrs.get("stroke"), stroke_opacity)
+                if rgba[3]:
+                    c.cairo_set_line_width(p, width)
+                    c.cairo_set_source_rgba(p, *rgba)
+                    c.cairo_stroke(p)
+                else:
+                    c.cairo_new_path(p)
         if children and tag != "clipPath":
             child_inherited = {k: v for k, v in attrs.items() if k not in NOT_INHERITED}
             for child in children:
@@ -647,12 +675,13 @@ class _Drawer:
         if a.get("stroke", "none") not in ("none", ""):
             raise Unsupported("stroked text")
         cairo, c, p = self.cairo, self.lib, self.p
-        family, slant, weight = fasttext.font_face(cairo, a.get)
+        family, slant, weight = _font_face(cairo, a.get("font-family"), a.get("font-style"),
+                                           a.get("font-weight"))
         size = a.get("font-size")
         font_size = length(size) if size else 12 * UNITS["pt"]
         xs, ys = element.attrib.get("x"), element.attrib.get("y")
-        x = number(normalize(xs)) if xs else 0.0
-        y = number(normalize(ys)) if ys else 0.0
+        x = _coordinate(xs) if xs else 0.0
+        y = _coordinate(ys) if ys else 0.0
         c.cairo_save(p)
         c.cairo_set_source_rgba(p, *rgba)
         c.cairo_select_font_face(p, family.encode("utf-8"), slant, weight)
@@ -669,6 +698,48 @@ class _Drawer:
 #: The drawer of each shape's outline.
 SHAPES = {"rect": _Drawer.shape_rect, "circle": _Drawer.shape_circle, "ellipse": _Drawer.shape_ellipse,
           "path": _Drawer.shape_path, "polygon": _Drawer.shape_polygon, "polyline": _Drawer.shape_polyline}
+
+
+_FACES: dict[tuple, tuple[str, int, int]] = {}
+_OPTIONS: dict[str, Any] = {}
+
+
+def _font_options(cairo: Any, rendering: str) -> Any:
+    """The font options cairosvg sets for a root's ``text-rendering`` (on a context's default
+    ones), made once per value."""
+    options = _OPTIONS.get(rendering)
+    if options is None:
+        options = _OPTIONS[rendering] = cairo.FontOptions()
+        options.set_antialias({"crispEdges": cairo.ANTIALIAS_NONE, "optimizeSpeed": cairo.ANTIALIAS_FAST,
+                               "optimizeLegibility": cairo.ANTIALIAS_GOOD,
+                               "geometricPrecision": cairo.ANTIALIAS_BEST}
+                              .get(rendering, cairo.ANTIALIAS_DEFAULT))
+        options.set_hint_style({"geometricPrecision": cairo.HINT_STYLE_NONE,
+                                "optimizeLegibility": cairo.HINT_STYLE_FULL}
+                               .get(rendering, cairo.HINT_STYLE_DEFAULT))
+        options.set_hint_metrics({"geometricPrecision": cairo.HINT_METRICS_OFF,
+                                  "optimizeLegibility": cairo.HINT_METRICS_ON}
+                                 .get(rendering, cairo.HINT_METRICS_DEFAULT))
+    return options
+
+
+def _font_face(cairo: Any, family: str | None, style: str | None, weight: str | None) -> tuple[str, int, int]:
+    """:func:`fasttext.font_face` of these attributes, each combination worked out once."""
+    key = (family, style, weight)
+    found = _FACES.get(key)
+    if found is None:
+        found = _FACES[key] = fasttext.font_face(cairo, {"font-family": family, "font-style": style,
+                                                          "font-weight": weight}.get)
+    return found
+
+
+def _coordinate(string: str) -> float:
+    """A text's x or y as cairosvg reads it (normalized, then a number); a plain number, as the
+    templates write it, needs no normalizing."""
+    try:
+        return float(string)
+    except ValueError:
+        return number(normalize(string))
 
 
 def _check_values(attrs: dict[str, str]) -> None:

@@ -272,11 +272,12 @@ def text_string(text: str) -> bytes:
     return b"<FEFF" + text.encode("utf-16-be").hex().upper().encode() + b">"
 
 
-def split(data: bytes) -> list[bytes]:
-    """Each page of a cairo PDF as a one-page PDF of its own, with what that page uses."""
+def split(data: bytes | Source) -> list[bytes]:
+    """Each page of a cairo PDF (or of it parsed) as a one-page PDF of its own, with what that
+    page uses."""
     import io
     parts = []
-    source = parse(data)                      # once, not once per page
+    source = data if isinstance(data, Source) else parse(data)      # once, not once per page
     for index in range(len(source.pages)):
         out = io.BytesIO()
         join([((source, index), None, None)], out, Meta(author="", producer="", creator=""))

@@ -229,47 +229,89 @@ def _pages_to_pdf(pages: Sequence[Page]) -> bytes:
     import io
 
     cairocffi = binding.load()
-    out = io.BytesIO()
-    surface = cairocffi.PDFSurface(out, *(mm_to_pt(v) for v in pages[0].size))
-    ctx = cairocffi.Context(surface)
-    for page in pages:
-        surface.set_size(*(mm_to_pt(v) for v in page.size))
+    uses = collections.Counter(svg for page in pages for svg in [f[0] for f in page.faces] + [page.overlay])
+    once = {svg for svg, n in uses.items() if n == 1 and svg}
+    for attempt in (once, set()):
+        out = io.BytesIO()
+        surface = cairocffi.PDFSurface(out, *(mm_to_pt(v) for v in pages[0].size))
+        ctx = cairocffi.Context(surface)
         try:
-            _draw_page(ctx, page)
-        except Exception as exc:  # cairosvg's errors are many kinds; name the page
-            raise GeneratorError(f"{page.label}: could not render the page: {_reason(exc)}") from None
-        ctx.show_page()
-    surface.finish()
+            for page in pages:
+                surface.set_size(*(mm_to_pt(v) for v in page.size))
+                try:
+                    _draw_page(ctx, page, attempt)
+                except _Redraw:
+                    raise
+                except Exception as exc:  # cairosvg's errors are many kinds; name the page
+                    raise GeneratorError(f"{page.label}: could not render the page: {_reason(exc)}") from None
+                ctx.show_page()
+        except _Redraw:
+            continue
+        finally:
+            surface.finish()
+        break
     return dedupe_resources(out.getvalue())
 
 
-def _draw_page(ctx, page: Page) -> None:
-    """Every face painted from its recording, clipped; then the overlay (marks)."""
+class _Redraw(Exception):
+    """A face drawn straight into the page was not of fastsvg's subset: the pages are drawn
+    again, every face from its recording."""
+
+
+def _draw_page(ctx, page: Page, direct: set[str] = frozenset()) -> None:
+    """Every face, clipped: drawn straight into the page when it is in ``direct`` (a face the
+    pages show once: a recording would be drawn, then drawn again into the page), else painted
+    from its recording (drawn once for all its copies); then the overlay (marks)."""
     w, h = page.size
     for svg, (x, y, fw, fh), (cx, cy, cw, ch, *oval) in page.faces:
+        if svg in direct:
+            ctx.save()
+            _clip(ctx, cx, cy, cw, ch, oval)
+            ctx.translate(mm_to_pt(x), mm_to_pt(y))
+            _draw_straight(ctx, svg, fw, fh)
+            ctx.restore()
+            continue
         rec, rw, rh = _recording(svg)
         ctx.save()
-        if oval and oval[0]:                  # a round piece: the ellipse inscribed in the clip
-            ctx.save()
-            ctx.translate(mm_to_pt(cx + cw / 2), mm_to_pt(cy + ch / 2))
-            ctx.scale(mm_to_pt(cw / 2), mm_to_pt(ch / 2))
-            ctx.arc(0, 0, 1, 0, 2 * math.pi)
-            ctx.restore()
-        else:
-            ctx.rectangle(mm_to_pt(cx), mm_to_pt(cy), mm_to_pt(cw), mm_to_pt(ch))
-        ctx.clip()
+        _clip(ctx, cx, cy, cw, ch, oval)
         ctx.translate(mm_to_pt(x), mm_to_pt(y))
         ctx.scale(mm_to_pt(fw) / rw, mm_to_pt(fh) / rh)
         ctx.set_source_surface(rec, 0, 0)
         ctx.paint()
         ctx.restore()
-    if page.overlay:
+    if page.overlay in direct:
+        ctx.save()
+        _draw_straight(ctx, page.overlay, w, h)
+        ctx.restore()
+    elif page.overlay:
         rec, rw, rh = _recording(page.overlay)
         ctx.save()
         ctx.scale(mm_to_pt(w) / rw, mm_to_pt(h) / rh)
         ctx.set_source_surface(rec, 0, 0)
         ctx.paint()
         ctx.restore()
+
+
+def _draw_straight(ctx, svg: str, w: float, h: float) -> None:
+    """``svg`` drawn into the page at the current point, ``w`` x ``h`` mm (:class:`_Redraw` when
+    it is not of fastsvg's subset)."""
+    try:
+        fastsvg.draw_into(ctx, svg, lambda rw, rh: ctx.scale(mm_to_pt(w) / rw, mm_to_pt(h) / rh))
+    except Exception:
+        raise _Redraw from None
+
+
+def _clip(ctx, cx: float, cy: float, cw: float, ch: float, oval: list) -> None:
+    """Clip to a face's rectangle, or to the ellipse inscribed in it for a round piece."""
+    if oval and oval[0]:
+        ctx.save()
+        ctx.translate(mm_to_pt(cx + cw / 2), mm_to_pt(cy + ch / 2))
+        ctx.scale(mm_to_pt(cw / 2), mm_to_pt(ch / 2))
+        ctx.arc(0, 0, 1, 0, 2 * math.pi)
+        ctx.restore()
+    else:
+        ctx.rectangle(mm_to_pt(cx), mm_to_pt(cy), mm_to_pt(cw), mm_to_pt(ch))
+    ctx.clip()
 
 
 _RESOURCE_DICT = re.compile(rb"/(?:XObject|Pattern|Shading|Font|ExtGState|ColorSpace|Properties)"
@@ -348,9 +390,18 @@ def _render_job(job: list[tuple[Path, Page]]) -> int:
     PDFs, which all carry the same font subsets (the joined file keeps one copy of them)."""
     from . import pdfjoin
     pages = _pages_to_pdf([page for _path, page in job])
-    for (path, _page), data in zip(job, pdfjoin.split(pages) if len(job) > 1 else [pages]):
+    drawn = pdfjoin.parse(pages) if len(job) > 1 else pages
+    _DRAWN.clear()
+    for index, ((path, page), data) in enumerate(zip(job, pdfjoin.split(drawn) if len(job) > 1 else [pages])):
         write_bytes(path, data, durable=False)  # a cache: drawn again if lost
+        _DRAWN[page_key(page)] = (drawn, index)
     return len(job)
+
+
+#: The pages of the job this process drew last: page key -> (their PDF, parsed, and the index of
+#: the page in it).  Joined from there, a file's pages are not read back from the cache, parsed
+#: and their fonts compared again one page at a time; only the last job is kept (flat memory).
+_DRAWN: dict[str, tuple] = {}
 
 
 def page_cost(pages: Sequence[Page]) -> int:
@@ -540,9 +591,10 @@ def _write_pdf(spec: tuple) -> tuple[int, int]:
     from . import pdfjoin
     path, folder, pages, meta = spec
 
-    def joined() -> Iterator[tuple[Path, tuple, tuple]]:     # made as the join takes them
+    def joined(drawn: bool = True) -> Iterator[tuple]:     # made as the join takes them
         for key, page_h, trimbox, bleedbox in pages:
-            yield page_file(folder, key), _box(trimbox, page_h), _box(bleedbox, page_h)
+            page = _DRAWN.get(key) if drawn else None
+            yield page or page_file(folder, key), _box(trimbox, page_h), _box(bleedbox, page_h)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = tmp_name(path)
     try:
@@ -552,7 +604,7 @@ def _write_pdf(spec: tuple) -> tuple[int, int]:
             except pdfjoin.Unsupported:       # not the simple PDF cairo writes: let pypdf join
                 fh.seek(0)
                 fh.truncate()
-                _write_with_pypdf(joined(), fh, meta)
+                _write_with_pypdf(joined(drawn=False), fh, meta)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

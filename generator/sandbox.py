@@ -16,16 +16,27 @@ import functools
 import math
 import os
 import time
+import types
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
+from jinja2.runtime import Macro
+from markupsafe import Markup
 from jinja2.sandbox import SandboxedEnvironment, safe_range
 
 MB = 1024 * 1024
+#: Types of bound methods: jinja wraps a ``str.format`` read as an attribute, so their safety is
+#: never remembered by type.
+_METHODS = (types.MethodType, types.BuiltinMethodType)
+#: A product of two whole numbers of at most this many bits together is far inside any budget.
+SMALL_BITS = 64
+#: (type, attribute) verdicts a sandbox remembers; names made on the fly beyond it are looked at
+#: every time.
+SAFE_KEPT = 4096
 
 
 @dataclass(frozen=True)
@@ -86,7 +97,14 @@ class Meter:
 
     def made(self, value: Any) -> Any:
         """``value``, refused when it is larger than any value may be."""
-        if isinstance(value, int) and not isinstance(value, bool):
+        kind = type(value)
+        if kind is float or kind is bool or value is None:      # most of what a face makes
+            return value
+        if kind is Markup or kind is str:                       # what its macros return
+            if len(value) > self.budget.size:
+                self._size(len(value), value, "it made")
+            return value
+        if isinstance(value, int):
             self._digits(value.bit_length() * math.log10(2), "it made")
         elif isinstance(value, (str, bytes, list, tuple, dict, set)):
             self._size(len(value), value, "it made")
@@ -97,7 +115,8 @@ class Meter:
         would be over the budget (computing it could take hours)."""
         if isinstance(left, int) and isinstance(right, (str, list, tuple)):
             left, right = right, left
-        said = f"{_short(left)} {operator} {_short(right)} would make"
+        def said() -> str:          # made only to be said: most products are small
+            return f"{_short(left)} {operator} {_short(right)} would make"
         if _whole(left) and _whole(right):
             if operator == "**" and right > 0 and abs(left) > 1:
                 self._digits(right * math.log10(abs(left)), said)
@@ -106,15 +125,15 @@ class Meter:
         elif operator == "*" and _whole(right) and isinstance(left, (str, list, tuple)):
             self._size(len(left) * right, left, said)
 
-    def _digits(self, digits: float, said: str) -> None:
+    def _digits(self, digits: float, said: str | Callable[[], str]) -> None:
         if digits > self.budget.digits + 1:
-            raise OverBudget(f"{said} a number of about {digits:,.0f} digits, over "
+            raise OverBudget(f"{_said(said)} a number of about {digits:,.0f} digits, over "
                              f"{self.budget.digits:,}")
 
-    def _size(self, n: int, like: Any, said: str) -> None:
+    def _size(self, n: int, like: Any, said: str | Callable[[], str]) -> None:
         if n > self.budget.size:
             what = "text of {:,} characters" if isinstance(like, str) else "list of {:,} items"
-            raise OverBudget(f"{said} a {what.format(n)}, over {self.budget.size:,}")
+            raise OverBudget(f"{_said(said)} a {what.format(n)}, over {self.budget.size:,}")
 
     def output(self, chunks: Iterable[str]) -> str:
         """The SVG a template writes, chunk by chunk, within the size and the time."""
@@ -150,6 +169,7 @@ class Sandbox(SandboxedEnvironment):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.meter = Meter(BUDGET)
+        self._safe: set[tuple[type, str]] = set()       # attributes found safe (see getattr)
         self.filters = {name: self._metered(f) for name, f in self.filters.items()}
         self.globals["range"] = self._range
         self.globals["lipsum"] = self._lipsum
@@ -164,12 +184,35 @@ class Sandbox(SandboxedEnvironment):
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         if type(left) is float or type(right) is float:     # most of a face's sums: cheap
             return self.binop_table[operator](left, right)
+        if operator == "*" and type(left) is int and type(right) is int \
+                and left.bit_length() + right.bit_length() <= SMALL_BITS:   # 2 * bleed: cheap too
+            return left * right
         self.meter.binop(operator, left, right)
         return self.meter.made(super().call_binop(context, operator, left, right))
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
         __self.meter.tick()
+        if type(__obj) is Macro:     # a template's macro: no Python sets one unsafe, jinja's check passes
+            return __self.meter.made(__context.call(__obj, *args, **kwargs))
         return __self.meter.made(super().call(__context, __obj, *args, **kwargs))
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        """jinja's sandboxed ``obj.attribute``, its verdict on a type's attribute remembered: it
+        depends only on the attribute's name and the object's type (a bound method, which may
+        be a ``str.format`` that jinja wraps, is looked at every time)."""
+        try:
+            value = getattr(obj, attribute)
+        except AttributeError:
+            return super().getattr(obj, attribute)
+        if type(value) not in _METHODS:
+            key = (type(obj), attribute)
+            if key in self._safe:
+                return value
+            if self.is_safe_attribute(obj, attribute, value):
+                if len(self._safe) < SAFE_KEPT:
+                    self._safe.add(key)
+                return value
+        return super().getattr(obj, attribute)
 
     def counted(self, iterable: Iterable) -> Iterator:
         meter = self.meter
@@ -193,6 +236,10 @@ class Sandbox(SandboxedEnvironment):
         from jinja2.utils import generate_lorem_ipsum
         self.meter.step(abs(int(n)) * abs(int(max)))
         return generate_lorem_ipsum(n, html, min, max)
+
+
+def _said(said: str | Callable[[], str]) -> str:
+    return said() if callable(said) else said
 
 
 def _whole(x: Any) -> bool:
@@ -287,7 +334,10 @@ def check_svg(svg: str | bytes, budget: Budget | None = None) -> Any:
     from xml.etree.ElementTree import ParseError, fromstring
 
     data = svg.encode("utf-8") if isinstance(svg, str) else svg
-    _refuse_entities(data)
+    # A text (a template's output, UTF-8 here) without "<!" has no DTD, so no entity; without
+    # "<?" it names no encoding: expat's first pass is for those.  Bytes may be in any encoding.
+    if not isinstance(svg, str) or "<!" in svg or "<?" in svg:
+        _refuse_entities(data)
     try:
         root = fromstring(data)
     except ParseError as exc:

@@ -7,7 +7,6 @@ All numbers are millimetres with (0, 0) at the top-left corner of the paper.  Th
 from __future__ import annotations
 
 import functools
-from importlib import resources
 import math
 import re
 from dataclasses import dataclass
@@ -22,9 +21,8 @@ Line = tuple[float, float, float, float]          # x1, y1, x2, y2
 @functools.lru_cache(maxsize=1)
 def data() -> dict:
     """The contents of sheets.yaml."""
-    from ludoteca.cards.yamlread import load_own
-    with open(Path(str(resources.files("ludoteca.generator") / "sheets.yaml")), encoding="utf-8") as fh:
-        return load_own(fh)
+    from . import owndata
+    return owndata.load(Path(__file__).with_name("sheets.yaml"))
 
 
 _CUSTOM = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(?:mm)?\s*$", re.I)

@@ -15,7 +15,6 @@ import math
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from .model import Component, GeneratorError, Options
@@ -71,9 +70,8 @@ class Profile:
 
 @functools.lru_cache(maxsize=1)
 def _data() -> dict:
-    from ludoteca.cards.yamlread import load_own
-    with open(Path(str(resources.files("ludoteca.generator") / "shops.yaml")), encoding="utf-8") as fh:
-        return load_own(fh)
+    from . import owndata
+    return owndata.load(Path(__file__).with_name("shops.yaml"))
 
 
 def profiles() -> dict[str, Profile]:

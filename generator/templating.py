@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import functools
-import html
+import gc
 import math
+import os
 import re
 import traceback
-from importlib import resources
 from pathlib import Path
 from typing import Any
 from collections.abc import Callable
 
 from .fonts import MIN_PT, FitError, fit as fit_text
 from .units import num, pt_to_mm
+from ludoteca import folder_of
 from ludoteca.cards import markers
 from .model import Face, GeneratorError, Options
 
-TEMPLATES = Path(str(resources.files("ludoteca.templates"))).resolve()  # the same path however reached
+TEMPLATES = folder_of("ludoteca.templates").resolve()  # the same path however reached
 
 
 class TemplateError(GeneratorError):
@@ -62,6 +63,10 @@ def environment(roots: tuple[str, ...] = (str(TEMPLATES),), sandboxed: bool = Fa
     env.globals["marker_place"] = markers.place
     env.globals["marker_places"] = markers.places
     env.globals.update(cos=math.cos, sin=math.sin, pi=math.pi, sqrt=math.sqrt)
+    # What is alive now (every module imported, jinja's among them) lives as long as the process:
+    # left out of the garbage collector's full passes, which otherwise walk it all again while
+    # the faces are rendered and drawn (5 % of a small deck's build)
+    gc.freeze()
     return env
 
 
@@ -170,11 +175,17 @@ def _kit_templates() -> Path:
 def _user_root(template: str, roots: tuple[str, ...]) -> Path | None:
     """The user's folder that holds ``template``, or None for the kit's own templates (looked
     at for every face: a file the user adds or removes meanwhile counts at once)."""
-    for root in roots:
-        base = Path(root).resolve()
-        if base != _kit_templates() and (base / template).is_file():
+    for base in _user_folders(roots):
+        if os.path.isfile(os.path.join(base, template)):
             return base
     return None
+
+
+@functools.lru_cache(maxsize=8)
+def _user_folders(roots: tuple[str, ...]) -> tuple[Path, ...]:
+    """The roots resolved, the kit's own templates/ left out (once per roots: resolving a path
+    for every face cost 0.1 ms, a tenth of the sandbox's cost of a face)."""
+    return tuple(base for base in (Path(root).resolve() for root in roots) if base != _kit_templates())
 
 
 _REFERENCE = re.compile(r"""(?P<head>\b(?:xlink:)?href\s*=\s*)(?P<q>["'])(?P<ref>[^"']*)(?P=q)"""
@@ -215,6 +226,10 @@ def embed_references(svg: str, folder: Path, template: str, warn: Callable[[str]
     ``#fragment`` the reference names); any other reference (outside the folder, absolute, another
     scheme, missing) left out with a warning.  An SVG file cairosvg could not draw is refused
     (:class:`~.sandbox.SvgRefused`)."""
+    if "href" not in svg and "url(" not in svg:
+        return svg
+    import html                          # only for faces that refer to something
+
     from .sandbox import SvgRefused
 
     def resolve(ref: str) -> str | None:
@@ -248,8 +263,6 @@ def embed_references(svg: str, folder: Path, template: str, warn: Callable[[str]
         new = resolve(m.group("uref"))
         return m.group(0) if new is None else (f'url("{new}")' if new != LEFT_OUT else "none")
 
-    if "href" not in svg and "url(" not in svg:
-        return svg
     return _REFERENCE.sub(replace, svg)
 
 

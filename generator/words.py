@@ -7,24 +7,20 @@ dictionary of {es, en} pairs in code; every entry is checked to have both texts.
 from __future__ import annotations
 
 import functools
-from importlib import resources
 from pathlib import Path
 
 from .model import GeneratorError
 
-WORDS_FILE = Path(str(resources.files("ludoteca.generator") / "words.yaml"))
+WORDS_FILE = Path(__file__).with_name("words.yaml")
 LANGS = ("es", "en")
 
 
 @functools.lru_cache(maxsize=4)
 def _data(source: Path) -> dict:
-    import yaml
-
-    from ludoteca.cards.yamlread import load_own
+    from . import owndata
     try:
-        with open(source, encoding="utf-8") as fh:
-            found = load_own(fh)
-    except (OSError, yaml.YAMLError) as exc:
+        found = owndata.load(source)
+    except owndata.Unreadable as exc:
         raise GeneratorError(f"{source.name}: cannot be read: {' '.join(str(exc).split())}") from None
     return found if isinstance(found, dict) else {}
 

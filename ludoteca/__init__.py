@@ -53,7 +53,18 @@ def lazy_names(package: str, homes: dict[str, str]):
     return __getattr__
 
 
+def folder_of(package: str) -> _Path:
+    """The folder of ``package`` (a package of Ludoteca), which holds its data files: what
+    ``importlib.resources.files`` gives for a package on disk, without importing
+    importlib.resources (15 ms of a process's start)."""
+    import importlib
+    where = importlib.import_module(package).__file__
+    if where is None:
+        raise ImportError(f"{package} is not a package on disk: its data files cannot be found")
+    return _Path(where).parent
+
+
 _here = _Path(__file__).resolve().parent
 if not (_here / "companion").is_dir() and (_here.parent / "companion").is_dir():
     __path__.append(str(_here.parent))  # noqa: F821
-del _here, _Path
+del _here

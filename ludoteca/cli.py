@@ -49,6 +49,10 @@ def build_parser(command: str | None = None) -> Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``ludoteca ARGV`` (the process's own arguments when ``argv`` is None) and return its
+    exit code.  Run as the process's command, a sub-command that sets ``quick_exit`` (``scan``)
+    ends the process as soon as it is done (:func:`leave`)."""
+    whole = argv is None
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
@@ -57,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(func(args) or 0)
+        code = int(func(args) or 0)
     except DataError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
@@ -67,6 +71,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
+    if whole and getattr(args, "quick_exit", False):
+        leave(code)
+    return code
+
+
+def leave(code: int) -> None:
+    """End the process with ``code`` once its output is flushed, without the interpreter's
+    tear-down of every module (NumPy's and OpenCV's: 15-20 ms of a scan's CPU, more than its
+    own code's start-up).  Only for a command whose files are all written and closed when it
+    returns (ludoteca.atomic's writes are) and that leaves no temporary files to clean up."""
+    import os
+
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (BrokenPipeError, OSError):
+        code = code or 1
+    os._exit(code)
 
 
 if __name__ == "__main__":

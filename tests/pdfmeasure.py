@@ -370,7 +370,8 @@ def fonts(page) -> list:
 def fingerprint(page) -> str:
     """A hash of what a page draws: its content and every form XObject it paints."""
     import hashlib
-    digest = hashlib.sha256(page.get_contents().get_data() if page.get_contents() else b"")
+    contents = page.get_contents()        # a stream with no keys of its own is falsy: compare to None
+    digest = hashlib.sha256(contents.get_data() if contents is not None else b"")
     for res in _walk_resources(page.get("/Resources"), set()):
         for ref in res.get("/XObject", {}).values():
             form = ref.get_object()

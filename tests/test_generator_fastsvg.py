@@ -204,3 +204,75 @@ def test_a_user_template_s_face_is_parsed_once_to_be_checked_and_drawn(tmp_path,
     again = fastsvg.record(svg)                 # taken once: parsed afresh the next time
     assert parsed == [1]
     assert _pixels(first) == _pixels(again)
+
+
+def _page_pdfs(tmp_path, monkeypatch, page) -> tuple[Path, Path]:
+    """The page drawn as the engine draws it, and drawn with every face from its recording."""
+    render._RECORDINGS.clear()
+    straight = tmp_path / "straight.pdf"
+    straight.write_bytes(render._pages_to_pdf([page]))
+
+    def refuse(*_args):
+        raise fastsvg.Unsupported("test")
+    with monkeypatch.context() as m:
+        m.setattr(fastsvg, "draw_into", refuse)
+        render._RECORDINGS.clear()
+        recorded = tmp_path / "recorded.pdf"
+        recorded.write_bytes(render._pages_to_pdf([page]))
+    render._RECORDINGS.clear()
+    return straight, recorded
+
+
+def _gray(path: Path):
+    """The one page of a PDF in gray at DPI, as poppler shows it (a Pillow image)."""
+    import io
+    import subprocess
+
+    from PIL import Image
+    done = subprocess.run(["pdftoppm", "-r", str(DPI), "-gray", str(path)], capture_output=True, check=True)
+    return Image.open(io.BytesIO(done.stdout))
+
+
+def test_a_face_a_page_shows_once_is_drawn_straight_into_it_and_looks_the_same(tmp_path, monkeypatch):
+    """A deck's faces (each shown once) and a sheet's marks are drawn into the page itself, not
+    recorded and then painted (half the work, half the file): no form per face, texts as text,
+    the same pixels as the page painted from recordings."""
+    fonts.configure()
+    deck = deck_component(ROOT / "bench" / "data" / "cards120.csv", "deck/card.svg.j2", None, (63.0, 88.0))
+    fronts = build.render_faces(deck, list(deck.fronts[:4]), Options(), (str(build.templating.TEMPLATES),))
+    page = lay_out(deck, fronts, None, Options()).pages[0]
+    straight, recorded = _page_pdfs(tmp_path, monkeypatch, page)
+    from pypdf import PdfReader
+    forms = [len(PdfReader(path).pages[0]["/Resources"].get("/XObject", {})) for path in (straight, recorded)]
+    assert forms == [0, 5]                            # four faces and the marks
+    from PIL import ImageChops
+    a, b = _gray(straight), _gray(recorded)
+    assert a.size == b.size
+    # the same shapes: only where a face is cut does the edge's antialiasing differ (a form's
+    # clip in poppler), by a fraction of a pixel's grey; a shape off by a pixel differs by all
+    counts = ImageChops.difference(a, b).histogram()
+    off = sum(counts[TOLERANCE + 1:])
+    worst = max(i for i, n in enumerate(counts) if n)
+    assert off < a.size[0] * a.size[1] / 100 and worst < 128, f"{off} pixels differ, by up to {worst}"
+    content = PdfReader(straight).pages[0].get_contents().get_data()
+    assert content.count(b"Tj") >= 4 * 3                  # texts stay text: a name, cost, colour
+
+
+def test_a_page_with_a_face_outside_the_subset_is_drawn_again_from_recordings(tmp_path, monkeypatch):
+    """A face outside fastsvg's subset met while drawing straight (part of the page may be drawn
+    by then): the page is drawn again, each face from its recording, that one by cairosvg."""
+    fonts.configure()
+    deck = deck_component(ROOT / "bench" / "data" / "cards120.csv", "deck/card.svg.j2", None, (63.0, 88.0))
+    fronts = build.render_faces(deck, list(deck.fronts[:3]), Options(), (str(build.templating.TEMPLATES),))
+    fronts[2] = fronts[2].replace("<rect", "<!-- a comment --><rect", 1)
+    page = lay_out(deck, fronts, None, Options()).pages[0]
+    drawn, slow = [], render._cairosvg_recording
+    monkeypatch.setattr(render, "_cairosvg_recording", lambda svg: drawn.append(svg) or slow(svg))
+    render._RECORDINGS.clear()
+    data = render._pages_to_pdf([page])
+    render._RECORDINGS.clear()
+    assert drawn == [fronts[2]]
+    (tmp_path / "page.pdf").write_bytes(data)
+    names = " ".join(w[0] for w in pm.words(tmp_path / "page.pdf")[1])
+    for row in list(deck.fronts[:3]):
+        assert row.context["name"].split()[0] in names

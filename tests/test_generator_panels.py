@@ -5,7 +5,8 @@ its kind in the data, in Spanish and in English, and with a made-up name as long
 allows (cards/names.py: ``MAX_NAME`` characters); the page-sized ones on A4 and on Letter.  Every
 ``<text>`` of the SVG is measured with the fonts the kit measures with (``fonts.text_width_mm``):
 its box must lie inside the panel it is drawn on (the smallest rectangle drawn before it that holds
-its anchor point) and, on a face that is cut out, at least ``SAFE_MM`` from the cut.
+its anchor point), off every scan marker's white margin and, on a face that is cut out, at least
+``SAFE_MM`` from the cut.
 """
 
 from __future__ import annotations
@@ -71,14 +72,15 @@ def _mapped(m, box: Box) -> Box:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def layout(svg: str) -> tuple[list[tuple[int, Box, str]], list[tuple[int, Box]], list[Box]]:
-    """The texts (drawing order, box, words), the panels (drawing order, box) and the frame
-    lines (the outer edge of stroked rectangles drawn in the face's own coordinates) of a face,
-    in face mm."""
+def layout(svg: str) -> tuple[list[tuple[int, Box, str]], list[tuple[int, Box]], list[Box], list[Box]]:
+    """The texts (drawing order, box, words), the panels (drawing order, box), the frame
+    lines (the outer edge of stroked rectangles drawn in the face's own coordinates) and the scan
+    markers (their white margin) of a face, in face mm."""
     root = ET.fromstring(svg)
     texts: list[tuple[int, Box, str]] = []
     panels: list[tuple[int, Box]] = []
     frames: list[Box] = []
+    marks: list[Box] = []
     top = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
     order = 0
 
@@ -98,7 +100,12 @@ def layout(svg: str) -> tuple[list[tuple[int, Box, str]], list[tuple[int, Box]],
         art = art or node.get("class") == "art"      # a picture: its lines are drawing, not frame
         tag = node.tag.replace(SVG, "")
         order += 1
-        if tag in ("defs", "clipPath", "mask") or node.get("class") == "scan-marker":
+        if node.get("class") == "scan-marker":
+            plate = node.find(f"{SVG}rect")
+            x, y = float(plate.get("x", 0)), float(plate.get("y", 0))
+            marks.append(_mapped(m, (x, y, x + float(plate.get("width")), y + float(plate.get("height")))))
+            return
+        if tag in ("defs", "clipPath", "mask"):
             return
         if tag == "rect" and not rotated:
             x, y = float(node.get("x", 0)), float(node.get("y", 0))
@@ -134,7 +141,7 @@ def layout(svg: str) -> tuple[list[tuple[int, Box, str]], list[tuple[int, Box]],
 
     for child in root:
         walk(child, top, False)
-    return texts, panels, frames
+    return texts, panels, frames, marks
 
 
 def _inside(inner: Box, outer: Box, tol: float = TOL) -> bool:
@@ -146,7 +153,7 @@ def problems(svg: str, size: tuple[float, float], safe: float | None,
              disc: float | None = None) -> list[str]:
     """Every text that leaves its panel, or comes nearer the cut than ``safe`` mm (None: a page
     item, not cut), or, on a round face, nearer the circle the face's square holds than ``disc`` mm."""
-    texts, panels, frames = layout(svg)
+    texts, panels, frames, marks = layout(svg)
     w, h = size
     face = (0.0, 0.0, w, h)
     out = []
@@ -165,6 +172,9 @@ def problems(svg: str, size: tuple[float, float], safe: float | None,
         elif disc is not None and max(math.hypot(x - w / 2, y - h / 2) for x in box[::2]
                                       for y in box[1::2]) > min(w, h) / 2 - disc + TOL:
             out.append(f"{words[:40]!r} {_fmt(box)} is within {disc:g} mm of the round cut")
+        for mark in marks:          # a label on a scan marker's white margin spoils both
+            if _overlap(box, mark) > TOL:
+                out.append(f"{words[:40]!r} {_fmt(box)} lies on a scan marker {_fmt(mark)}")
     for i, (_, a, words_a) in enumerate(texts):     # two labels printed over each other
         for _, b, words_b in texts[i + 1:]:
             if _overlap(a, b) > TOL:

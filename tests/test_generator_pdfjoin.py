@@ -189,3 +189,35 @@ def test_a_deck_embeds_each_font_once_per_render_job_not_once_per_page(tmp_path)
     # regular and bold, in at most two render jobs (one per worker): 4 at most, was 2 per page
     assert data.count(b"/FontFile2") <= 4
     assert pm.pdf_complaints(tmp_path / "probe.pdf") == []
+
+
+def test_a_file_is_joined_from_the_pages_just_drawn_the_same_as_from_the_cache(tmp_path, monkeypatch):
+    """The pages a build has just drawn are joined from the PDF they were drawn into (not read
+    back from the page cache one file at a time), into the very file a join of the cached
+    pages makes."""
+    from pathlib import Path
+
+    from ludoteca.generator import render
+    from ludoteca.generator.build import render_faces
+    from ludoteca.generator.deck import deck_component
+    from ludoteca.generator.layout import lay_out
+    from ludoteca.generator.model import Options
+    from ludoteca.generator.templating import TEMPLATES
+    deck = deck_component(Path(__file__).resolve().parent.parent / "bench" / "data" / "cards120.csv",
+                          "deck/card.svg.j2", None, (63.0, 88.0))
+    fronts = render_faces(deck, list(deck.fronts[:12]), Options(), (str(TEMPLATES),))
+    pages = lay_out(deck, fronts, None, Options()).pages
+    assert len(pages) == 2
+    job = [(page_file(tmp_path, render.page_key(p)), p) for p in pages]
+    render._render_job(job)
+    spec = [(render.page_key(p), p.size[1], p.trimbox, p.bleedbox) for p in pages]
+    cached = {path: path.read_bytes() for path, _page in job}
+    for path in cached:
+        path.unlink()                          # joined without them: from the pages just drawn
+    _write_pdf((tmp_path / "drawn.pdf", tmp_path, spec, pdfjoin.Meta(title="t")))
+    for path, data in cached.items():
+        path.write_bytes(data)
+    monkeypatch.setattr(render, "_DRAWN", {})  # another process: only the cache
+    _write_pdf((tmp_path / "cached.pdf", tmp_path, spec, pdfjoin.Meta(title="t")))
+    assert (tmp_path / "drawn.pdf").read_bytes() == (tmp_path / "cached.pdf").read_bytes()
+    assert pm.pdf_complaints(tmp_path / "drawn.pdf") == []

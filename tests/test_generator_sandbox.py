@@ -174,3 +174,24 @@ def test_an_entity_in_a_data_uri_is_said_in_words_when_the_page_is_drawn(capsys,
     assert code == 2 and len(err) == 1
     assert err[0] == ("ludoteca: error: deck/cards sheet 1 front: could not render the page: an SVG in "
                       "it declares the XML entity 'x'; entities are refused")
+
+
+class _Box:
+    """A value a template reads an attribute of."""
+
+    def __init__(self, v) -> None:
+        self.v = v
+
+
+def test_an_attribute_found_safe_once_is_still_looked_at_when_it_is_a_format_method():
+    """The sandbox remembers that a type's attribute is safe to read; a ``str.format`` read
+    through that same attribute of that same type is still jinja's sandboxed format, and a
+    private attribute of that type is still refused."""
+    from jinja2 import StrictUndefined
+    from jinja2.exceptions import SecurityError
+    env = sandbox.Sandbox(undefined=StrictUndefined)       # as templating makes it
+    assert env.from_string("{{ a.v }}").render(a=_Box("x")) == "x"
+    with pytest.raises(SecurityError):
+        env.from_string("{{ b.v('x') }}").render(b=_Box("{0.__class__}".format))
+    with pytest.raises(SecurityError):
+        env.from_string("{{ a.__class__ }}").render(a=_Box("x"))

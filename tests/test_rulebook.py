@@ -174,6 +174,18 @@ def test_a_booklet_has_no_blank_page_that_layout_can_avoid(books, catalog, game,
         assert padded(page_count(tight)) == padded(pages)
 
 
+@pytest.mark.parametrize("tight", [False, True])
+def test_counting_a_setting_finds_the_pages_of_setting_it(catalog, tight):
+    """The tighter setting a booklet may take is only counted (laid out, not drawn) before it is
+    kept: the count is the number of pages the book is then set on."""
+    from ludoteca.generator.rulebook import Book
+    from ludoteca.generator.rulebook.content import blocks
+    from ludoteca.generator.rulebook.typeset import page_count, pages_set, typeset
+    parts = blocks(catalog["el_mapa"], "es", catalog)      # 18 pages, 17 when tight
+    book = Book("", "", "es", "", "#000000", booklet_page_mm("a4"))
+    assert pages_set(parts, book, tight) == page_count(typeset(parts, book, tight)) > 4
+
+
 @pytest.mark.parametrize("paper", sorted(PAPERS))
 def test_page_sizes(books, paper):
     """The pages are half the paper (A5 on A4, half-letter on Letter); the booklet places them on

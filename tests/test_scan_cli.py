@@ -32,7 +32,7 @@ def run(*args: object) -> subprocess.CompletedProcess:
     return ludoteca(*args)
 
 
-@pytest.mark.parametrize("game_id,seed,size", [("ciudadelas", 11, "1.2MP"), ("el_mapa", 12, "3MP"),
+@pytest.mark.parametrize("game_id,seed,size", [("ciudadelas", 11, "1.2MP"), ("el_mapa", 14, "3MP"),
                                                ("gladiadores", 13, "1.2MP")])
 def test_lists_what_the_photo_shows(tmp_path, game_id, seed, size):
     path, truth = scanphotos.photo(tmp_path, "mesa", game_id, seed, size)
@@ -328,3 +328,25 @@ def test_the_marker_table_cache_keeps_the_newest_few_per_game(tmp_path, monkeypa
     kept = sorted(p.name for p in folder.glob("ciudadelas-*.json"))
     assert len(kept) == targets.KEEP and not any(f"old{n}." in name for n in range(4) for name in kept)
     assert len(list(folder.glob("el_mapa-*.json"))) == targets.KEEP + 3
+
+
+def test_a_scan_process_ends_without_the_interpreters_tear_down(tmp_path):
+    """`ludoteca scan` run as the process's command ends once its output is flushed, skipping the
+    tear-down of NumPy and OpenCV (its exit handlers do not run), with its exit code and output
+    whole; `ludoteca validate` still ends as Python does."""
+    import cv2
+    import numpy as np
+    path = tmp_path / "mesa.jpg"
+    path.write_bytes(cv2.imencode(".jpg", np.full((960, 1280), 200, np.uint8))[1].tobytes())
+    code = ("import atexit, sys; atexit.register(print, 'TEAR-DOWN'); from ludoteca.cli import main; "
+            "sys.argv[0] = 'ludoteca'; raise SystemExit(main())")
+    done = subprocess.run([sys.executable, "-c", code, "scan", str(path), str(path), "--game", "ciudadelas"],
+                          capture_output=True, text=True, encoding="utf-8", timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [f"{path}: 0 components"] * 2
+    bad = subprocess.run([sys.executable, "-c", code, "scan", str(tmp_path / "none.jpg"), "--game", "ciudadelas"],
+                         capture_output=True, text=True, encoding="utf-8", timeout=300)
+    assert bad.returncode == 2 and "TEAR-DOWN" not in bad.stdout and "none.jpg" in bad.stderr
+    other = subprocess.run([sys.executable, "-c", code, "--version"], capture_output=True, text=True,
+                           encoding="utf-8", timeout=300)
+    assert "TEAR-DOWN" in other.stdout

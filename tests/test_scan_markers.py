@@ -114,6 +114,42 @@ def test_every_printed_marker_reads_back_as_its_component(game_id):
         assert detect.recognise(cv2.cvtColor(face.rgb, cv2.COLOR_BGR2GRAY), table, det=det) == []
 
 
+def _building_face(building_id: str):
+    from ludoteca.generator.games import el_mapa
+    game = load(games=("el_mapa",))["el_mapa"]
+    comp = next(c for c in el_mapa.components(game, Options()) if c.id == "buildings")
+    return next(f for f in comp.fronts if f.context["id"] == building_id), comp.size_mm, game
+
+
+def test_el_mapa_building_tile_carries_its_marker_in_two_opposite_corners():
+    """A 30 mm building tile prints its marker twice, top-right and turned half a turn bottom-left
+    (issue 21: any overlap leaves one), each black square 3 mm or more from the cut and as large
+    as the single one it replaces (7.2 mm); the scanner reads the tile from either copy, once."""
+    face, (w, h), game = _building_face("templo_midas")
+    svg = render(face, (w, h), 3.0, Options())
+    assert svg.count('class="scan-marker"') == 2
+    assert "scan-marker" not in render(face, (w, h), 3.0, Options(markers=False))
+    (x, y, side, turn), (x2, y2, side2, turn2) = markers.places("el_mapa/building", w, h)
+    assert side == side2 >= 7.2 and (turn, turn2) == (0, 180)
+    assert x > w / 2 > y and y2 > h / 2 > x2                      # top right, bottom left
+    assert (x2 + side2 / 2, y2 + side2 / 2) == pytest.approx((w - x - side / 2, h - y - side / 2))
+    assert min(x2, y, w - x - side, h - y2 - side2) >= 3.0
+    assert markers.path(face.context["marker"], x2, y2, side2, turn=turn2) in svg
+    table = targets(game)
+    rendered = synth._render(face, (w, h), False)
+    gray = cv2.cvtColor(rendered.rgb, cv2.COLOR_BGR2GRAY)
+    det = detect.detector()
+    both = detect.recognise(gray, table, det=det)
+    assert [(f.target.id, f.copies, f.printed) for f in both] == [("templo_midas", 2, 2)]
+    px = synth.FACE_PX_PER_MM
+    for cx, cy, s, _turn in markers.places("el_mapa/building", w, h):     # a tile laid over one corner
+        covered = gray.copy()
+        q = markers.quiet(s)
+        covered[int((cy - q) * px):int((cy + s + q) * px), int((cx - q) * px):int((cx + s + q) * px)] = 90
+        found = detect.recognise(covered, table, det=det)
+        assert [(f.target.id, f.copies) for f in found] == [("templo_midas", 1)]
+
+
 def test_counts_by_kind():
     from ludoteca.companion.scan.tally import counts
     game = load(games=("el_mapa",))["el_mapa"]
@@ -124,12 +160,28 @@ def test_counts_by_kind():
 
 
 
+def _grey(face: Face, size: tuple[float, float]):
+    """A face rendered without bleed at 10 px per mm, in grey."""
+    import cairosvg
+    import numpy as np
+    png = cairosvg.svg2png(bytestring=render(face, size, 0.0, Options()).encode(), dpi=254)
+    return cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+
+
+def _around(gray, x: float, y: float, side: float, out: float, sides: str) -> list[int]:
+    """Grey values along the named sides (t, l, r, b) of a marker's black square, ``out`` mm
+    beyond its edge."""
+    import numpy as np
+    steps = np.linspace(0, side, 12)
+    points = {"t": [(x + t, y - out) for t in steps], "b": [(x + t, y + side + out) for t in steps],
+              "l": [(x - out, y + t) for t in steps], "r": [(x + side + out, y + t) for t in steps]}
+    return [int(gray[int(py * 10), int(px * 10)]) for k in sides for px, py in points[k]]
+
+
 def test_token_marker_stands_on_light_ground_on_the_dark_disc():
     """A Gladiadores point disc is dark to its edge: around its marker's one-cell white quiet zone
     the next cell out is light too (a tablet, not the disc's colour or a dark frame line), so that
     a blurred seated photo still shows a white square around the marker (issue 21)."""
-    import cairosvg
-    import numpy as np
     from ludoteca.generator.games import gladiadores
     game = load(games=("gladiadores",))["gladiadores"]
     for entry in (e for e in game.entries("token") if e.get("marker") is not None):
@@ -137,13 +189,56 @@ def test_token_marker_stands_on_light_ground_on_the_dark_disc():
         face = Face("gladiadores/token.svg.j2", gladiadores.plain(
             {"id": entry["id"], "shape": "disc", "colour": entry["colour"], "points": entry["points"],
              "name": entry["name"], "marker": entry["marker"]}), entry["id"])
-        png = cairosvg.svg2png(bytestring=render(face, (w, w), 0.0, Options()).encode(), dpi=254)
-        gray = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)   # 10 px per mm
         x, y, side = markers.place("gladiadores/token", w, w)
-        cell = side / (markers.BITS + 2)
-        out = 1.5 * cell                        # halfway across the cell beyond the quiet zone
-        ring = [(x + t, y - out) for t in np.linspace(0, side, 12)]
-        ring += [(x - out, y + t) for t in np.linspace(0, side, 12)]
-        ring += [(x + side + out, y + t) for t in np.linspace(0, side, 12)]
-        values = [int(gray[int(py * 10), int(px * 10)]) for px, py in ring]
+        values = _around(_grey(face, (w, w)), x, y, side, 1.5 * side / (markers.BITS + 2), "tlr")
         assert min(values) >= 200, (entry["id"], min(values))
+
+
+def test_point_disc_markers_are_as_large_as_a_cards():
+    """Every Gladiadores point disc carries a marker of at least 8 mm (cards carry 9 mm): the
+    15 mm disc's 4.35 mm marker was read in half the seated photos, the 20 mm disc's 5.8 mm one in
+    three quarters (bench_scan.py, issue 21); the marker stays a fifth of the disc, so the discs
+    are large."""
+    game = load(games=("gladiadores",))["gladiadores"]
+    discs = [e for e in game.entries("token") if e.get("marker") is not None]
+    assert discs
+    for entry in discs:
+        w = float(entry["size_mm"])
+        assert markers.place("gladiadores/token", w, w)[2] >= 8.0, (entry["id"], w)
+
+
+def test_building_markers_stand_on_light_ground():
+    """Both markers of a Gladiadores building stand on a light corner tile: no dark line just
+    outside the white quiet zone on any side, and towards the card's middle (the dark name band,
+    the cost icon) light half a cell further; a seated photo's blur merged the dark band into
+    the one-cell quiet zone (issue 21)."""
+    from ludoteca.generator.games import gladiadores
+    game = load(games=("gladiadores",))["gladiadores"]
+    entry = next(e for e in game.entries("building") if not e.get("starting"))     # the darker band
+    face = Face("gladiadores/building.svg.j2", gladiadores.plain(gladiadores.building_context(game, entry)),
+                entry["id"])
+    size = gladiadores.card_size(game)
+    gray = _grey(face, size)
+    for x, y, side, turn in markers.places("gladiadores/building", *size):
+        cell = side / (markers.BITS + 2)
+        inner = "rb" if turn == 0 else "lt"
+        assert min(_around(gray, x, y, side, 1.05 * cell, "tlrb")) >= 200, turn
+        assert min(_around(gray, x, y, side, 1.4 * cell, inner)) >= 200, turn
+
+
+def test_building_player_count_badge_is_light():
+    """The III/IV/V badge of a building front is a light shield with dark numerals: as a dark
+    shield with light bars it read as a marker (a false building) in a blurred 1.2 MP seated photo
+    (issue 21)."""
+    import numpy as np
+    from ludoteca.generator.games import gladiadores
+    game = load(games=("gladiadores",))["gladiadores"]
+    entry = next(e for e in game.entries("building") if not e.get("starting") and e["symbol"] != "none")
+    context = gladiadores.building_context(game, entry)
+    size = gladiadores.card_size(game)
+    with_badge = _grey(Face("gladiadores/building.svg.j2", gladiadores.plain(context), "a"), size)
+    without = _grey(Face("gladiadores/building.svg.j2", gladiadores.plain({**context, "numeral": None}), "b"), size)
+    ys, xs = np.nonzero(np.abs(with_badge.astype(int) - without.astype(int)) > 40)
+    assert len(xs) > 300                                                     # the badge is drawn
+    box = with_badge[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    assert np.median(box) >= 150, np.median(box)
