@@ -43,6 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_scan  # noqa: E402
 
 GAMES = ("ciudadelas", "el_mapa", "gladiadores")
+MAIN_DETECT = "/work/main/companion/scan/detect.py"
+NO_BASE = ""
 
 
 def _near(quads, centre, side: float):
@@ -176,18 +178,21 @@ def misses(photos: int, seed: int, sizes: list[str], out: Path, keep: Path | Non
     rows = r["rows"]
     if keep is not None:
         for meta, row in zip(kept, rows):
-            meta["row"] = {k: v for k, v in row.items() if k not in ("missed", "extra", "cpu")}
+            meta["row"] = {k: v for k, v in row.items() if k not in ("missed", "extra", "cpu", "kinds")}
         (keep / "photos.json").write_text(json.dumps({"seed": seed, "photos": kept}))
     _summary(rows, dump, f"seed {seed}", out)
     return dump
 
 
-def replay(folder: Path, out: Path) -> list[dict]:
-    """Read the photos kept by ``misses --keep`` with this tree's detector: the bench's table by
-    condition and the misses explained (the photos need not be made again)."""
+def replay(folder: Path, out: Path, base: Path | None = None) -> list[dict]:
+    """Read the photos kept by ``misses --keep`` with this tree's detector (or ``base``, another
+    copy of detect.py, whose misses are then not explained): the bench's table by condition and
+    the misses explained (the photos need not be made again)."""
     import cv2
     from ludoteca.cards import load
     from ludoteca.companion.scan import detect, synth, targets
+    if base is not None:
+        detect = _load(base, "detect_base")
     cv2.setNumThreads(1)
     catalog = load()
     det = detect.detector()
@@ -210,9 +215,12 @@ def replay(folder: Path, out: Path) -> list[dict]:
                    double=sum(max(0, got.get(m, 0) - n) for m, n in present.items()),
                    total_right=got == present, missed=sorted((vis - got).elements()),
                    extra=sorted((got - present).elements()))
+        if hasattr(bench_scan, "_by_kind"):             # the bench's found and visible by kind
+            row["kinds"] = bench_scan._by_kind(table, vis, got)
         rows.append(row)
         label = {k: row[k] for k in ("game", "resolution", "tilt", "blur", "light", "print", "tilt_deg")}
-        dump.extend(_explain_photo(path, table, found, truth, det, label))
+        if base is None:
+            dump.extend(_explain_photo(path, table, found, truth, det, label))
     _summary(rows, dump, f"kept in {folder} (seed {meta['seed']})", out)
     bench_scan.report_seated(rows)
     for res in sorted({r["resolution"] for r in rows}):
@@ -425,18 +433,20 @@ def main() -> int:
     ap.add_argument("--photos", type=int, default=34, help="photos per game")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--sizes", default="12MP,3MP,1.2MP")
-    ap.add_argument("--base", default="/work/main/companion/scan/detect.py")
+    ap.add_argument("--base", default=NO_BASE, help="cpu: the detect.py to pair with (main's by default); "
+                                                    "replay: read with this detect.py instead")
     ap.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "scan-misses.json"))
     args = ap.parse_args()
     sizes = args.sizes.split(",")
     if args.what == "misses":
         misses(args.photos, args.seed, sizes, Path(args.out), Path(args.keep) if args.keep else None)
     elif args.what == "replay":
-        replay(Path(args.keep), Path(args.out))
+        replay(Path(args.keep), Path(args.out), Path(args.base) if args.base != NO_BASE else None)
     elif args.what == "false":
         return 1 if false_reads(args.photos, args.seed, sizes, Path(args.keep) if args.keep else None) else 0
     else:
-        cpu(args.photos, args.seed, sizes, Path(args.base), Path(args.keep) if args.keep else None)
+        base = MAIN_DETECT if args.base == NO_BASE else args.base
+        cpu(args.photos, args.seed, sizes, Path(base), Path(args.keep) if args.keep else None)
     return 0
 
 
