@@ -141,7 +141,7 @@ def _name(target, lang: str) -> str:
 def _list(args: argparse.Namespace, game_id: str) -> int:
     """What each photo shows (the game's data is read whole only for --review, which writes a
     record; a listing needs the marker table alone)."""
-    from .scan.tally import counts, player_fields
+    from .scan.tally import counts, likely_missing, player_fields
     from .scan.targets import game_targets, targets
     if args.review:
         from ludoteca.cards import load
@@ -172,8 +172,9 @@ def _list(args: argparse.Namespace, game_id: str) -> int:
     if args.review:
         record = {"game": game.id, "players": [{"name": Path(path).stem, **player_fields(game, found)}
                                                for path, found in zip(args.photos, seen)]}
-        _write_review(args, game, record, {Path(path).stem: [(path, found)] for path, found in zip(args.photos, seen)},
-                      {})
+        read = list(zip(args.photos, seen))
+        _write_review(args, game, record, {Path(path).stem: [(path, found)] for path, found in read},
+                      {Path(path).stem: likely_missing(game, found, len(seen)) for path, found in read})
     if args.json:
         print(json_text({"game": game_id, "photos": photos}))
     return 0
@@ -182,7 +183,7 @@ def _list(args: argparse.Namespace, game_id: str) -> int:
 def _score(args: argparse.Namespace, catalog, game_id: str) -> int:
     from .engine.scoring import RecordError, read_record, score_record
     from .scan import ScanError
-    from .scan.tally import build_record, likely_missing, merge
+    from .scan.tally import build_record, finished_first, likely_missing, merge, missing_json, missing_words
     from .scan.targets import targets
     from .score_cli import format_table
     if args.photos:
@@ -201,7 +202,6 @@ def _score(args: argparse.Namespace, catalog, game_id: str) -> int:
     for (name, path), found in zip(pairs, _read(args, [path for _name, path in pairs], table)):
         shots.setdefault(name, []).append((path, found))
     photos = {name: merge([found for _path, found in taken]) for name, taken in shots.items()}
-    missing = {name: likely_missing(game, found, len(photos)) for name, found in photos.items()}
     partial = None
     if args.record:
         try:
@@ -213,6 +213,8 @@ def _score(args: argparse.Namespace, catalog, game_id: str) -> int:
         if isinstance(partial, dict) and "game" in partial and str(partial["game"]) != game_id:
             raise ScanError(f"{args.record}: game is '{partial['game']}', not '{game_id}'")
     record = build_record(game, photos, partial, args.sets, args.record or "<record>")
+    missing = {name: likely_missing(game, found, len(photos), finished_first(record, name))
+               for name, found in photos.items()}
     if args.save_record:
         import yaml
 
@@ -230,12 +232,12 @@ def _score(args: argparse.Namespace, catalog, game_id: str) -> int:
             print(problem, file=sys.stderr)
         return 2
     for name, gap in gaps.items():
-        print(f"ludoteca scan: {name}: {_say(_missing_text(gap), args.lang)}", file=sys.stderr)
+        print(f"ludoteca scan: {name}: {_say(missing_words(game, gap), args.lang)}", file=sys.stderr)
     if args.json:
         out = result.as_json()
         out["scan"] = {name: {"photos": [path for path, _found in taken],
                               "read": [f.as_json() for f in photos[name]],
-                              "likely_missing": _missing_json(missing[name])}
+                              "likely_missing": missing_json(missing[name])}
                        for name, taken in shots.items()}
         print(json_text(out))
     else:
@@ -270,27 +272,6 @@ def _read_line(name: str, found, lang: str) -> str:
     return _say(text, lang)
 
 
-def _missing_text(gap: dict | None) -> dict:
-    """What the rules say is missing, in words (``gap`` from ``tally.likely_missing``)."""
-    if gap is None:
-        return {"es": "las fotos muestran edificios que necesitan debajo más edificios de los que se ven "
-                      "(regla de apoyo); puntuado como se leyó: añade los que falten con --review",
-                "en": "the photos show buildings that need more buildings under them than are seen "
-                      "(support rule); scored as read: add the missing ones with --review"}
-    es = ", ".join(f"{n} de nivel {lv}" for lv, n in sorted(gap.items()))
-    en = ", ".join(f"{n} of level {lv}" for lv, n in sorted(gap.items()))
-    return {"es": f"probablemente faltan edificios que la regla de apoyo exige debajo de los leídos: {es} "
-                  f"(ocultos o sin leer); puntuado como se leyó: añádelos con --review o --record",
-            "en": f"likely missing buildings the support rule needs under those read: {en} "
-                  f"(hidden or not read); scored as read: add them with --review or --record"}
-
-
-def _missing_json(gap: dict | None):
-    if gap is None:
-        return {"more_than_a_few": True}
-    return {f"level_{lv}": n for lv, n in sorted(gap.items())}
-
-
 def _write_review(args: argparse.Namespace, game, record: dict, shots: dict, missing: dict) -> None:
     """``--review DIR``: the record read, with what each photo showed as comments, into
     DIR/record.yaml (the annotated photos are written by ``_read``)."""
@@ -298,7 +279,7 @@ def _write_review(args: argparse.Namespace, game, record: dict, shots: dict, mis
 
     from ludoteca.atomic import write_text
 
-    from .scan.tally import merge
+    from .scan.tally import merge, missing_words
     lines = ["# ludoteca scan --review: lo que muestran las fotos / what the photos show",
              f"# Revisa y edita, luego / check and edit, then: ludoteca score {Path(args.review) / 'record.yaml'}"]
     for name, taken in shots.items():
@@ -309,6 +290,6 @@ def _write_review(args: argparse.Namespace, game, record: dict, shots: dict, mis
                          + " (fotos juntas / photos together)")
         gap = missing.get(name, {})
         if gap != {}:
-            lines.append(f"# {shown(name)}: " + _say(_missing_text(gap), "both"))
+            lines.append(f"# {shown(name)}: " + _say(missing_words(game, gap), "both"))
     text = "\n".join(lines) + "\n" + yaml.safe_dump(record, allow_unicode=True, sort_keys=False)
     _write(write_text, "--review", Path(args.review) / "record.yaml", text)

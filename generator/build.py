@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -160,10 +161,12 @@ def build_components(comps: list[Component], opts: Options, out_dir: Path,
                      flat: bool = False, notes: list[str] | None = None,
                      owned: set[str] | None = None, names: dict[str, str] | None = None,
                      documents: list | None = None,
-                     books: Callable[[Workers], Callable[[], list]] | None = None) -> Summary:
+                     books: Callable[[Workers], Callable[[], list]] | None = None,
+                     workers: Workers | None = None) -> Summary:
     """Lay out, render and write every component and document (rulebooks); the manifest and the
     guide; PNGs with --png.  ``books(workers)`` starts typesetting the rulebooks (in the
-    workers, while the components are laid out) and gives the function that waits for them."""
+    workers, while the components are laid out) and gives the function that waits for them.
+    ``workers``: a pool the caller holds (and closes), else one of this build's own."""
     t0 = time.perf_counter()
     out_dir = Path(out_dir)
     check_out_dir(out_dir)
@@ -173,7 +176,7 @@ def build_components(comps: list[Component], opts: Options, out_dir: Path,
     try:
         cache = Cache(out_dir)
         remove_old_cache(out_dir)
-        with Workers() as workers:
+        with contextlib.nullcontext(workers) if workers is not None else Workers() as workers:
             if books is not None:                # before the workers start: they share its data
                 documents = books(workers)
             if not cache.pages.is_dir() and _big(comps, opts):   # cairo loads in the workers meanwhile
@@ -444,19 +447,18 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
     try:
         for _rel, pages, _entry_of in extra:
             sender.send(pages)
-        rendered = sender.finish()
-        if callable(documents):
+        if callable(documents):                 # the books were the workers' first jobs
             documents = documents()
+        # rulebooks: whole PDFs, staged here while the workers draw the last pages
+        books_written = sum(stage.write_bytes(out_dir / doc.rel, doc.data) for doc in documents or [])
+        rendered = sender.finish()
         entries = [_entry(p, opts) for p in planned] + [entry for _rel, _pages, entry in extra]
         entries += [d.entry() for d in documents or []]
         summary = Summary(notes=list(notes or []))
         files = [(p.laid.pages, out_dir / p.rel, p.rel,
                   _meta(p.comp, p.laid, opts, (names or {}).get(p.comp.game, ""))) for p in planned]
         files += [(pages, out_dir / rel, rel, _extra_meta(entry, opts)) for rel, pages, entry in extra]
-        summary.written = len(assemble_all(files, cache, workers, stage=stage))
-        for doc in documents or []:                      # rulebooks: whole PDFs, written as they are
-            target = out_dir / doc.rel
-            summary.written += stage.write_bytes(target, doc.data)
+        summary.written = len(assemble_all(files, cache, workers, stage=stage)) + books_written
         for p in planned:
             cache.index["component:" + p.rel] = dict(_remember(p.laid, keys[p.rel]),
                                                      notes=said.get(p.rel, []))
@@ -628,24 +630,57 @@ def game_components(game_id: str, catalog, opts: Options, notes: list[str]) -> l
 
 def build(games: list[str] | tuple[str, ...], opts: Options, out_dir: Path | str,
           cards_dir: Path | str | None = None) -> Summary:
-    """Build the print kit of ``games`` into ``out_dir``; returns what was done."""
-    from ludoteca.cards import load
-    games = tuple(games) or GAMES
-    catalog = load(cards_dir, games)
-    notes: list[str] = []
-    comps: list[Component] = []
-    for game_id in games:
-        comps += game_components(game_id, catalog, opts, notes)
-    names = {g: (catalog[g].meta.get("name") or {}).get(opts.lang, g) for g in games}
-    from .rulebook import start_documents
-    from .fonts import cache_dir
+    """Build the print kit of ``games`` into ``out_dir``; returns what was done.
 
-    def books(workers: Workers) -> Callable[[], list]:
-        # books to typeset start the workers (they share the catalog) and are set there while
-        # this process lays out the components
-        return start_documents(catalog, games, opts, cache_dir("rulebooks"), notes, workers)
-    return build_components(comps, opts, Path(out_dir), notes=notes, owned=set(games), names=names,
-                            books=books)
+    A cold kit (no page of it cached) starts its workers first: while this process loads the
+    cards and lays out the components, they import what setting the books and drawing the pages
+    need (the books are sent to them as soon as the cards are loaded)."""
+    from ludoteca.cards import load
+    from .fonts import cache_dir
+    from .rulebook import start_documents, warm_up
+    games = tuple(games) or GAMES
+    out_dir = Path(out_dir)
+    with Workers() as workers:
+        if _cold(out_dir):
+            _import_shared(games)
+            workers.start()                      # no pool on one core: all is done here
+            for _ in range(2 if workers.pool is not None else 0):   # one for each worker, most likely
+                workers.submit(warm_up)
+        catalog = load(cards_dir, games)
+        notes: list[str] = []
+        comps: list[Component] = []
+        for game_id in games:
+            comps += game_components(game_id, catalog, opts, notes)
+        names = {g: (catalog[g].meta.get("name") or {}).get(opts.lang, g) for g in games}
+
+        def books(workers: Workers) -> Callable[[], list]:
+            # books to typeset start the workers (if not yet started) and are set there while
+            # this process lays out the components
+            return start_documents(catalog, games, opts, cache_dir("rulebooks"), notes, workers)
+        return build_components(comps, opts, out_dir, notes=notes, owned=set(games), names=names,
+                                books=books, workers=workers)
+
+
+def _import_shared(games: tuple[str, ...]) -> None:
+    """What this process needs soon and the workers need as well (Jinja, the game modules),
+    imported before they are forked: once, not once more in each worker."""
+    templating.environment()
+    for game_id in games:
+        try:
+            importlib.import_module(f"ludoteca.generator.games.{game_id}")
+        except ModuleNotFoundError:
+            pass                                 # game_components says so, in its words
+
+
+def _cold(out_dir: Path) -> bool:
+    """Whether no page of the kit in ``out_dir`` is cached (every page is to be drawn).  A folder
+    not made yet counts as cold, and is not made here: a build whose cards fail leaves no folder
+    behind (and its cache, if it had one, is found once the build makes it)."""
+    from .render import kit_cache
+    if not out_dir.is_dir():
+        return True
+    root = kit_cache(out_dir.resolve())
+    return root is None or not (root / "pages").is_dir()
 
 
 def report(summary: Summary, stream=None, verbosity: int = 1) -> None:

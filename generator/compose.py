@@ -1,7 +1,8 @@
-"""One SVG document per page: faces nested and clipped at their place, crop marks around them."""
+"""A page: its faces, each clipped at its place, then an SVG overlay of crop marks and labels."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 
@@ -16,8 +17,10 @@ _REF = re.compile(r'(url\(#|href="#)([^)"]+)')
 
 @dataclass(slots=True)
 class Page:
-    """A page to render: its SVG and the boxes to set in the PDF (mm, top-left origin).  Slotted:
-    a huge deck keeps one per page (its key and boxes) until its file is written."""
+    """A page to render: its faces and overlay, the boxes to set in the PDF (mm, top-left origin)
+    and its cache key.  Slotted: a huge deck keeps one per page (its key and boxes) until its file
+    is written.  Pages a :class:`PageBuilder` makes have their key set and no ``svg``; another's
+    key is the hash of its ``svg`` (:func:`~.render.page_key`)."""
 
     svg: str
     size: tuple[float, float]
@@ -33,7 +36,8 @@ class Page:
 
 
 def nest(face_svg: str, x: float, y: float, w: float, h: float, prefix: str) -> str:
-    """A face's SVG document placed at (x, y) with size (w, h) mm, its ids made unique."""
+    """A face's SVG document placed at (x, y) with size (w, h) mm, its ids made unique (a
+    rulebook's scene nests the kit's faces in one picture)."""
     body = with_root(_XML_HEAD.sub("", face_svg, count=1), x=num(x), y=num(y), width=num(w), height=num(h))
     if 'id="' in body:
         body = _ID.sub(lambda m: f'id="{prefix}{m.group(1)}"', body)
@@ -42,12 +46,10 @@ def nest(face_svg: str, x: float, y: float, w: float, h: float, prefix: str) -> 
 
 
 class PageBuilder:
-    """Collects clipped faces and marks, then writes the page SVG."""
+    """Collects clipped faces and marks, then makes the page."""
 
     def __init__(self, size: tuple[float, float]):
         self.size = size
-        self.clips: list[str] = []
-        self.face_parts: list[str] = []
         self.parts: list[str] = []          # the overlay: marks, labels, drawn over the faces
         self.faces: list[tuple[str, Rect, tuple]] = []
 
@@ -55,15 +57,7 @@ class PageBuilder:
         """Put a face whose trim is ``place`` on the page, showing only ``clip`` of it (with
         ``oval``, only the ellipse inscribed in ``clip``: a round piece and its ring of bleed)."""
         x, y, w, h = place
-        n = len(self.clips)
-        cx, cy, cw, ch = clip
-        shape = (f'<ellipse cx="{num(cx + cw / 2)}" cy="{num(cy + ch / 2)}" rx="{num(cw / 2)}" '
-                 f'ry="{num(ch / 2)}"/>' if oval else
-                 f'<rect x="{num(cx)}" y="{num(cy)}" width="{num(cw)}" height="{num(ch)}"/>')
-        self.clips.append(f'<clipPath id="c{n}">{shape}</clipPath>')
         full = (x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed)
-        nested = nest(svg, *full, f"f{n}-")
-        self.face_parts.append(f'<g clip-path="url(#c{n})">{nested}</g>')
         self.faces.append((svg, full, (*clip, True) if oval else clip))
 
     def outline(self, rect: Rect, oval: bool, width: float, colour: str, dash: str = "") -> None:
@@ -99,10 +93,18 @@ class PageBuilder:
                 f'text-rendering="geometricPrecision">'
                 f'<defs>{defs}</defs>{body}</svg>')
 
-    def svg(self) -> str:
-        """The whole page as one SVG document: what the page is (and what its hash is of)."""
-        return self._doc("".join(self.clips), "".join(self.face_parts) + "".join(self.parts))
-
     def page(self, trimbox: Rect, bleedbox: Rect, label: str) -> Page:
-        return Page(self.svg(), self.size, trimbox, bleedbox, label, faces=list(self.faces),
-                    overlay=self._doc("", "".join(self.parts)))
+        overlay = self._doc("", "".join(self.parts))
+        return Page("", self.size, trimbox, bleedbox, label, key=self.key(overlay),
+                    faces=list(self.faces), overlay=overlay)
+
+    def key(self, overlay: str) -> str:
+        """The page's cache key: a hash of what is drawn (the paper, each face's SVG with its
+        place and clip, the overlay), and of the engine that draws it."""
+        from .render import ENGINE_VERSION
+        digest = hashlib.sha256(f"{ENGINE_VERSION}\0{self.size}".encode())
+        for svg, full, clip in self.faces:
+            digest.update(hashlib.sha256(svg.encode("utf-8")).digest())
+            digest.update(f"{full}{clip}\n".encode())
+        digest.update(overlay.encode("utf-8"))
+        return digest.hexdigest()[:32]

@@ -587,9 +587,11 @@ def file_key(pages: Sequence[Page], meta=None) -> str:
 def _write_pdf(spec: tuple) -> tuple[int, int]:
     """Join cached single pages into ``path`` (atomically), setting TrimBox and BleedBox, the
     document info, language and outline.  ``spec``: (path, the page cache's folder, [(page key,
-    page height, TrimBox, BleedBox)], Meta)."""
+    page height, TrimBox, BleedBox)], Meta[, durable]); not durable: no fsync (a staged file,
+    which :meth:`~.staging.Stage.commit` syncs with all the others)."""
     from . import pdfjoin
-    path, folder, pages, meta = spec
+    path, folder, pages, meta, *rest = spec
+    durable = rest[0] if rest else True
 
     def joined(drawn: bool = True) -> Iterator[tuple]:     # made as the join takes them
         for key, page_h, trimbox, bleedbox in pages:
@@ -606,7 +608,8 @@ def _write_pdf(spec: tuple) -> tuple[int, int]:
                 fh.truncate()
                 _write_with_pypdf(joined(drawn=False), fh, meta)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -654,7 +657,7 @@ def assemble_all(files: Sequence[tuple], cache: Cache, workers: Workers | None =
         key = file_key(pages, meta)
         if not cache.fresh(rel, key, path):
             spec = (stage.path(path) if stage is not None else path, cache.pages,
-                    [(page_key(p), p.size[1], p.trimbox, p.bleedbox) for p in pages], meta)
+                    [(page_key(p), p.size[1], p.trimbox, p.bleedbox) for p in pages], meta, stage is None)
             todo.append((rel, key, spec))
     if workers is not None and workers.pool is not None and len(todo) > 1:
         results = workers.map(_write_pdf, [t[2] for t in todo])

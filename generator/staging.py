@@ -55,7 +55,7 @@ class Stage:
                 return False
         except OSError:
             pass
-        return write_bytes(self.path(final), data)
+        return write_bytes(self.path(final), data, durable=False)     # synced at :meth:`commit`
 
     def write_text(self, final: Path, text: str) -> bool:
         """:meth:`write_bytes` of ``text`` in UTF-8."""
@@ -110,12 +110,28 @@ class Stage:
     def commit(self) -> None:
         """Swap every staged file in (the manifest last) and delete what is to go."""
         if self.written or self.removed:
+            self._sync()
             write_text(self.root / JOURNAL, json.dumps({"move": sorted(self.written, key=_order),
                                                         "remove": sorted(self.removed)}))
             self._swapping = True                   # from here on, the next build finishes it
             _apply(self.out, self.root)
             self._swapping = False
         self.discard()
+
+    def _sync(self) -> None:
+        """Make every staged file, and the folders that list them, durable before the journal
+        says to move them in.  The files are synced together (the file system flushes its
+        journal once for many of them), not each as it is written: a kit's 30 files took about
+        20 ms each."""
+        from concurrent.futures import ThreadPoolExecutor
+        files = [self.root / rel for rel in self.written]
+        folders = {self.root} | {parent for path in files for parent in path.parents
+                                 if parent.is_relative_to(self.root)}
+        if files:
+            with ThreadPoolExecutor(min(8, len(files))) as pool:
+                list(pool.map(_sync_file, files))
+        for folder in sorted(folders, reverse=True):      # the deepest first, the staging folder last
+            sync_folder(folder)
 
     @property
     def swapping(self) -> bool:
@@ -129,6 +145,18 @@ class Stage:
         if self._lock is not None:
             os.close(self._lock)
             self._lock = None
+
+
+def _sync_file(path: Path) -> None:
+    """fsync one staged file (one a writer dropped again is not there: nothing to sync)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _order(rel: str) -> tuple[bool, str]:

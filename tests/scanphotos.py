@@ -43,3 +43,22 @@ def photo(tmp: Path, name: str, game_id: str, seed: int, size: str = "3MP",
     path = tmp / f"{name}.jpg"
     path.write_bytes(jpg)
     return path, truth
+
+
+@cache
+def face(game_id: str, entry_id: str) -> synth.Face:
+    """One marked face as the kit prints it, rendered alone (the game's other faces are not needed)."""
+    import importlib
+
+    from ludoteca.companion.scan.targets import targets
+    from ludoteca.generator.model import Options
+    game = catalog()[game_id]
+    table = targets(game)
+    module = importlib.import_module(f"ludoteca.generator.games.{game_id}")
+    for comp in module.components(game, Options()):
+        for one in comp.fronts:
+            number = one.context.get("marker")
+            if number in table and table[number].id == entry_id and comp.layout == "grid":
+                rendered = synth._render(one, comp.size_mm, table[number].round)
+                return synth.Face(rendered.rgb, rendered.alpha, rendered.size_mm, table[number])
+    raise LookupError(entry_id)

@@ -320,3 +320,40 @@ def test_a_new_back_offset_for_one_game_of_a_full_kit_is_refused(kit, tmp_path, 
     capsys.readouterr()
     assert main(["build", "el_mapa", "--back-offset", "1,0", "--out", str(out)]) == 2
     assert "holds a kit built with back_offset_mm [0.0, 0.0] (now [1.0, 0.0])" in capsys.readouterr().err
+
+
+def test_a_kit_whose_cards_fail_makes_no_output_folder(tmp_path, monkeypatch):
+    """A cold kit looks for its cache before the cards are loaded, yet cards that fail leave no
+    output folder behind (one core: no workers to start and end)."""
+    from ludoteca.cards.problems import DataError
+    from ludoteca.generator.build import build
+    from ludoteca.generator.model import Options
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    with pytest.raises(DataError, match="no such folder"):
+        build(["ciudadelas"], Options(quiet=True), tmp_path / "kit", tmp_path / "no-cards")
+    assert not (tmp_path / "kit").exists()
+
+
+def test_staged_files_and_their_folders_are_synced_before_the_journal(tmp_path, monkeypatch):
+    """A file staged without fsync (as the workers join the PDFs) and the folder that lists it are
+    on disk before the journal says to move it in: a crash after the journal never finds it gone."""
+    from ludoteca.generator import staging
+    out = tmp_path / "kit"
+    out.mkdir()
+    stage = staging.Stage(out)
+    stage.open()
+    stage.path(out / "game" / "cards.pdf").write_bytes(b"%PDF-1.5 joined")
+    stage.write_text(out / "manifest.json", "{}")
+    synced: list[str] = []
+    real = os.fsync
+
+    def fsync(fd):
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        return real(fd)
+    monkeypatch.setattr(os, "fsync", fsync)
+    stage.commit()
+    journal = next(i for i, p in enumerate(synced) if Path(p).name.startswith(f".{staging.JOURNAL}"))
+    before = set(synced[:journal])
+    assert {str(stage.root / "game" / "cards.pdf"), str(stage.root / "game"), str(stage.root),
+            str(stage.root / "manifest.json")} <= before
+    assert (out / "game" / "cards.pdf").read_bytes() == b"%PDF-1.5 joined"

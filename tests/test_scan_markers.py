@@ -242,3 +242,34 @@ def test_building_player_count_badge_is_light():
     assert len(xs) > 300                                                     # the badge is drawn
     box = with_badge[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
     assert np.median(box) >= 150, np.median(box)
+
+
+def test_el_mapa_counter_marker_stands_on_light_ground_over_its_ring():
+    """An El Mapa counter's marker sits low, where the disc's coloured ring runs: left, right and
+    below its one-cell white quiet zone the next cell out is light too (a cream tablet over the
+    ring), so that a blurred seated photo still shows a white square around it (issue 21: the
+    ring, darkening that margin, had the bit check refuse counters ArUco had read)."""
+    import cairosvg
+    import numpy as np
+    from ludoteca.generator.games import el_mapa
+    game = load(games=("el_mapa",))["el_mapa"]
+    comps = el_mapa.components(game, Options())
+    parts = [part for c in comps if c.layout == "pack" for part in c.parts]
+    seen = set()
+    for comp in parts:
+        for face in comp.fronts:
+            number = face.context.get("marker")
+            if number is None or number in seen:
+                continue
+            seen.add(number)
+            w = comp.size_mm[0]
+            png = cairosvg.svg2png(bytestring=render(face, (w, w), 0.0, Options()).encode(), dpi=254)
+            gray = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)   # 10 px per mm
+            x, y, side = markers.place("el_mapa/counter", w, w)
+            out = 1.5 * side / (markers.BITS + 2)      # halfway across the cell beyond the quiet zone
+            ring = [(x - out, y + t) for t in np.linspace(0, side, 12)]
+            ring += [(x + side + out, y + t) for t in np.linspace(0, side, 12)]
+            ring += [(x + t, y + side + out) for t in np.linspace(0, side, 12)]
+            values = [int(gray[int(py * 10), int(px * 10)]) for px, py in ring]
+            assert min(values) >= 200, (face.context.get("name"), w, min(values))
+    assert len(seen) == 8

@@ -85,8 +85,9 @@ READ_CORR = 0.85
 #: such a read, already the best code by FIT_RATIO, is held against the grids one cell away by
 #: this ratio instead (a blurred lone cell is what made the detector give up on it)
 READ_NEIGHBOUR_RATIO = 1.3
-#: a read the cell check refuses ("bits") has its corners fitted to the image (refine_corners) and is checked
-#: again: the code is drawn FIT_PX pixels a cell with FIT_QUIET cells of white around it
+#: a read the cell check refuses ("bits") has its corners fitted to the image (refine_corners)
+#: and is checked again: the code is drawn FIT_PX pixels a cell with FIT_QUIET cells of white
+#: around it
 FIT_PX = 6
 FIT_QUIET = 1
 REFIT = True
@@ -96,9 +97,6 @@ REFIT_CORR = 0.7
 #: detector, at most DIM_GAIN times
 DIM_LEVEL = 180
 DIM_GAIN = 4.0
-#: two reads of one code are one face's two copies when the step from one to the other is within
-#: this share of the step the two markers' frames foresee
-SAME_FACE = 0.3
 
 
 @dataclass
@@ -775,56 +773,21 @@ def outline(target: Target, corners: Sequence[tuple[float, float]]) -> list[tupl
     return [(float(a), float(b)) for a, b in mapped]
 
 
-def _frame(corners, side: float):
-    """A marker's centre and its x and y steps per mm in the image, each the mean of two opposite
-    sides (steadier than a homography from four corners of a small marker)."""
-    import numpy as np
-
-    p = np.asarray(corners, float)
-    ex = ((p[1] - p[0]) + (p[2] - p[3])) / (2 * side)
-    ey = ((p[3] - p[0]) + (p[2] - p[1])) / (2 * side)
-    return p.mean(axis=0), ex, ey
-
-
-def same_face(a: Found, b: Found) -> bool:
-    """Whether two reads of the same code are two copies on one face: turned half a turn from each
-    other, and ``b``'s marker where the face's other copy is printed as ``a``'s marker and ``b``'s
-    see it.  Each marker's own scale is off across a face seen from a seat (the near one larger),
-    one one way and one the other: their mean is compared with the step between the two markers
-    (within :data:`SAME_FACE` of its length)."""
-    import numpy as np
-
-    x, y, s = a.target.place
-    ca, exa, eya = _frame(a.corners, s)
-    cb, exb, eyb = _frame(b.corners, s)
-    if float(np.dot(exa, exb)) >= 0 or float(np.dot(eya, eyb)) >= 0:
-        return False
-    for px, py, side, _turn in a.target.places[1:]:
-        dx, dy = px + side / 2 - (x + s / 2), py + side / 2 - (y + s / 2)
-        step = ((exa * dx + eya * dy) - (exb * dx + eyb * dy)) / 2
-        if float(np.linalg.norm(cb - ca - step)) < SAME_FACE * float(np.linalg.norm(step)):
-            return True
-    return False
-
-
 def recognise(gray, table: Mapping[int, Target], factor: float = 1.0, det: Any = None) -> list[Found]:
     """The components of ``table`` in a grey image; coordinates divided by ``factor`` (the photo's).
 
-    A face's copies of its marker count once: reads of one code whose faces lie on each other are
-    one component, read as many times as copies were seen."""
-    found: list[Found] = []
+    A face's copies of its marker count once: the reads are grouped into pieces by where they sit
+    (:func:`tally.pieces`)."""
+    from .tally import pieces
+
+    reads: list[Found] = []
     for code, quad in find_markers(gray, det=det, reduced=factor < 1):
         target = table.get(code)
         if target is None:
             continue
         quad = [(px / factor, py / factor) for px, py in quad]
-        read = Found(target, quad, outline(target, quad), printed=len(target.places))
-        twin = next((f for f in found if f.marker == code and f.copies < f.printed and same_face(f, read)), None)
-        if twin is not None:
-            twin.copies += 1
-            twin.seen.append(quad)
-        else:
-            found.append(read)
+        reads.append(Found(target, quad, outline(target, quad), printed=len(target.places)))
+    found = pieces(reads)
     found.sort(key=lambda f: (f.centre[1], f.centre[0]))
     return found
 

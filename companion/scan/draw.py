@@ -24,7 +24,8 @@ def annotate(image, found: Sequence[Found], lang: str = "es"):
     for f in found:
         colour = COLOURS.get(f.target.kind, (255, 255, 255)) if f.sure else UNSURE
         cv2.polylines(out, [np.int32(f.outline)], True, colour, width, cv2.LINE_AA)
-        cv2.polylines(out, [np.int32(f.corners)], True, (0, 0, 255), max(1, width // 2), cv2.LINE_AA)
+        # every marker that voted for the piece (both copies of a card read, or one)
+        cv2.polylines(out, [np.int32(q) for q in f.seen], True, (0, 0, 255), max(1, width // 2), cv2.LINE_AA)
         name = str(f.target.name.get(lang) or f.target.id) + ("" if f.sure else " ?")
         x, y = (int(v) for v in f.centre)
         scale = width / 3

@@ -105,9 +105,8 @@ def _render(face, size: tuple[float, float], round_: bool, markers_on: bool = Tr
     key = hashlib.sha256(f"{FACE_PX_PER_MM}\0{svg}".encode()).hexdigest()[:20]
     folder = fonts.cache_dir("scan-faces")
     path = folder / f"{key}.png" if folder else None
-    if path is not None and path.is_file():
-        rgb = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    else:
+    rgb = cv2.imread(str(path), cv2.IMREAD_COLOR) if path is not None and path.is_file() else None
+    if rgb is None:                   # not drawn yet, or a cache file cut short: draw it
         fonts.configure()
         import cairosvg
         png = cairosvg.svg2png(bytestring=svg.encode(), dpi=FACE_PX_PER_MM * 25.4)
@@ -116,10 +115,9 @@ def _render(face, size: tuple[float, float], round_: bool, markers_on: bool = Tr
         if rgba.shape[2] == 4:          # transparent parts (none on a face with a background) on white
             a = rgba[:, :, 3:4].astype(np.float32) / 255
             rgb = (rgb * a + 255 * (1 - a)).astype(np.uint8)
-        if path is not None:
-            tmp = path.with_suffix(".tmp.png")
-            cv2.imwrite(str(tmp), rgb)
-            tmp.replace(path)
+        if path is not None:   # a rebuildable cache file: atomic (processes share it), not synced
+            from ludoteca import atomic
+            atomic.write_bytes(path, cv2.imencode(".png", rgb)[1].tobytes(), durable=False)
     h, w = rgb.shape[:2]
     alpha = np.full((h, w), 255, np.uint8)
     if round_:

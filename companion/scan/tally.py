@@ -11,6 +11,11 @@ Each game's photographed fields come from its marked components:
 
 Everything else (gold, who completed first, revealed tiles, coins, the target...) comes from a
 partial record and ``--set`` values.  Scoring itself is never done here.
+
+Before that, :func:`pieces` turns the markers read into pieces by where they lie (a card's two
+copies vote together, identical cards stay apart), :func:`merge` joins one player's photos, and
+:func:`likely_missing` names what the rules say must be there and the photos lack: it is said,
+never added.
 """
 
 from __future__ import annotations
@@ -37,6 +42,128 @@ def counts(found: Iterable[Found]) -> dict[str, dict[str, int]]:
     return {kind: dict(sorted(c.items())) for kind, c in sorted(out.items())}
 
 
+#: two reads of one code are copies on one face when the step from one to the other is within this
+#: share of the step their frames foresee (one face seen from a seat at up to 50 degrees: 0.16 at
+#: most; a neighbouring card's marker 18 mm from where the other copy is printed: 0.29)
+SAME_FACE = 0.3
+
+
+def _frame(corners, side: float):
+    """A marker's centre and its x and y steps per mm in the image, each the mean of two opposite
+    sides (steadier than a homography from four corners of a small marker)."""
+    import numpy as np
+
+    p = np.asarray(corners, float)
+    ex = ((p[1] - p[0]) + (p[2] - p[3])) / (2 * side)
+    ey = ((p[3] - p[0]) + (p[2] - p[1])) / (2 * side)
+    return p.mean(axis=0), ex, ey
+
+
+def face_gap(a: Found, b: Found) -> float | None:
+    """How far ``b``'s marker is from where ``a``'s face prints its other copy, as a share of the
+    step between the two (0: exactly there), or None when the two cannot be copies on one face
+    (not turned half a turn from each other, as a face's two copies are).  Each marker's own scale
+    is off across a face seen from a seat (the near one larger), one one way and the other the
+    other: the mean of the two frames foresees the step."""
+    import numpy as np
+
+    x, y, s = a.target.place
+    ca, exa, eya = _frame(a.corners, s)
+    cb, exb, eyb = _frame(b.corners, s)
+    if float(np.dot(exa, exb)) >= 0 or float(np.dot(eya, eyb)) >= 0:
+        return None
+    gaps = []
+    for px, py, side, _turn in a.target.places[1:]:
+        dx, dy = px + side / 2 - (x + s / 2), py + side / 2 - (y + s / 2)
+        step = ((exa * dx + eya * dy) - (exb * dx + eyb * dy)) / 2
+        gaps.append(float(np.linalg.norm(cb - ca - step)) / max(float(np.linalg.norm(step)), 1e-9))
+    return min(gaps, default=None)
+
+
+def _same_copy(a: Found, b: Found) -> bool:
+    """Two reads of one printed marker (the same code, the same way up, on each other)."""
+    import numpy as np
+
+    ca, exa, _ = _frame(a.corners, 1.0)
+    cb, exb, _ = _frame(b.corners, 1.0)
+    return float(np.dot(exa, exb)) > 0 and float(np.linalg.norm(ca - cb)) < 0.5 * float(np.linalg.norm(exa))
+
+
+def pieces(reads: Sequence[Found]) -> list[Found]:
+    """Single marker reads grouped into pieces by where they sit: a card's copies of its marker vote
+    together only when they lie where one face's copies lie (:func:`face_gap` under
+    :data:`SAME_FACE`), the closest pairs first, so that identical cards laid close together are
+    each counted once, never merged into one, never twice; one printed marker read twice counts
+    once.  Each piece is the first of its reads, with ``copies`` and ``seen`` of all of them."""
+    kept: list[Found] = []
+    for read in reads:
+        if not any(k.marker == read.marker and _same_copy(k, read) for k in kept):
+            kept.append(read)
+    pairs = []
+    for i, a in enumerate(kept):
+        for j in range(i + 1, len(kept)):
+            b = kept[j]
+            if b.marker != a.marker or a.printed < 2:
+                continue
+            gap = face_gap(a, b)
+            if gap is not None and gap < SAME_FACE:
+                pairs.append((gap, i, j))
+    group = list(range(len(kept)))          # each read's piece: the index of its first read
+    members: dict[int, list[int]] = {i: [i] for i in range(len(kept))}
+    for _gap, i, j in sorted(pairs):
+        gi, gj = group[i], group[j]
+        if gi == gj or len(members[gi]) + len(members[gj]) > kept[i].printed:
+            continue
+        joined = members[gi] + members[gj]
+        if any(face_gap(kept[p], kept[q]) is None for p in joined for q in joined if p < q):
+            continue                        # two reads the same way up: two faces, not one
+        first = min(gi, gj)
+        for k in joined:
+            group[k] = first
+        members[first] = sorted(joined)
+        members.pop(max(gi, gj))
+    out = []
+    for first, index in sorted(members.items()):
+        base = kept[first]
+        base.copies = len(index)
+        base.seen = [list(kept[k].corners) for k in index]
+        base.outline = face_outline(base)
+        out.append(base)
+    return out
+
+
+def face_outline(piece: Found) -> list[tuple[float, float]]:
+    """The whole face of a piece in the photo, from the markers that voted for it: through the
+    homography of both copies' eight corners when two were read (they span the face), else through
+    the read marker's frame (its mean sides; a homography of one small marker's four corners throws
+    a far corner of the face off by more than the face itself)."""
+    from .detect import CIRCLE_POINTS, require_cv2
+    cv2 = require_cv2()
+    import numpy as np
+
+    w, h = piece.target.size_mm
+    if piece.target.round:
+        t = np.linspace(0, 2 * np.pi, CIRCLE_POINTS, endpoint=False)
+        face = np.stack([w / 2 + w / 2 * np.cos(t), h / 2 + h / 2 * np.sin(t)], axis=1)
+    else:
+        face = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+    places = piece.target.places
+    if len(piece.seen) >= 2 and len(places) >= 2:
+        src, dst = [], []
+        for (x, y, side, turn), quad in zip(places, piece.seen):
+            square = [[x, y], [x + side, y], [x + side, y + side], [x, y + side]]
+            src += square[2:] + square[:2] if turn == 180 else square
+            dst += [list(p) for p in quad]
+        homography, _ = cv2.findHomography(np.float32(src), np.float32(dst), 0)
+        if homography is not None:
+            mapped = cv2.perspectiveTransform(np.float32(face).reshape(-1, 1, 2), homography).reshape(-1, 2)
+            return [(float(a), float(b)) for a, b in mapped]
+    x, y, side = piece.target.place
+    centre, ex, ey = _frame(piece.corners, side)
+    mapped = centre + np.outer(face[:, 0] - (x + side / 2), ex) + np.outer(face[:, 1] - (y + side / 2), ey)
+    return [(float(a), float(b)) for a, b in mapped]
+
+
 def merge(photos: Sequence[Sequence[Found]]) -> list[Found]:
     """One player's photos as one: a second photo of the same pieces adds what the first missed.
     Each kind of piece counts as often as the photo that shows it most often (two photos from two
@@ -54,15 +181,59 @@ def merge(photos: Sequence[Sequence[Found]]) -> list[Found]:
     return [f for number in sorted(best) for f in best[number]]
 
 
-def likely_missing(game: Game, found: Sequence[Found], players: int) -> dict[int, int] | None:
+def likely_missing(game: Game, found: Sequence[Found], players: int, finished_first: bool = False
+                   ) -> dict[int | str, int] | None:
     """What the rules say must be there and the photos do not show: for El Mapa, the buildings by
-    level that the read buildings need under them (``{1: 2}``: two of level 1), ``{}`` when
-    nothing is missing, ``None`` when more than a few are; other games: ``{}``."""
+    level that the read buildings need under them (``{1: 2}``: two of level 1); for Ciudadelas, the
+    districts a city said to be completed first lacks to be complete (``{"district": 1}``);
+    ``{}`` when nothing is missing, ``None`` when more than a few are."""
+    if game.id == "ciudadelas":
+        city = sum(f.target.kind in ("district", "dark_district") for f in found)
+        short = int(game.meta["complete_city"]) - city
+        return {"district": short} if finished_first and short > 0 else {}
     if game.id != "el_mapa":
         return {}
     from ludoteca.companion.engine.scoring.el_mapa import missing_under
 
-    return missing_under(game, [f.target.id for f in found if f.target.kind == "building"], players)
+    needed = missing_under(game, [f.target.id for f in found if f.target.kind == "building"], players)
+    return None if needed is None else {level: n for level, n in needed.items()}
+
+
+def missing_words(game: Game, gap: dict | None) -> dict[str, str]:
+    """What :func:`likely_missing` found, in words ({es, en}): what the rules need, how many, and that
+    the score counts only what was read."""
+    if gap is None:
+        return {"es": "las fotos muestran edificios que necesitan debajo más edificios de los que se ven "
+                      "(regla de apoyo); puntuado como se leyó: añade los que falten con --review",
+                "en": "the photos show buildings that need more buildings under them than are seen "
+                      "(support rule); scored as read: add the missing ones with --review"}
+    if "district" in gap:
+        n, full = gap["district"], game.meta["complete_city"]
+        return {"es": f"probablemente faltan {n} distrito{'s' if n != 1 else ''} de su ciudad: quien la completó "
+                      f"primero tiene al menos {full} (ocultos o sin leer); puntuados los leídos y el premio de "
+                      "primera ciudad completa: añade los que falten con --review o --record",
+                "en": f"likely missing {n} district{'s' if n != 1 else ''} of their city: the first to complete "
+                      f"it has at least {full} (hidden or not read); scored: those read and the first-complete "
+                      "bonus: add the missing ones with --review or --record"}
+    es = ", ".join(f"{n} de nivel {lv}" for lv, n in sorted(gap.items()))
+    en = ", ".join(f"{n} of level {lv}" for lv, n in sorted(gap.items()))
+    return {"es": f"probablemente faltan edificios que la regla de apoyo exige debajo de los leídos: {es} "
+                  f"(ocultos o sin leer); puntuado como se leyó: añádelos con --review o --record",
+            "en": f"likely missing buildings the support rule needs under those read: {en} "
+                  f"(hidden or not read); scored as read: add them with --review or --record"}
+
+
+def missing_json(gap: dict | None) -> dict[str, Any]:
+    """:func:`likely_missing`'s answer for ``--json``: ``{"level_1": 2}``, ``{"district": 1}``."""
+    if gap is None:
+        return {"more_than_a_few": True}
+    return {(k if isinstance(k, str) else f"level_{k}"): n for k, n in sorted(gap.items(), key=str)}
+
+
+def finished_first(record: Mapping[str, Any], name: str) -> bool:
+    """Whether the record says ``name`` completed a city first (Ciudadelas' ``first_complete``)."""
+    said = record.get("first_complete")
+    return isinstance(said, str) and fold(said) == fold(name)
 
 
 def _one_point_troop(game: Game) -> str:

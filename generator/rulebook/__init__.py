@@ -177,7 +177,8 @@ _SHARED: Any = None
 def start_documents(catalog: Any, games: tuple[str, ...], opts: Options, cache_dir: Path | None = None,
                     notes: list[str] | None = None, workers: Any = None) -> Callable[[], list[Document]]:
     """:func:`documents`, with the books to set again typeset by ``workers`` (a
-    :class:`~..render.Workers`, started here, sharing ``catalog``) while the caller goes on
+    :class:`~..render.Workers`: started here, sharing ``catalog``, or already started and sent
+    it with each book) while the caller goes on
     with the components; the function returned waits for them and gives the documents."""
     global _SHARED
     made: dict[str, Any] = {}
@@ -191,8 +192,10 @@ def start_documents(catalog: Any, games: tuple[str, ...], opts: Options, cache_d
             if workers is not None and workers.pool is None:
                 _SHARED = catalog
                 workers.start()
-            if workers is not None and workers.pool is not None and _SHARED is catalog:
-                found = workers.submit(_make_shared, game_id, opts, cache_dir, key)
+            if workers is not None and workers.pool is not None:
+                # a pool started before the catalog was loaded is sent it (some 0.3 MB for a kit)
+                found = (workers.submit(_make_shared, game_id, opts, cache_dir, key) if _SHARED is catalog
+                         else workers.submit(_make, catalog, game_id, opts, cache_dir, key))
             else:
                 found = _make(catalog, game_id, opts, cache_dir, key)
         made[game_id] = found
@@ -200,6 +203,18 @@ def start_documents(catalog: Any, games: tuple[str, ...], opts: Options, cache_d
     def finish() -> list[Document]:
         return _documents(catalog, made, opts, notes, workers)
     return finish
+
+
+def warm_up() -> None:
+    """In a render worker started before the cards are loaded: import what setting a book needs
+    and register its fonts meanwhile."""
+    import pypdf  # noqa: F401
+    from reportlab import platypus  # noqa: F401
+
+    from ludoteca.companion.engine import scoring  # noqa: F401  (the worked example's)
+
+    from .typeset import _fonts
+    _fonts()
 
 
 def _make_shared(game_id: str, opts: Options, cache_dir: Path | None, key: str) -> list[tuple]:

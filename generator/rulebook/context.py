@@ -116,11 +116,13 @@ class Context:
         picture = self.picture(template, context, size_mm, caption)
         opts = Options(lang=self.lang, markers=False)
         drawn = []
+        faces: dict[tuple, str] = {}           # a card shown several times is rendered once
         for k, (component, back, index, x, y, width, degrees) in enumerate(cards):
             face, (fw, fh) = self.component_face(component, back, index)
             height = width * fh / fw
-            svg = render(face, (fw, fh), 0.0, opts, where=f"rulebook {self.game.id}")
-            placed = nest(svg, x, y, width, height, f"c{k}-")
+            if (component, back, index) not in faces:
+                faces[component, back, index] = render(face, (fw, fh), 0.0, opts, where=f"rulebook {self.game.id}")
+            placed = nest(faces[component, back, index], x, y, width, height, f"c{k}-")
             if degrees:
                 placed = (f'<g transform="rotate({degrees:g} {x + width / 2:.3f} {y + height / 2:.3f})">'
                           f"{placed}</g>")

@@ -182,8 +182,11 @@ def score(players: Sequence[CityEnd], game: Game, first_complete: str | None = N
                         player_notes=player_notes, notes=notes)
 
 
-def from_record(record: dict, game: Game, reader: Reader) -> tuple[list[CityEnd], str | None]:
-    """Check a Ciudadelas record; return the players and who completed a city first."""
+def from_record(record: dict, game: Game, reader: Reader, short: Reader | None = None
+                ) -> tuple[list[CityEnd], str | None]:
+    """Check a Ciudadelas record; return the players and who completed a city first.  A city said to be
+    completed first that holds too few districts is refused, or told to ``short`` when given (a
+    lenient scoring counts the bonus as played, some districts missing from the record)."""
     reader.keys(record, "", RECORD_FIELDS)
     dark = reader.flag(record, "dark_city", "", bool((game.meta.get("dark_city") or {}).get("enabled")))
     kinds = ("district", "dark_district") if "dark_district" in game.kinds else ("district",)
@@ -204,7 +207,7 @@ def from_record(record: dict, game: Game, reader: Reader) -> tuple[list[CityEnd]
             continue
         out.append(CityEnd(player["name"].strip(), tuple(city), gold or 0, frozenset(built_last),
                            hand or 0, tucked or 0, tuple(characters)))
-    first = _first_complete(reader, record, game, out)
+    first = _first_complete(reader, record, game, out, short)
     return out, first
 
 
@@ -273,7 +276,8 @@ def _built_last(reader: Reader, game: Game, kinds: tuple[str, ...], player: dict
     return out
 
 
-def _first_complete(reader: Reader, record: dict, game: Game, players: list[CityEnd]) -> str | None:
+def _first_complete(reader: Reader, record: dict, game: Game, players: list[CityEnd],
+                    short: Reader | None = None) -> str | None:
     complete_at = game.meta["complete_city"]
     if "first_complete" not in record:
         complete = [p.name for p in players if len(p.city) >= complete_at]
@@ -294,9 +298,15 @@ def _first_complete(reader: Reader, record: dict, game: Game, players: list[City
             reader.bad(line, "first_complete", f"'{name}' is not one of the players ({', '.join(named)})")
         return None
     if len(match[0].city) < complete_at:
-        reader.bad(line, "first_complete",
-                   f"'{name}' has {len(match[0].city)} districts; a complete city has at least {complete_at}")
-        return None
+        have = len(match[0].city)
+        (short or reader).bad(line, "first_complete",
+                              f"'{name}' has {have} districts; a complete city has at least {complete_at}",
+                              plain={"es": f"{name} completó su ciudad primero y se ven {have} distritos de "
+                                           f"{complete_at}: el premio se cuenta tal como se jugó en la mesa.",
+                                     "en": f"{name} completed their city first and {have} districts of "
+                                           f"{complete_at} are shown: the bonus is counted as played at the table."})
+        if short is None:
+            return None
     return match[0].name
 
 
@@ -350,9 +360,9 @@ def score_record(record: dict, game: Game, reader: Reader, lenient: bool = False
 
     ``lenient`` scores a state the box does not allow (a house rule) and says so in the notes.
     """
-    players, first = from_record(record, game, reader)
-    reader.raise_if_bad()
     physical = Reader(reader.path)
+    players, first = from_record(record, game, reader, physical if lenient else None)
+    reader.raise_if_bad()
     check_physical(record, game, physical, players)
     notes: list[Text] = []
     if first is not None and "first_complete" not in record:
