@@ -215,14 +215,12 @@ def replay(folder: Path, out: Path, base: Path | None = None) -> list[dict]:
                    double=sum(max(0, got.get(m, 0) - n) for m, n in present.items()),
                    total_right=got == present, missed=sorted((vis - got).elements()),
                    extra=sorted((got - present).elements()))
-        if hasattr(bench_scan, "_by_kind"):             # the bench's found and visible by kind
-            row["kinds"] = bench_scan._by_kind(table, vis, got)
         rows.append(row)
         label = {k: row[k] for k in ("game", "resolution", "tilt", "blur", "light", "print", "tilt_deg")}
         if base is None:
             dump.extend(_explain_photo(path, table, found, truth, det, label))
     _summary(rows, dump, f"kept in {folder} (seed {meta['seed']})", out)
-    bench_scan.report_seated(rows)
+    _table(rows)
     for res in sorted({r["resolution"] for r in rows}):
         cpu = [x["cpu"] for x in rows if x["resolution"] == res]
         print(f"  CPU {res:6}: median {statistics.median(cpu) * 1000:6.1f} ms, max {max(cpu) * 1000:6.1f} ms")
@@ -230,6 +228,21 @@ def replay(folder: Path, out: Path, base: Path | None = None) -> list[dict]:
         if r["extra"]:
             print("  FALSE", r["game"], r["k"], r["extra"])
     return dump
+
+
+def _table(rows: list[dict]) -> None:
+    """Recall, false components and totals right by condition (the bench's own table needs the
+    scenes, for its score column, which a kept photo has not)."""
+    print(f"{'condition':12} {'value':22} {'photos':>6} {'found':>6} {'visible':>7} {'recall':>7} "
+          f"{'false':>5} {'totals right':>12}")
+    groups = [("all", "", rows), ("tilt", "<= 45°", [r for r in rows if r["tilt_deg"] <= 45])]
+    for cond in ("tilt", "layout", "blur", "light", "print", "resolution", "game"):
+        groups += [(cond, v, [r for r in rows if r[cond] == v]) for v in sorted({r[cond] for r in rows})]
+    for cond, value, group in groups:
+        hit, vis = sum(r["found"] for r in group), sum(r["visible"] for r in group)
+        right = sum(r["total_right"] for r in group)
+        print(f"{cond:12} {value:22} {len(group):6d} {hit:6d} {vis:7d} {100 * hit / max(1, vis):6.1f}% "
+              f"{sum(r['false'] for r in group):5d} {right:5d} ={100 * right / len(group):5.1f}%")
 
 
 def _summary(rows: list[dict], dump: list[dict], what: str, out: Path) -> None:
