@@ -166,7 +166,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--size", metavar="WxH", type=_size, default=None,
                    help="card size in mm (default: the deck item of sheets.yaml, 63x88)")
     _common(d, "output/deck")
-    d.set_defaults(func=run_deck)
+    d.set_defaults(func=run_deck, quick_exit=True)   # every file written and closed when it returns
 
 
 def _options(args: argparse.Namespace):

@@ -17,7 +17,6 @@ import os
 import re
 from array import array
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from .model import Component, Face, GeneratorError
@@ -81,13 +80,13 @@ def _read_csv(path: Path, notes: list[str] | None) -> list[Row]:
     return [(cells, line) for cells, line, _start, _end in _csv_rows(path, notes)[1]]
 
 
-@dataclass
 class CsvFormat:
     """How a CSV file was read: enough to read any run of its rows again from their bytes."""
 
-    encoding: str
-    delimiter: str
-    columns: list[str]
+    __slots__ = ("encoding", "delimiter", "columns")
+
+    def __init__(self, encoding: str, delimiter: str, columns: list[str]) -> None:
+        self.encoding, self.delimiter, self.columns = encoding, delimiter, columns
 
 
 RowAt = tuple[dict, int, int, int]      # cells, line, byte offsets of the row's start and end

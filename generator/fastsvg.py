@@ -72,6 +72,7 @@ _MINUS = re.compile("(?<!e)-")
 _SEPARATORS = re.compile("[ \n\r\t,]+")
 _DOTS = re.compile(r"(\.[0-9-]+)(?=\.)")
 _NEWLINES = re.compile(r"[\n\r]")
+_SPACES = re.compile(" +")
 
 
 #: Faces parsed already in this process (a user's template's SVG is parsed to be checked, see
@@ -225,8 +226,9 @@ def whitespace(text: str | None) -> str:
     """cairosvg's handling of a text's white space (not preserved, no children)."""
     if not text:
         return ""
-    text = _NEWLINES.sub("", text).replace("\t", " ")
-    text = re.sub(" +", " ", text)
+    if "\n" in text or "\r" in text or "\t" in text or "  " in text:   # a template's are seldom so
+        text = _NEWLINES.sub("", text).replace("\t", " ")
+        text = _SPACES.sub(" ", text)
     return text.strip(" ")
 
 
@@ -281,7 +283,7 @@ class _Drawer:
         self.lib.cairo_set_miter_limit(self.p, 4)
         rendering = self.rendering = attrs.get("text-rendering", "")
         ctx.set_font_options(_font_options(cairo, rendering))
-        inherited = {k: v for k, v in attrs.items() if k not in NOT_INHERITED}
+        inherited = _Inherited(attrs)
         for child in root:
             self.node(child, inherited)
         if self.lib.cairo_status(self.p):
@@ -316,108 +318,73 @@ class _Drawer:
         self.lib.cairo_translate(self.p, number(own.get("x")), number(own.get("y")))
         self.viewport(width, height, box)
 
-    def node(self, element: ElementTree.Element, inherited: dict[str, str], paint: bool = True) -> None:
+    def node(self, element: ElementTree.Element, inherited: _Inherited, paint: bool = True) -> None:
         """One element and its children, as cairosvg's Surface.draw does it (``paint`` False:
-        only its outline is added to the path, as inside a clip path)."""
-        tag = element.tag
-        if not tag.startswith(NS):
-            raise Unsupported(tag)
-        tag = tag[len(NS):]
-        allowed = ALLOWED.get(tag)
-        if allowed is None:
-            raise Unsupported(tag)
+        only its outline is added to the path, as inside a clip path).  What its attributes ask
+        for is worked out once (:func:`_plan`) for all the elements that carry the same."""
         own = element.attrib
-        for key, value in own.items():
-            if key not in allowed or value in ("inherit", "currentColor"):
-                raise Unsupported(key)
-        if tag == "defs":
+        children = len(element) > 0
+        key = (element.tag, tuple(own.items()), inherited.key, paint, children)
+        plan = _PLANS.get(key)
+        if plan is None:
+            plan = _plan(element.tag, own, inherited, paint, children)
+            _PLANS[key] = plan
+            if len(_PLANS) > PLANS_KEPT:
+                del _PLANS[next(iter(_PLANS))]
+        if plan is _SKIP:
             return
-        if ("width" in own and number(own["width"]) == 0) or ("height" in own and number(own["height"]) == 0):
-            return
-        attrs = dict(inherited)
-        attrs.update(own)
-        children = list(element)
-        if tag == "text" and children:
-            raise Unsupported("tspan")
-        if not paint and (tag == "text" or "clip-path" in own or "opacity" in own):
-            raise Unsupported("clip content")
         c, p = self.lib, self.p
         c.cairo_save(p)
-        transform = own.get("transform")
-        if transform:
-            self.transform(transform)
-        opacity = float(own["opacity"]) if "opacity" in own else 1.0
-        group = opacity < 1 and bool(children)
-        if group:
+        if plan.transform:
+            self.transform(plan.transform)
+        if plan.group:
             c.cairo_push_group(p)
-        cap = attrs.get("stroke-linecap")
-        if cap == "square":
-            c.cairo_set_line_cap(p, self.cairo.LINE_CAP_SQUARE)
-        elif cap == "round":
-            c.cairo_set_line_cap(p, self.cairo.LINE_CAP_ROUND)
-        join = attrs.get("stroke-linejoin")
-        if join == "round":
-            c.cairo_set_line_join(p, self.cairo.LINE_JOIN_ROUND)
-        elif join == "bevel":
-            c.cairo_set_line_join(p, self.cairo.LINE_JOIN_BEVEL)
-        dashes = attrs.get("stroke-dasharray")
-        if dashes:
-            values = [number(v) for v in normalize(dashes).split()]
-            if sum(values):
-                self.ctx.set_dash(values, 0)
-        clip = own.get("clip-path")
-        if clip:
-            match = _URL.fullmatch(clip.strip())
-            if not match:
-                raise Unsupported(clip)
-            target = self.clips.get(match.group(1))
+        if plan.cap is not None:
+            c.cairo_set_line_cap(p, plan.cap)
+        if plan.join is not None:
+            c.cairo_set_line_join(p, plan.join)
+        if plan.dashes:
+            self.ctx.set_dash(plan.dashes, 0)
+        if plan.clip is not None:
+            target = self.clips.get(plan.clip)
             if target is not None:
                 c.cairo_save(p)
                 self.clip(target)
                 c.cairo_restore(p)
                 c.cairo_clip(p)
-        c.cairo_move_to(p, number(own.get("x")), number(own.get("y")))
+        c.cairo_move_to(p, plan.x, plan.y)
+        tag, attrs, shape = plan.tag, plan.attrs, plan.shape
         if tag == "svg":
             self.nested(own)
-        shape = SHAPES.get(tag)
         if shape is not None:
             shape(self, attrs)
-        if paint and tag != "clipPath":
-            stroke_opacity = float(attrs.get("stroke-opacity", 1))
-            fill_opacity = float(attrs.get("fill-opacity", 1))
-            if opacity < 1 and not children:
-                stroke_opacity *= opacity
-                fill_opacity *= opacity
-            if "url(" in attrs.get("stroke", "") or tag == "text" and "url(" in attrs.get("fill", ""):
-                raise Unsupported("paint server")       # a gradient on a stroke or a text
+        if plan.paints:
             if tag == "text":
-                self.text(element, attrs, _paint(attrs.get("fill", "black"), fill_opacity))
+                self.text(element, plan)
                 c.cairo_new_path(p)
             elif shape is not None:
                 # cairo draws nothing with a clear source: such a fill or stroke is not asked for
-                fill = attrs.get("fill", "black")
-                if "url(" in fill and self.gradient(tag, attrs, fill, fill_opacity):
+                fill, fill_opacity = plan.fill, plan.fill_opacity
+                if plan.fill_url and self.gradient(tag, attrs, fill, fill_opacity):
                     c.cairo_fill_preserve(p)
                 else:
-                    rgba = _paint(fill, fill_opacity)
+                    rgba = plan.fill_rgba or _paint(fill, fill_opacity)
                     if rgba[3]:
                         c.cairo_set_source_rgba(p, *rgba)
                         c.cairo_fill_preserve(p)
-                width = number(attrs.get("stroke-width", "1"))
-                rgba = _paint(attrs.get("stroke"), stroke_opacity)
+                rgba = plan.stroke_rgba
                 if rgba[3]:
-                    c.cairo_set_line_width(p, width)
+                    c.cairo_set_line_width(p, plan.stroke_width)
                     c.cairo_set_source_rgba(p, *rgba)
                     c.cairo_stroke(p)
                 else:
                     c.cairo_new_path(p)
-        if children and tag != "clipPath":
-            child_inherited = {k: v for k, v in attrs.items() if k not in NOT_INHERITED}
-            for child in children:
-                self.node(child, child_inherited, paint)
-        if group:
+        if plan.child is not None:
+            for child in element:
+                self.node(child, plan.child, paint)
+        if plan.group:
             c.cairo_pop_group_to_source(p)
-            c.cairo_paint_with_alpha(p, opacity)
+            c.cairo_paint_with_alpha(p, plan.opacity)
         c.cairo_restore(p)
 
     def gradient(self, tag: str, a: dict[str, str], fill: str, opacity: float) -> bool:
@@ -465,7 +432,7 @@ class _Drawer:
         c.cairo_save(p)
         if own.get("transform"):
             self.transform(own["transform"])
-        inherited = {k: v for k, v in own.items() if k not in NOT_INHERITED}
+        inherited = _Inherited(own)
         for child in target:
             self.node(child, inherited, paint=False)
         c.cairo_restore(p)
@@ -473,8 +440,8 @@ class _Drawer:
     def transform(self, string: str) -> None:
         """cairosvg's helpers.transform, applied to the context one step at a time."""
         c, p, cairo = self.lib, self.p, self.cairo
-        for kind, args in _TRANSFORM.findall(normalize(string)):
-            values = [number(v) for v in args.split(" ")]
+        for kind, steps in _transforms(string):
+            values = list(steps)
             if kind == "matrix":
                 self.ctx.transform(cairo.Matrix(*values))
             elif kind == "rotate":
@@ -494,8 +461,6 @@ class _Drawer:
             elif kind == "scale":
                 if len(values) == 1:
                     values = 2 * values
-                if 0 in values[:2]:
-                    raise Unsupported("singular transform")
                 c.cairo_scale(p, *values[:2])
 
     # shapes: the path of each element, as cairosvg's shapes.py and path.py build them
@@ -580,7 +545,7 @@ class _Drawer:
         start = (x, y)
         drawn = False          # a drawing command since the subpath began: z closes only then
         cubic = quad = None    # the last curve's second control point, for S/s and T/t
-        for letter, v in path_commands(a.get("d", "")):
+        for letter, v in _path(a.get("d", "")):
             kind, rel = letter.lower(), letter.islower()
             dx, dy = (x, y) if rel else (0.0, 0.0)
             control = None
@@ -666,33 +631,177 @@ class _Drawer:
         (c.cairo_arc if sweep else c.cairo_arc_negative)(p, 0, 0, 1, angle1, angle2)
         c.cairo_restore(p)
 
-    def text(self, element: ElementTree.Element, a: dict[str, str],
-             rgba: tuple[float, float, float, float]) -> None:
+    def text(self, element: ElementTree.Element, plan: _Plan) -> None:
         """A plain text run, as fasttext draws it for cairosvg: one show_text at its point."""
         content = whitespace(element.text)
         if not content:
             return
-        if a.get("stroke", "none") not in ("none", ""):
-            raise Unsupported("stroked text")
-        cairo, c, p = self.cairo, self.lib, self.p
-        family, slant, weight = _font_face(cairo, a.get("font-family"), a.get("font-style"),
-                                           a.get("font-weight"))
-        size = a.get("font-size")
-        font_size = length(size) if size else 12 * UNITS["pt"]
-        xs, ys = element.attrib.get("x"), element.attrib.get("y")
-        x = _coordinate(xs) if xs else 0.0
-        y = _coordinate(ys) if ys else 0.0
+        font = plan.font
+        if font is None:
+            font = plan.font = _text_font(self.cairo, plan.attrs, element.attrib)
+        name, slant, weight, font_size, x, y, anchor = font
+        c, p = self.lib, self.p
         c.cairo_save(p)
-        c.cairo_set_source_rgba(p, *rgba)
-        c.cairo_select_font_face(p, family.encode("utf-8"), slant, weight)
+        c.cairo_set_source_rgba(p, *(plan.fill_rgba or ()))
+        c.cairo_select_font_face(p, name, slant, weight)
         c.cairo_set_font_size(p, font_size)
-        anchor = a.get("text-anchor")
         if anchor in ("middle", "end"):
             x_bearing, _y_bearing, width, *_ = self.ctx.text_extents(content)
             x += fasttext.anchor_shift(anchor, x_bearing, width)
         c.cairo_move_to(p, x, y)
         c.cairo_show_text(p, content.encode("utf-8"))
         c.cairo_restore(p)
+
+
+def _text_font(cairo: Any, a: dict[str, str], own: Any) -> tuple:
+    """A text's font, size, point and anchor (the family's name encoded for cairo)."""
+    if a.get("stroke", "none") not in ("none", ""):
+        raise Unsupported("stroked text")
+    family, slant, weight = _font_face(cairo, a.get("font-family"), a.get("font-style"),
+                                       a.get("font-weight"))
+    size = a.get("font-size")
+    font_size = length(size) if size else 12 * UNITS["pt"]
+    xs, ys = own.get("x"), own.get("y")
+    x = _coordinate(xs) if xs else 0.0
+    y = _coordinate(ys) if ys else 0.0
+    return family.encode("utf-8"), slant, weight, font_size, x, y, a.get("text-anchor")
+
+
+class _Inherited:
+    """The attributes an element's children take from it (and a key saying which they are)."""
+
+    __slots__ = ("attrs", "key")
+
+    def __init__(self, attrs: Any) -> None:
+        self.attrs = {k: v for k, v in attrs.items() if k not in NOT_INHERITED}
+        self.key = tuple(self.attrs.items())
+
+
+class _Plan:
+    """What an element does, from its attributes, those it inherits and whether it has
+    children: the same for every element of the faces of one template that has the same."""
+
+    __slots__ = ("tag", "attrs", "transform", "opacity", "group", "cap", "join", "dashes", "clip",
+                 "x", "y", "shape", "paints", "fill", "fill_url", "fill_opacity", "fill_rgba",
+                 "stroke_width", "stroke_rgba", "child", "font")
+    tag: str
+    attrs: dict[str, str]
+    transform: str | None
+    opacity: float
+    group: bool
+    cap: int | None
+    join: int | None
+    dashes: list[float] | None
+    clip: str | None
+    x: float
+    y: float
+    shape: Any
+    paints: bool
+    fill: str
+    fill_url: bool
+    fill_opacity: float
+    fill_rgba: tuple[float, float, float, float] | None
+    stroke_width: float
+    stroke_rgba: tuple[float, float, float, float]
+    child: _Inherited | None
+    font: tuple | None
+
+
+_SKIP = _Plan()     # an element that draws nothing (defs, a zero width or height)
+_PLANS: dict[tuple, _Plan] = {}
+PLANS_KEPT = 4096   # plans remembered (the oldest let go)
+_CAPS = {"square": "LINE_CAP_SQUARE", "round": "LINE_CAP_ROUND"}
+_JOINS = {"round": "LINE_JOIN_ROUND", "bevel": "LINE_JOIN_BEVEL"}
+
+
+def _plan(full_tag: str, own: Any, inherited: _Inherited, paint: bool, children: bool) -> _Plan:
+    """:class:`_Plan` of an element, checked as cairosvg's Surface.draw reads it; raises
+    :class:`Unsupported` (or any error) where the element is not of the subset."""
+    if not full_tag.startswith(NS):
+        raise Unsupported(full_tag)
+    tag = full_tag[len(NS):]
+    allowed = ALLOWED.get(tag)
+    if allowed is None:
+        raise Unsupported(tag)
+    if own:
+        if not allowed.issuperset(own):
+            raise Unsupported(str(own.keys() - allowed))
+        values = own.values()
+        if "inherit" in values or "currentColor" in values:
+            raise Unsupported("inherit or currentColor")
+    if tag == "defs":
+        return _SKIP
+    if ("width" in own and number(own["width"]) == 0) or ("height" in own and number(own["height"]) == 0):
+        return _SKIP
+    if tag == "text" and children:
+        raise Unsupported("tspan")
+    if not paint and (tag == "text" or "clip-path" in own or "opacity" in own):
+        raise Unsupported("clip content")
+    plan = _Plan()
+    plan.tag = tag
+    attrs = plan.attrs = dict(inherited.attrs)
+    attrs.update(own)
+    plan.transform = own.get("transform")
+    if plan.transform:
+        _transforms(plan.transform)            # read once here: an error is the element's
+    opacity = plan.opacity = float(own["opacity"]) if "opacity" in own else 1.0
+    plan.group = opacity < 1 and children
+    lib = binding.load()
+    cap = _CAPS.get(attrs.get("stroke-linecap", ""))
+    plan.cap = getattr(lib, cap) if cap else None
+    join = _JOINS.get(attrs.get("stroke-linejoin", ""))
+    plan.join = getattr(lib, join) if join else None
+    plan.dashes = None
+    dashes = attrs.get("stroke-dasharray")
+    if dashes:
+        values = [number(v) for v in normalize(dashes).split()]
+        if sum(values):
+            plan.dashes = values
+    plan.clip = None
+    clip = own.get("clip-path")
+    if clip:
+        match = _URL.fullmatch(clip.strip())
+        if not match:
+            raise Unsupported(clip)
+        plan.clip = match.group(1)
+    plan.x, plan.y = number(own.get("x")), number(own.get("y"))
+    plan.shape = SHAPES.get(tag)
+    plan.paints = paint and tag != "clipPath"
+    plan.font = None
+    plan.fill_rgba = None
+    if plan.paints:
+        stroke_opacity = float(attrs.get("stroke-opacity", 1))
+        fill_opacity = float(attrs.get("fill-opacity", 1))
+        if opacity < 1 and not children:
+            stroke_opacity *= opacity
+            fill_opacity *= opacity
+        if "url(" in attrs.get("stroke", "") or tag == "text" and "url(" in attrs.get("fill", ""):
+            raise Unsupported("paint server")       # a gradient on a stroke or a text
+        fill = plan.fill = attrs.get("fill", "black")
+        plan.fill_opacity = fill_opacity
+        if tag == "text":
+            plan.fill_rgba = _paint(fill, fill_opacity)
+        elif plan.shape is not None:
+            plan.fill_url = "url(" in fill
+            if not plan.fill_url:
+                plan.fill_rgba = _paint(fill, fill_opacity)
+            plan.stroke_width = number(attrs.get("stroke-width", "1"))
+            plan.stroke_rgba = _paint(attrs.get("stroke"), stroke_opacity)
+    plan.child = _Inherited(attrs) if children and tag != "clipPath" else None
+    return plan
+
+
+@functools.lru_cache(maxsize=1024)
+def _transforms(string: str) -> tuple[tuple[str, tuple[float, ...]], ...]:
+    """A transform attribute's steps, each with its numbers (cairosvg's helpers.transform reads
+    them so); a scale by 0 is :class:`Unsupported`."""
+    steps = []
+    for kind, args in _TRANSFORM.findall(normalize(string)):
+        values = tuple(number(v) for v in args.split(" "))
+        if kind == "scale" and 0 in (values * 2 if len(values) == 1 else values)[:2]:
+            raise Unsupported("singular transform")
+        steps.append((kind, values))
+    return tuple(steps)
 
 
 #: The drawer of each shape's outline.
@@ -768,6 +877,13 @@ def _gap(d: str, pos: int) -> int:
     while pos < len(d) and d[pos] in " \t\r\n,":
         pos += 1
     return pos
+
+
+@functools.lru_cache(maxsize=1024)
+def _path(d: str) -> tuple[tuple[str, list[float]], ...]:
+    """:func:`path_commands` of a ``d`` read once (the faces of a template repeat their paths);
+    the lists are only read."""
+    return tuple(path_commands(d))
 
 
 def path_commands(d: str) -> Iterator[tuple[str, list[float]]]:

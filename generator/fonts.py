@@ -10,9 +10,8 @@ from __future__ import annotations
 import functools
 import importlib.util
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ludoteca.atomic import cache_dir
 
@@ -123,8 +122,7 @@ def text_width_mm(text: str, size_pt: float, bold: bool = False) -> float:
     return pt_to_mm(0.001 * size_pt * _em_width(text, FACES["bold" if bold else "regular"]))
 
 
-@dataclass(frozen=True)
-class Fit:
+class Fit(NamedTuple):
     """A text fitted into a box: the size chosen and the lines it wraps into."""
 
     size_pt: float

@@ -42,16 +42,19 @@ class Unsupported(ValueError):
     """A source PDF is not in the simple form cairo writes."""
 
 
-@dataclass(eq=False)
 class Source:
     """One parsed PDF: its objects (number -> body bytes after ``N 0 obj``) and its pages.
 
     Compared by identity: a page source that is already parsed is one of these."""
 
-    version: bytes
-    objects: dict[int, bytes]
-    pages: list[int]              # the page objects, in order
-    skip: frozenset[int]          # catalog, page tree and info: not copied
+    __slots__ = ("version", "objects", "pages", "skip")
+
+    def __init__(self, version: bytes, objects: dict[int, bytes], pages: list[int],
+                 skip: frozenset[int]) -> None:
+        self.version = version
+        self.objects = objects
+        self.pages = pages            # the page objects, in order
+        self.skip = skip              # catalog, page tree and info: not copied
 
 
 def parse(data: bytes) -> Source:

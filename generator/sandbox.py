@@ -17,9 +17,8 @@ import math
 import os
 import time
 import types
-from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 from collections.abc import Callable, Iterable, Iterator
 
 from jinja2 import nodes
@@ -39,8 +38,7 @@ SMALL_BITS = 64
 SAFE_KEPT = 4096
 
 
-@dataclass(frozen=True)
-class Budget:
+class Budget(NamedTuple):
     """What one face of a user's template may spend (compiling the template included)."""
 
     seconds: float = 3.0          # wall-clock time
@@ -71,9 +69,11 @@ class Meter:
         self._looked = 0.0
 
     def watch(self, resident: int, allowed: int) -> None:
-        """Stop the face when the resident memory grows ``allowed`` bytes past ``resident``."""
+        """Stop the face when the resident memory grows ``allowed`` bytes past ``resident``
+        (``resident`` was just read: the next look is a few milliseconds on)."""
         self._line = resident + allowed
         self.memory_mb = allowed // MB
+        self._looked = time.monotonic()
 
     def over_memory(self) -> OverBudget:
         return OverBudget(f"it used more than {self.memory_mb} MB of memory")

@@ -98,8 +98,12 @@ def fingerprint(roots: tuple[str, ...]) -> str:
     return digest.hexdigest()[:32]
 
 
+#: :func:`num` of the numbers faces write, each worked out once (a deck's faces repeat them).
+_num = functools.lru_cache(maxsize=4096)(num)
+
+
 def _num_filter(x: Any) -> str:
-    return num(float(x))
+    return _num(float(x))
 
 
 def _where(exc: BaseException, fallback: str) -> tuple[str, int]:

@@ -10,8 +10,6 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from ludoteca.cards import DataError
-
 #: Modules that add sub-commands, each with ``register(subparsers)``, and the sub-commands each
 #: adds: ``ludoteca COMMAND ...`` imports only COMMAND's module (``ludoteca scan`` does not load
 #: the print kit's generator or the app's Kivy), ``ludoteca --help`` imports them all.
@@ -62,15 +60,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         code = int(func(args) or 0)
-    except DataError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print("ludoteca: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 1
+    except Exception as exc:
+        # the card data's errors: their module is loaded when one is raised, not imported for this
+        problems = sys.modules.get("ludoteca.cards.problems")
+        if problems is None or not isinstance(exc, problems.DataError):
+            raise
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 2
     if whole and getattr(args, "quick_exit", False):
         leave(code)
     return code

@@ -276,3 +276,26 @@ def test_a_page_with_a_face_outside_the_subset_is_drawn_again_from_recordings(tm
     names = " ".join(w[0] for w in pm.words(tmp_path / "page.pdf")[1])
     for row in list(deck.fronts[:3]):
         assert row.context["name"].split()[0] in names
+
+
+SAME_ELEMENT = '<rect x="2" y="2" width="16" height="16"{}/>'
+INHERITING = [  # one element, the same attributes, drawn after one another in different places
+    '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><g fill="#ff0000">{}</g></svg>',
+    '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><g fill="#0000ff">{}</g></svg>',
+    '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20" fill="#00ff00">{}</svg>',
+    '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><g stroke="#000000" stroke-width="3" '
+    'stroke-dasharray="2 2">{}</g></svg>',
+    '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><g opacity="0.5">{}</g></svg>',
+]
+
+
+@pytest.mark.parametrize("own", ["", ' opacity="0.5"', ' fill="#336699" fill-opacity="0.5"'])
+def test_an_element_is_drawn_with_what_it_inherits_wherever_it_is(own):
+    """What an element does is worked out once for the same attributes: what it inherits and
+    whether it has children count too."""
+    for outer in INHERITING + [INHERITING[0].replace("{}", "{}<circle cx='5' cy='5' r='3'/>")]:
+        svg = outer.format(SAME_ELEMENT.format(own))
+        _assert_alike(fastsvg.record(svg), render._cairosvg_recording(svg), svg)
+    for group in (f"<g{own}/>", f"<g{own}>" + SAME_ELEMENT.format("") + "</g>"):   # empty, then not
+        svg = INHERITING[2].format(group)
+        _assert_alike(fastsvg.record(svg), render._cairosvg_recording(svg), svg)

@@ -1,0 +1,27 @@
+"""``ludoteca deck`` run as its own process ends without the interpreter's tear-down (quick
+exit): what it wrote and said must all be there when the process is gone."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def test_a_deck_run_as_a_process_leaves_every_file_whole_and_its_summary_said(tmp_path: Path) -> None:
+    data = tmp_path / "cards.csv"
+    data.write_text("name,cost,color,text\nUno,1,rojo,Primera\nDos,2,azul,Segunda\nTres,3,verde,\n",
+                    encoding="utf-8")
+    out = tmp_path / "out"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}   # a pipe's buffer kept
+    done = subprocess.run([sys.executable, "-m", "ludoteca", "deck", str(data), "--out", str(out)],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "1 written" in done.stdout                      # the summary line reached the pipe
+    pdf = (out / "cards.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF-") and pdf.rstrip().endswith(b"%%EOF")
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["complete"] is not False and [f["path"] for f in manifest["files"]] == ["cards.pdf"]
+    assert sorted(p.name for p in out.iterdir()) == ["LEEME-imprimir.txt", "cards.pdf", "manifest.json"]
