@@ -201,7 +201,7 @@ def test_a_candidate_square_is_read_from_whichever_corner_it_starts(turn):
     (_code, quad), = detect.find_markers(gray, enlarge=False)
     square = np.roll(np.float32(quad), -turn, axis=0)
     for corners in (square, square[::-1]):
-        (code, read), = detect.read_candidates(gray, [corners], [])
+        (code, read, _fitted), = detect.read_candidates(gray, [corners], [])
         assert code == 42 and np.allclose(read, quad, atol=0.01)
 
 
@@ -213,3 +213,45 @@ def test_a_larger_code_of_another_family_is_not_read_as_ours():
     table = np.full((180, 180), 235, np.uint8)
     table[45:135, 45:135] = other
     assert detect.find_markers(cv2.GaussianBlur(table, (0, 0), 0.8)) == []
+
+
+def test_a_blurred_marker_read_with_its_corners_off_is_read_once_they_are_fitted():
+    """The detector's corners of a small blurred marker are off by a fraction of a cell, and its
+    cells are then sampled across their neighbours: fitted to the photo, they are where the marker
+    is, and the cell checks pass."""
+    gray = cv2.GaussianBlur(_small_marker(7, 24), (0, 0), 1.5)
+    true = np.float32([[49.5, 49.5], [73.5, 49.5], [73.5, 73.5], [49.5, 73.5]])    # pixel centres
+    off = true + np.float32([[1.5, -1], [-1, 1.2], [1.3, 1], [-1, -1.4]])
+    assert detect.zone_refusal(gray, off, 7) is not None
+    fitted, _cc = detect.refine_corners(gray, off, 7)
+    assert np.abs(fitted - true).max() < 0.6
+    assert detect.zone_refusal(gray, fitted, 7) is None and detect.refit_fits(gray, fitted, 7)
+
+
+def test_a_shield_in_the_art_fitted_as_a_code_is_not_read():
+    """A dark shield with a lighter bar across its upper middle, fitted as code 17 (a dark square
+    with a white block there): every cell is then on its side of the grey, but it does not fit 17
+    better than codes one cell away."""
+    k = 8
+    big = np.full((60 * k, 60 * k), 200, np.uint8)
+    x0, y0, s = 16 * k, 14 * k, 28 * k
+    cv2.rectangle(big, (x0, y0), (x0 + s, y0 + s // 2), 40, -1)
+    cv2.ellipse(big, (x0 + s // 2, y0 + s // 2), (s // 2, s // 2), 0, 0, 180, 40, -1)
+    cv2.ellipse(big, (x0 + s // 2, y0 + int(s * 0.3)), (int(s * 0.22), int(s * 0.1)), 0, 0, 360, 150, -1)
+    gray = cv2.GaussianBlur(cv2.resize(big, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA), (0, 0), 1.2)
+    fitted, _cc = detect.refine_corners(gray, np.float32([[16, 14], [44, 14], [44, 42], [16, 42]]), 17)
+    assert detect.zone_refusal(gray, fitted, 17) is None
+    assert not detect.refit_fits(gray, fitted, 17)
+
+
+def test_a_dim_photo_is_brightened_for_the_detector_and_a_bright_one_left_as_it_is():
+    """Warm evening light: the brightest parts of the photo well below white.  The detector's
+    threshold offset is a fixed number of grey levels, so a dim photo is brightened for it (within
+    DIM_GAIN); a photo with white in it is handed over untouched."""
+    bright = _small_marker(7, 24)
+    assert detect.brightened(bright) is bright
+    dim = (bright * 0.45).astype(np.uint8)                     # white 225 -> 101
+    lifted = detect.brightened(dim)
+    gain = min(detect.DIM_GAIN, 255 / 101)
+    assert lifted.max() == pytest.approx(min(255, 101 * gain), abs=2)
+    assert int(lifted.min()) == pytest.approx(int(dim.min()) * gain, abs=2)

@@ -85,6 +85,18 @@ READ_CORR = 0.85
 #: such a read, already the best code by FIT_RATIO, is held against the grids one cell away by
 #: this ratio instead (a blurred lone cell is what made the detector give up on it)
 READ_NEIGHBOUR_RATIO = 1.3
+#: a read the cell check refuses ("bits") has its corners fitted to the image (refine_corners)
+#: and is checked again: the code is drawn FIT_PX pixels a cell with FIT_QUIET cells of white
+#: around it
+FIT_PX = 6
+FIT_QUIET = 1
+REFIT = True
+#: a candidate square not read whose best code correlates at least this is read again fitted
+REFIT_CORR = 0.7
+#: a photo whose brightest parts (99.5th percentile) are below DIM_LEVEL is brightened for the
+#: detector, at most DIM_GAIN times
+DIM_LEVEL = 180
+DIM_GAIN = 4.0
 
 
 @dataclass
@@ -238,14 +250,18 @@ def detector(dictionary: str = markers.DICTIONARY):
 
 
 def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, enlarge: bool = True,
-                 reduced: bool = False) -> list[tuple[int, list[tuple[float, float]]]]:
+                 reduced: bool = False, trace: dict | None = None) -> list[tuple[int, list[tuple[float, float]]]]:
     """(code, corners) of every marker of the dictionary in a grey image, corners in its pixels.
 
     An image of :data:`WORK_SIDE` or less is read enlarged :data:`UPSCALE` times (``enlarge``),
     where its small markers have the pixels the detector needs.  A larger image is scaled down to
     :data:`WORK_SIDE` and, like an image already ``reduced`` from a larger photo, read at that size
     with one threshold window (:data:`FIRST_WINDOW`), then the small squares left undecoded are read
-    enlarged in patches (:func:`patch_reads`).
+    enlarged in patches (:func:`patch_reads`).  A dim image is brightened for the detector
+    (:func:`brightened`), and a read the cell check refuses is read again with its corners fitted
+    (:func:`refine_corners`).  ``trace``, when given, receives what the read went through (the
+    benchmark's account of misses): the image read and its scale, the detector's decoded and
+    rejected squares, and each read refused.
     """
     cv2 = require_cv2()
     scale = 1.0
@@ -261,20 +277,37 @@ def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, en
     first = det
     if reduced and enlarge and UPSCALE > 1:
         first = tuned(det, adaptiveThreshWinSizeMin=FIRST_WINDOW, adaptiveThreshWinSizeMax=FIRST_WINDOW)
-    corners, ids, rejected = first.detectMarkers(work)
+    corners, ids, rejected = first.detectMarkers(brightened(work))
     # a square the size check would refuse is not read (half of a seated photo's candidates)
     rejected = [c for c in rejected if square_enough(c.reshape(4, 2) / max(scale, 1.0))]
-    reads = [] if ids is None else [(int(code), quad.reshape(4, 2), FIT_RATIO)
+    reads = [] if ids is None else [(int(code), quad.reshape(4, 2), FIT_RATIO, False)
                                       for quad, code in zip(corners, ids.ravel())]
+    if trace is not None:
+        trace.update(work=work, scale=scale, decoded=[(c, q) for c, q, _r, _f in reads],
+                     rejected=[c.reshape(4, 2) for c in rejected], refused=[])
     if dictionary == markers.DICTIONARY:
-        taken = [quad for _code, quad, _ratio in reads]
-        reads += [(code, quad, READ_NEIGHBOUR_RATIO)
-                  for code, quad in read_candidates(work, [c.reshape(4, 2) for c in rejected], taken)]
+        taken = [quad for _code, quad, _ratio, _fitted in reads]
+        reads += [(code, quad, READ_NEIGHBOUR_RATIO, fitted)
+                  for code, quad, fitted in read_candidates(work, [c.reshape(4, 2) for c in rejected], taken)]
+    if trace is not None:
+        trace["reads"] = [(c, q) for c, q, _r, _f in reads]
     out = []
-    for code, quad, ratio in reads:
+    for code, quad, ratio, fitted in reads:
         # the size check in the image's own pixels: enlarging helps read a small marker, not
         # admit a smaller one
-        if not square_enough(quad / max(scale, 1.0)) or not quiet_zone_clear(work, quad, code, ratio):
+        why = "shape" if not square_enough(quad / max(scale, 1.0)) else zone_refusal(work, quad, code, ratio)
+        if why is None and fitted and not refit_fits(work, quad, code):
+            why = "bits"
+        if why == "bits" and REFIT and not fitted:
+            fit = refine_corners(work, quad, code)
+            if trace is not None:
+                trace.setdefault("fits", []).append((code, quad, fit, why))
+            if fit is not None and square_enough(fit[0] / max(scale, 1.0)) \
+                    and zone_refusal(work, fit[0], code, ratio) is None and refit_fits(work, fit[0], code):
+                why, quad = None, fit[0]
+        if why is not None:
+            if trace is not None:
+                trace["refused"].append((code, quad, why))
             continue
         out.append((code, [(float(x) / scale, float(y) / scale) for x, y in quad]))
     if first is not det:
@@ -282,6 +315,22 @@ def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, en
         out += [(code, [(x / scale, y / scale) for x, y in quad]) for code, quad in
                 patch_reads(work, [c.reshape(4, 2) for c in rejected], taken, dictionary, det)]
     return out
+
+
+def brightened(gray):
+    """The image the detector thresholds: a dim photo (its brightest parts below
+    :data:`DIM_LEVEL`, as under warm evening light) brightened until they are white, at most
+    :data:`DIM_GAIN` times.  The detector's threshold is a fixed number of grey levels below the
+    local mean, too many for a marker of 40-60 levels of contrast; our checks read the photo as
+    it is."""
+    cv2 = require_cv2()
+    import numpy as np
+
+    few = gray[::16, ::16].ravel()
+    top = float(np.partition(few, int(0.995 * (few.size - 1)))[int(0.995 * (few.size - 1))])
+    if top >= DIM_LEVEL:
+        return gray
+    return cv2.convertScaleAbs(gray, alpha=min(DIM_GAIN, 255.0 / max(top, 1.0)))
 
 
 def tuned(det: Any, **params: Any) -> Any:
@@ -445,42 +494,147 @@ def _blurred_looks(codes: tuple[int, ...], bits: int):
     return np.vstack(rows).astype(np.float32), np.array(owners)
 
 
-def read_candidates(gray, candidates, taken) -> list[tuple[int, Any]]:
-    """(code, corners) of the candidate squares the detector found but could not decode, read
-    against the blurred look of each code (:data:`READ_CORR`, :data:`FIT_RATIO`); the corners
-    clockwise from the code's top-left.  Candidates where a read marker already is are skipped."""
+def read_candidates(gray, candidates, taken) -> list[tuple[int, Any, bool]]:
+    """(code, corners, fitted) of the candidate squares the detector found but could not decode,
+    read against the blurred look of each code (:func:`read_candidate`); the corners clockwise from
+    the code's top-left.  A candidate that is not read but looks like one code at least
+    :data:`REFIT_CORR` is read again with its corners fitted to that code (:func:`refine_corners`;
+    ``fitted`` then).  Candidates where a read marker already is are skipped."""
     import numpy as np
 
-    n = markers.BITS + 2
-    looks, which = _looks(tuple(markers.CODES), markers.BITS)
     centres = [np.asarray(q, float).mean(axis=0) for q in taken]
-    out: list[tuple[int, Any]] = []
+    out: list[tuple[int, Any, bool]] = []
     for quad in candidates:
         quad = np.asarray(quad, np.float32)
         side = min(float(np.hypot(*(quad[i] - quad[(i + 1) % 4]))) for i in range(4))
         centre = quad.mean(axis=0)
         if any(float(np.hypot(*(centre - c))) < side for c in centres):
             continue
-        x, y = quad[:, 0], quad[:, 1]
-        if float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) < 0:
-            quad = quad[::-1].copy()            # clockwise as the image shows it
-        seen = cell_means(gray, quad, n)
-        seen = seen - seen.mean()
-        norm = float(np.linalg.norm(seen))
-        if norm < 1e-6:
+        read, number, turned, corr = _read(gray, quad)
+        fitted = False
+        if isinstance(read, str) and REFIT and corr >= REFIT_CORR:
+            fit = refine_corners(gray, turned, number)
+            if fit is not None:
+                again = read_candidate(gray, fit[0])
+                if not isinstance(again, str) and again[0] == number:
+                    read, fitted = again, True
+        if isinstance(read, str):
             continue
-        corr = looks @ (seen / norm)
-        best = int(np.argmax(corr))
-        number, turn = which[best]
-        if corr[best] < READ_CORR:
-            continue
-        others = corr[which[:, 0] != number]
-        if others.size and 1 - float(corr[best]) ** 2 > (1 - float(others.max()) ** 2) / FIT_RATIO:
-            continue
-        # the cells seen are the code turned ``turn`` quarter turns: start the corners there
-        out.append((int(number), np.roll(quad, int(turn), axis=0)))
+        out.append((read[0], read[1], fitted))
         centres.append(centre)
     return out
+
+
+def _correlations(gray, quad):
+    """A square's corners clockwise as the image shows it, and the correlation of its cell means
+    with the blurred look of every code in every turn (None for a flat square)."""
+    import numpy as np
+
+    looks, _which = _looks(tuple(markers.CODES), markers.BITS)
+    quad = np.asarray(quad, np.float32)
+    x, y = quad[:, 0], quad[:, 1]
+    if float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) < 0:
+        quad = quad[::-1].copy()
+    seen = cell_means(gray, quad, markers.BITS + 2)
+    seen = seen - seen.mean()
+    norm = float(np.linalg.norm(seen))
+    return quad, None if norm < 1e-6 else looks @ (seen / norm)
+
+
+def best_code(gray, quad, seen: tuple | None = None) -> tuple[int, Any, float]:
+    """The code whose blurred look best matches a square's cell means (any turn, either order of
+    its corners), its corners from that code's top-left, and the correlation (``seen``: what
+    :func:`_correlations` gave for it, when already known)."""
+    import numpy as np
+
+    _looks_, which = _looks(tuple(markers.CODES), markers.BITS)
+    quad, corr = seen or _correlations(gray, quad)
+    if corr is None:
+        return -1, quad, 0.0
+    best = int(np.argmax(corr))
+    number, turn = which[best]
+    # the cells seen are the code turned ``turn`` quarter turns: start the corners there
+    return int(number), np.roll(quad, int(turn), axis=0), float(corr[best])
+
+
+def read_candidate(gray, quad) -> tuple[int, Any] | str:
+    """A candidate square read against the blurred look of every code in every turn: (code,
+    corners from its top-left) when its cell means correlate with the best code's at least
+    :data:`READ_CORR` and that code explains them :data:`FIT_RATIO` times better than any other;
+    else why not ("flat", "corr", "ratio")."""
+    return _read(gray, quad)[0]
+
+
+def _read(gray, quad) -> tuple[tuple[int, Any] | str, int, Any, float]:
+    """:func:`read_candidate`'s answer, with the best code, its corners and correlation."""
+    _looks_, which = _looks(tuple(markers.CODES), markers.BITS)
+    seen = _correlations(gray, quad)
+    corr = seen[1]
+    number, turned, best = best_code(gray, quad, seen)
+    if corr is None:
+        return "flat", number, turned, best
+    if best < READ_CORR:
+        return "corr", number, turned, best
+    others = corr[which[:, 0] != number]
+    if others.size and 1 - best ** 2 > (1 - float(others.max()) ** 2) / FIT_RATIO:
+        return "ratio", number, turned, best
+    return (number, turned), number, turned, best
+
+
+@functools.lru_cache(maxsize=128)
+def _drawn(code: int):
+    """A code with :data:`FIT_QUIET` cells of white around it, :data:`FIT_PX` pixels a cell,
+    blurred by half a cell (float32), as :func:`refine_corners` fits it."""
+    cv2 = require_cv2()
+    import numpy as np
+
+    grid = markers.cells(code)
+    m = len(grid) + 2 * FIT_QUIET
+    ideal = np.full((m, m), 255, np.uint8)
+    ideal[FIT_QUIET:-FIT_QUIET, FIT_QUIET:-FIT_QUIET] = np.where(np.array(grid, bool), 0, 255)
+    template = cv2.resize(ideal, (m * FIT_PX, m * FIT_PX), interpolation=cv2.INTER_NEAREST).astype(np.float32)
+    return cv2.GaussianBlur(template, (0, 0), FIT_PX / 2)
+
+
+def refine_corners(gray, quad, code: int) -> tuple[Any, float] | None:
+    """The corners of a read marker fitted to the image: the code with its white quiet zone,
+    drawn at :data:`FIT_PX` pixels a cell and blurred by half a cell, is aligned with the photo
+    by the enhanced correlation coefficient (a homography, from the corners read), or None when
+    that does not settle.  A small or blurred marker's corners from the detector are off by a
+    fraction of a cell, enough for its cells to be sampled across their neighbours.  Returns the
+    corners and the correlation of the fitted drawing with the photo."""
+    cv2 = require_cv2()
+    import numpy as np
+
+    template = _drawn(code)
+    n = len(markers.cells(code))
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    side = max(float(np.hypot(*(q[i] - q[(i + 1) % 4]))) for i in range(4))
+    pad = int(side / n * (FIT_QUIET + 1)) + 4
+    x0, y0 = np.maximum(np.floor(q.min(0)).astype(int) - pad, 0)
+    x1, y1 = np.minimum(np.ceil(q.max(0)).astype(int) + pad, [gray.shape[1], gray.shape[0]])
+    patch = gray[y0:y1, x0:x1].astype(np.float32)
+    a, b = FIT_QUIET * FIT_PX, (FIT_QUIET + n) * FIT_PX
+    src = np.float32([[a, a], [b, a], [b, b], [a, b]])
+    warp = cv2.getPerspectiveTransform(src, q - np.float32([x0, y0])).astype(np.float32)
+    try:
+        cc, warp = cv2.findTransformECC(template, patch, warp, cv2.MOTION_HOMOGRAPHY,
+                                        (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-4), None, 1)
+    except cv2.error:
+        return None
+    out = cv2.perspectiveTransform(src.reshape(-1, 1, 2), warp).reshape(4, 2) + np.float32([x0, y0])
+    if float(np.abs(out - q).max()) > side / n:     # moved more than a cell: it found something else
+        return None
+    return out, float(cc)
+
+
+def refit_fits(gray, quad, code: int) -> bool:
+    """Whether a read whose corners were fitted fits its code :data:`READ_NEIGHBOUR_RATIO` times
+    better than any code one cell away, with no exception for cells each clearly on their side: a
+    fit draws any dark blob with a lighter middle (a shield in the art) into a code with few white
+    cells, each then on its side."""
+    grid = markers.cells(code)
+    return bits_fit(cell_means(gray, quad, len(grid)), grid, READ_NEIGHBOUR_RATIO)
 
 
 def square_enough(quad) -> bool:
@@ -503,6 +657,12 @@ def quiet_zone_clear(gray, quad, code: int, ratio: float = FIT_RATIO) -> bool:
     white cells.  Code-like patches of text or drawing that the detector reads as a marker have
     no such band, so this is what keeps false components out.
     """
+    return zone_refusal(gray, quad, code, ratio) is None
+
+
+def zone_refusal(gray, quad, code: int, ratio: float = FIT_RATIO) -> str | None:
+    """Why a read fails the quiet-zone and cell checks of :func:`quiet_zone_clear` ("contrast",
+    "ring", "spread", "bits"), or None when it passes them."""
     import numpy as np
 
     grid = markers.cells(code)
@@ -522,17 +682,17 @@ def quiet_zone_clear(gray, quad, code: int, ratio: float = FIT_RATIO) -> bool:
     dark = median(sample(border))
     light = median(sample(white)) if white else float(np.percentile(sample(ring), 75))
     if light - dark < 25:
-        return False
+        return "contrast"
     middle = (dark + light) / 2
     if float((sample(ring) > middle).mean()) < RING_SHARE:
-        return False
+        return "ring"
     reach = [(dx, dy) for dx in (-CELL_REACH, 0, CELL_REACH) for dy in (-CELL_REACH, 0, CELL_REACH)]
     spread = sample([(c + 0.5 + dx, r + 0.5 + dy) for r in range(n) for c in range(n) for dx, dy in reach])
     ranked = np.sort(spread)                  # (not np.percentile: it imports numpy.ma, see median)
     span = float(ranked[int(0.95 * (len(ranked) - 1))] - ranked[int(0.05 * (len(ranked) - 1))])
     spread = spread.reshape(n * n, -1)
     if median(spread.max(axis=1) - spread.min(axis=1)) > CELL_SPREAD * span:
-        return False
+        return "spread"
     # the cells must fit the code better than any code one cell away (another family's code read
     # through blur has that cell in between): the code, blurred as the photo is, explains what is
     # seen far better than each of its one-cell neighbours
@@ -541,8 +701,8 @@ def quiet_zone_clear(gray, quad, code: int, ratio: float = FIT_RATIO) -> bool:
     bits = np.array([grid[r][c] for r in range(1, n - 1) for c in range(1, n - 1)])  # True: black
     margin = CELL_MARGIN * (light - dark)
     if np.all(np.where(bits, inner < middle - margin, inner > middle + margin)):
-        return True
-    return bits_fit(seen, grid, ratio)
+        return None
+    return None if bits_fit(seen, grid, ratio) else "bits"
 
 
 def median(values) -> float:
@@ -558,6 +718,13 @@ def median(values) -> float:
 def bits_fit(seen, grid, ratio: float = FIT_RATIO) -> bool:
     """Whether the cell means ``seen`` (row by row, border included) fit the marker ``grid`` at
     least ``ratio`` times better (squared error, best blur) than any grid one inner cell away."""
+    return bits_ratio(seen, grid, ratio) >= ratio
+
+
+def bits_ratio(seen, grid, stop: float = 0.0) -> float:
+    """How many times better the cell means ``seen`` fit the marker ``grid`` (squared error, best
+    blur) than the best-fitting grid one inner cell away; the search stops at the first neighbour
+    fitting within ``stop`` times."""
     cv2 = require_cv2()
     import numpy as np
 
@@ -577,13 +744,15 @@ def bits_fit(seen, grid, ratio: float = FIT_RATIO) -> bool:
         return best
 
     own = error(ideal)
+    worst = float("inf")
     for r in range(2, n):
         for c in range(2, n):
             other = ideal.copy()
             other[r, c] = 1.0 - other[r, c]
-            if error(other) < ratio * own:
-                return False
-    return True
+            worst = min(worst, error(other) / max(own, 1e-12))
+            if worst < stop:
+                return worst
+    return worst
 
 
 def outline(target: Target, corners: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
