@@ -456,9 +456,12 @@ class Workers:
         if self.pool is None and (os.cpu_count() or 1) > 1:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
-            self.pool = ProcessPoolExecutor(n or min(2, os.cpu_count() or 1),
-                                            mp_context=multiprocessing.get_context("fork"), initializer=_warm)
-            self.pool.submit(int)  # forks every worker now (with fork, all start at the first task)
+            try:
+                self.pool = ProcessPoolExecutor(n or min(2, os.cpu_count() or 1),
+                                                mp_context=multiprocessing.get_context("fork"), initializer=_warm)
+                self.pool.submit(int)  # forks every worker now (with fork, all start at the first task)
+            except (OSError, RuntimeError):     # no process to be had (a memory cap): all done here
+                self.close(failed=True)
 
     def submit(self, fn: Callable, *args):
         """``fn(*args)`` in a worker, at once: its future (see :meth:`result`)."""

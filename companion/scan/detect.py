@@ -616,13 +616,13 @@ def refine_corners(gray, quad, code: int) -> tuple[Any, float] | None:
     patch = gray[y0:y1, x0:x1].astype(np.float32)
     a, b = FIT_QUIET * FIT_PX, (FIT_QUIET + n) * FIT_PX
     src = np.float32([[a, a], [b, a], [b, b], [a, b]])
-    warp = cv2.getPerspectiveTransform(src, q - np.float32([x0, y0])).astype(np.float32)
+    warp = cv2.getPerspectiveTransform(src, q - np.array([x0, y0], np.float32)).astype(np.float32)
     try:
         cc, warp = cv2.findTransformECC(template, patch, warp, cv2.MOTION_HOMOGRAPHY,
                                         (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-4), None, 1)
     except cv2.error:
         return None
-    out = cv2.perspectiveTransform(src.reshape(-1, 1, 2), warp).reshape(4, 2) + np.float32([x0, y0])
+    out = cv2.perspectiveTransform(src.reshape(-1, 1, 2), warp).reshape(4, 2) + np.array([x0, y0], np.float32)
     if float(np.abs(out - q).max()) > side / n:     # moved more than a cell: it found something else
         return None
     return out, float(cc)
