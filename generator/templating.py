@@ -38,6 +38,9 @@ class Current:
     t: Any = None
 
 
+_frozen = False  # whether this process froze what it holds (environment)
+
+
 @functools.lru_cache(maxsize=8)
 def environment(roots: tuple[str, ...] = (str(TEMPLATES),), sandboxed: bool = False):
     """The Jinja2 environment: StrictUndefined, autoescaped (texts may hold & and <).
@@ -65,8 +68,13 @@ def environment(roots: tuple[str, ...] = (str(TEMPLATES),), sandboxed: bool = Fa
     env.globals.update(cos=math.cos, sin=math.sin, pi=math.pi, sqrt=math.sqrt)
     # What is alive now (every module imported, jinja's among them) lives as long as the process:
     # left out of the garbage collector's full passes, which otherwise walk it all again while
-    # the faces are rendered and drawn (5 % of a small deck's build)
-    gc.freeze()
+    # the faces are rendered and drawn (5 % of a small deck's build).  Once a process, at the
+    # first environment: what is frozen is never freed, so a long process (tests, the app) must
+    # not freeze each later build's data; a collection first would cost 2 % of a small deck
+    global _frozen
+    if not _frozen:
+        gc.freeze()
+        _frozen = True
     return env
 
 

@@ -90,13 +90,14 @@ READ_NEIGHBOUR_RATIO = 1.3
 #: around it
 FIT_PX = 6
 FIT_QUIET = 1
-REFIT = True
 #: a candidate square not read whose best code correlates at least this is read again fitted
 REFIT_CORR = 0.7
 #: a photo whose brightest parts (99.5th percentile) are below DIM_LEVEL is brightened for the
 #: detector, at most DIM_GAIN times
 DIM_LEVEL = 180
 DIM_GAIN = 4.0
+#: how many tables of blurred looks the per-user cache keeps (one per version of the codes)
+LOOKS_KEPT = 4
 
 
 @dataclass
@@ -298,7 +299,7 @@ def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, en
         why = "shape" if not square_enough(quad / max(scale, 1.0)) else zone_refusal(work, quad, code, ratio)
         if why is None and fitted and not refit_fits(work, quad, code):
             why = "bits"
-        if why == "bits" and REFIT and not fitted:
+        if why == "bits" and not fitted:
             fit = refine_corners(work, quad, code)
             if trace is not None:
                 trace.setdefault("fits", []).append((code, quad, fit, why))
@@ -422,23 +423,26 @@ def cell_means(gray, quad, n: int):
 
 @functools.lru_cache(maxsize=4)
 def _looks(codes: tuple[int, ...], bits: int):
-    """:func:`_blurred_looks`, kept in a per-user cache file named by a checksum of what makes it
-    (the codes, this module's code, the OpenCV and NumPy versions): a scan's process then loads it
-    (a fraction of a millisecond) instead of building it (6 ms, 3 % of a 12 MP scan)."""
+    """:func:`_blurred_looks`, kept in a per-user cache file named by a hash of what makes it
+    (every code's cells as the kit prints them, this module's code, the OpenCV and NumPy versions):
+    a scan's process then loads it (a fraction of a millisecond) instead of building it (6 ms,
+    3 % of a 12 MP scan).  The four newest tables are kept (checkouts may share the cache)."""
+    import hashlib
     import io
-    import zlib
 
     import numpy as np
 
     from ludoteca.atomic import cache_dir
 
     cv2 = require_cv2()
+    grids = [markers.cells(number, codes, bits) for number in range(len(codes))]
     try:
-        key = zlib.crc32(repr((codes, bits, cv2.__version__, np.__version__)).encode() + Path(__file__).read_bytes())
+        made_of = repr((grids, cv2.__version__, np.__version__)).encode() + Path(__file__).read_bytes()
+        key = hashlib.blake2b(made_of, digest_size=10).hexdigest()
         folder = cache_dir("scan-looks")
     except OSError:
         folder = None
-    path = folder / f"looks-{key:08x}.npy" if folder else None
+    path = folder / f"looks-{key}.npy" if folder else None
     size = 4 * len(codes) * len(BLURS)
     if path is not None:
         try:       # a file that is not the table (cut short, another's) is built again
@@ -454,9 +458,9 @@ def _looks(codes: tuple[int, ...], bits: int):
         try:
             from ludoteca.atomic import write_bytes
             write_bytes(path, buf.getvalue(), durable=False)
-            for old in path.parent.glob("looks-*.npy"):    # one table is in use at a time
-                if old != path:
-                    old.unlink(missing_ok=True)
+            tables = sorted(path.parent.glob("looks-*.npy"), key=lambda p: p.stat().st_mtime, reverse=True)
+            for old in tables[LOOKS_KEPT:]:
+                old.unlink(missing_ok=True)
         except OSError:
             pass
     return looks, owners
@@ -512,7 +516,7 @@ def read_candidates(gray, candidates, taken) -> list[tuple[int, Any, bool]]:
             continue
         read, number, turned, corr = _read(gray, quad)
         fitted = False
-        if isinstance(read, str) and REFIT and corr >= REFIT_CORR:
+        if isinstance(read, str) and corr >= REFIT_CORR:
             fit = refine_corners(gray, turned, number)
             if fit is not None:
                 again = read_candidate(gray, fit[0])
