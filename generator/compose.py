@@ -10,6 +10,9 @@ from .sheets import Line, Rect, data
 from .svgroot import with_root
 from .units import num
 
+#: the drawing engine's version, in every page's and file's cache key: bump it when the SVG -> PDF
+#: path changes in a way the hashes of the inputs cannot see
+ENGINE_VERSION = "7"
 _XML_HEAD = re.compile(r"^\s*(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?", re.S)
 _ID = re.compile(r'\bid="([^"]+)"')
 _REF = re.compile(r'(url\(#|href="#)([^)"]+)')
@@ -101,7 +104,6 @@ class PageBuilder:
     def key(self, overlay: str) -> str:
         """The page's cache key: a hash of what is drawn (the paper, each face's SVG with its
         place and clip, the overlay), and of the engine that draws it."""
-        from .render import ENGINE_VERSION
         digest = hashlib.sha256(f"{ENGINE_VERSION}\0{self.size}".encode())
         for svg, full, clip in self.faces:
             digest.update(hashlib.sha256(svg.encode("utf-8")).digest())

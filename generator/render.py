@@ -23,11 +23,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from . import binding, fastsvg, fonts
 from ludoteca.atomic import tmp_name, write_bytes, write_pieces, write_text
-from .compose import Page
+from .compose import ENGINE_VERSION, Page
 from .model import GeneratorError
 from .units import mm_to_pt
 
-ENGINE_VERSION = "7"         # bump when the SVG -> PDF path changes in a way the hash cannot see
 #: Drawing cost (see :func:`page_cost`) from which pages are drawn in a pool rather than here.
 #: Starting the two workers costs about 0.1 s CPU (fork, fonts, cairo), while these pages draw
 #: in about 0.15 s: below it, drawing them in this process is cheaper and no slower (the

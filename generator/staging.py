@@ -136,6 +136,7 @@ class Stage:
                 _sync_file(path)
         for folder in sorted(folders, reverse=True):      # the deepest first, the staging folder last
             sync_folder(folder)
+        sync_folder(self.out)                             # which lists the staging folder
 
     @property
     def swapping(self) -> bool:

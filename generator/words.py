@@ -18,10 +18,7 @@ LANGS = ("es", "en")
 @functools.lru_cache(maxsize=4)
 def _data(source: Path) -> dict:
     from . import owndata
-    try:
-        found = owndata.load(source)
-    except owndata.Unreadable as exc:
-        raise GeneratorError(f"{source.name}: cannot be read: {' '.join(str(exc).split())}") from None
+    found = owndata.load(source)
     return found if isinstance(found, dict) else {}
 
 

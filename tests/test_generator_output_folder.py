@@ -355,5 +355,5 @@ def test_staged_files_and_their_folders_are_synced_before_the_journal(tmp_path, 
     journal = next(i for i, p in enumerate(synced) if Path(p).name.startswith(f".{staging.JOURNAL}"))
     before = set(synced[:journal])
     assert {str(stage.root / "game" / "cards.pdf"), str(stage.root / "game"), str(stage.root),
-            str(stage.root / "manifest.json")} <= before
+            str(stage.root / "manifest.json"), str(out)} <= before
     assert (out / "game" / "cards.pdf").read_bytes() == b"%PDF-1.5 joined"

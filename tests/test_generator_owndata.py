@@ -47,3 +47,16 @@ def test_a_file_that_is_not_yaml_says_why(tmp_path, cache):
     source.write_text("g: [unclosed\n", encoding="utf-8")
     with pytest.raises(owndata.Unreadable, match="words.yaml"):
         owndata.load(source)
+
+
+def test_files_of_one_name_in_two_folders_keep_a_copy_each(tmp_path, cache, monkeypatch):
+    """Two checkouts (or a user's words.yaml beside the kit's) share the cache: neither evicts
+    the other's copy, and each reads its own."""
+    a, b = tmp_path / "a" / "words.yaml", tmp_path / "b" / "words.yaml"
+    for path, word in ((a, "uno"), (b, "dos")):
+        path.parent.mkdir()
+        path.write_text(f"w: {word}\n", encoding="utf-8")
+    seen = _parsed(monkeypatch)
+    assert owndata.load(a) == {"w": "uno"} and owndata.load(b) == {"w": "dos"}
+    assert owndata.load(a) == {"w": "uno"} and owndata.load(b) == {"w": "dos"}
+    assert seen == ["words.yaml"] * 2 and len(list(cache.glob("words-*.json"))) == 2

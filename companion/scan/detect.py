@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import struct
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from collections.abc import Mapping, Sequence
@@ -22,7 +21,7 @@ from ludoteca.cards import markers
 from ludoteca.cards.limits import InputTooLarge, read_bytes
 
 from . import ScanError, require_cv2
-from .targets import Target
+from .targets import Found, Target
 
 #: longest side, in pixels, that detection works on (a larger photo is scaled down to it)
 WORK_SIDE = 2048
@@ -49,8 +48,6 @@ MAX_PHOTO_BYTES = 64 * 2**20
 MAX_PIXELS = 100_000_000
 #: steps through a JPEG's segments before its frame header is given up on
 HEADER_STEPS = 100_000
-#: points of a round component's outline
-CIRCLE_POINTS = 24
 #: the quiet-zone check: where the ring is sampled (cells out from the black square; the printed
 #: quiet zone is one cell wide, its frame line just outside) and the share of its samples that must
 #: be lighter than halfway between the black border and the white cells
@@ -98,49 +95,6 @@ DIM_LEVEL = 180
 DIM_GAIN = 4.0
 #: how many tables of blurred looks the per-user cache keeps (one per version of the codes)
 LOOKS_KEPT = 4
-
-
-@dataclass
-class Found:
-    """One recognised component: its marker, what it is, and where (image pixels of the photo).
-
-    ``copies`` is how many printed copies of its marker were read (a card or tile carries two, in
-    opposite corners: both read is a sure reading, one a likely one); ``printed`` how many it has.
-    """
-
-    target: Target
-    corners: list[tuple[float, float]]          # the marker's black square, clockwise from its top-left
-    outline: list[tuple[float, float]] = field(default_factory=list)   # the whole face
-    copies: int = 1
-    printed: int = 1
-    seen: list[list[tuple[float, float]]] = field(default_factory=list)   # every copy read, corners
-
-    def __post_init__(self) -> None:
-        if not self.seen and self.corners:
-            self.seen = [list(self.corners)]
-
-    @property
-    def marker(self) -> int:
-        return self.target.marker
-
-    @property
-    def centre(self) -> tuple[float, float]:
-        xs = [p[0] for p in self.outline or self.corners]
-        ys = [p[1] for p in self.outline or self.corners]
-        return sum(xs) / len(xs), sum(ys) / len(ys)
-
-    @property
-    def sure(self) -> bool:
-        """Every printed copy of the marker was read (a component added by hand is sure too)."""
-        return self.copies >= self.printed
-
-    def as_json(self) -> dict[str, Any]:
-        return {"marker": self.marker, "kind": self.target.kind, "id": self.target.id,
-                "name": self.target.name, "markers_read": self.copies, "markers_printed": self.printed,
-                "sure": self.sure,
-                "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
-                "markers": [[[round(x, 1), round(y, 1)] for x, y in quad] for quad in self.seen],
-                "outline": [[round(x, 1), round(y, 1)] for x, y in self.outline]}
 
 
 def jpeg_size(data: bytes) -> tuple[int, int] | None:
@@ -767,13 +721,8 @@ def outline(target: Target, corners: Sequence[tuple[float, float]]) -> list[tupl
     x, y, s = target.place
     src = np.float32([[x, y], [x + s, y], [x + s, y + s], [x, y + s]])
     homography = cv2.getPerspectiveTransform(src, np.float32(corners))
-    w, h = target.size_mm
-    if target.round:
-        t = np.linspace(0, 2 * np.pi, CIRCLE_POINTS, endpoint=False)
-        pts = np.stack([w / 2 + w / 2 * np.cos(t), h / 2 + h / 2 * np.sin(t)], axis=1)
-    else:
-        pts = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    mapped = cv2.perspectiveTransform(np.float32(pts).reshape(-1, 1, 2), homography).reshape(-1, 2)
+    pts = np.float32(target.outline_mm()).reshape(-1, 1, 2)
+    mapped = cv2.perspectiveTransform(pts, homography).reshape(-1, 2)
     return [(float(a), float(b)) for a, b in mapped]
 
 

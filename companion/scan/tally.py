@@ -31,7 +31,7 @@ from . import ScanError
 if TYPE_CHECKING:
     from ludoteca.cards import Game
 
-    from .detect import Found
+    from .targets import Found
 
 
 def counts(found: Iterable[Found]) -> dict[str, dict[str, int]]:
@@ -137,16 +137,11 @@ def face_outline(piece: Found) -> list[tuple[float, float]]:
     homography of both copies' eight corners when two were read (they span the face), else through
     the read marker's frame (its mean sides; a homography of one small marker's four corners throws
     a far corner of the face off by more than the face itself)."""
-    from .detect import CIRCLE_POINTS, require_cv2
+    from . import require_cv2
     cv2 = require_cv2()
     import numpy as np
 
-    w, h = piece.target.size_mm
-    if piece.target.round:
-        t = np.linspace(0, 2 * np.pi, CIRCLE_POINTS, endpoint=False)
-        face = np.stack([w / 2 + w / 2 * np.cos(t), h / 2 + h / 2 * np.sin(t)], axis=1)
-    else:
-        face = np.array([[0, 0], [w, 0], [w, h], [0, h]], float)
+    face = np.array(piece.target.outline_mm(), float)
     places = piece.target.places
     if len(piece.seen) >= 2 and len(places) >= 2:
         src, dst = [], []
@@ -188,9 +183,10 @@ def likely_missing(game: Game, found: Sequence[Found], players: int, finished_fi
     districts a city said to be completed first lacks to be complete (``{"district": 1}``);
     ``{}`` when nothing is missing, ``None`` when more than a few are."""
     if game.id == "ciudadelas":
-        city = sum(f.target.kind in ("district", "dark_district") for f in found)
-        short = int(game.meta["complete_city"]) - city
-        return {"district": short} if finished_first and short > 0 else {}
+        from ludoteca.companion.engine.scoring.ciudadelas import city_kinds, districts_short
+
+        short = districts_short(game, sum(f.target.kind in city_kinds(game) for f in found))
+        return {"district": short} if finished_first and short else {}
     if game.id != "el_mapa":
         return {}
     from ludoteca.companion.engine.scoring.el_mapa import missing_under

@@ -12,7 +12,7 @@ print kit cannot disagree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from ludoteca.cards import Game
 
 CARD = (63.0, 88.0)
+
+#: points of a round component's outline
+CIRCLE_POINTS = 24
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,15 @@ class Target:
     def places(self) -> list[tuple[float, float, float, int]]:
         """Every printed copy of the marker: (x, y, side, turn), mm and degrees."""
         return markers.places(self.face, *self.size_mm)
+
+    def outline_mm(self) -> list[tuple[float, float]]:
+        """The face's outline on the face, mm: its four corners, or CIRCLE_POINTS round a disc."""
+        import math
+        w, h = self.size_mm
+        if not self.round:
+            return [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)]
+        steps = [2 * math.pi * i / CIRCLE_POINTS for i in range(CIRCLE_POINTS)]
+        return [(w / 2 + w / 2 * math.cos(t), h / 2 + h / 2 * math.sin(t)) for t in steps]
 
 
 def _face_of(game: Game, kind: str, entry: dict) -> tuple[str, tuple[float, float], bool]:
@@ -148,3 +160,46 @@ def _digest(game_id: str, cards_dir: str | None) -> str | None:
     except OSError:
         return None
     return f"{crc:08x}{adler:08x}{size:x}"
+
+
+@dataclass
+class Found:
+    """One recognised component: its marker, what it is, and where (image pixels of the photo).
+
+    ``copies`` is how many printed copies of its marker were read (a card or tile carries two, in
+    opposite corners: both read is a sure reading, one a likely one); ``printed`` how many it has.
+    """
+
+    target: Target
+    corners: list[tuple[float, float]]          # the marker's black square, clockwise from its top-left
+    outline: list[tuple[float, float]] = field(default_factory=list)   # the whole face
+    copies: int = 1
+    printed: int = 1
+    seen: list[list[tuple[float, float]]] = field(default_factory=list)   # every copy read, corners
+
+    def __post_init__(self) -> None:
+        if not self.seen and self.corners:
+            self.seen = [list(self.corners)]
+
+    @property
+    def marker(self) -> int:
+        return self.target.marker
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        xs = [p[0] for p in self.outline or self.corners]
+        ys = [p[1] for p in self.outline or self.corners]
+        return sum(xs) / len(xs), sum(ys) / len(ys)
+
+    @property
+    def sure(self) -> bool:
+        """Every printed copy of the marker was read (a component added by hand is sure too)."""
+        return self.copies >= self.printed
+
+    def as_json(self) -> dict[str, Any]:
+        return {"marker": self.marker, "kind": self.target.kind, "id": self.target.id,
+                "name": self.target.name, "markers_read": self.copies, "markers_printed": self.printed,
+                "sure": self.sure,
+                "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+                "markers": [[[round(x, 1), round(y, 1)] for x, y in quad] for quad in self.seen],
+                "outline": [[round(x, 1), round(y, 1)] for x, y in self.outline]}

@@ -124,7 +124,7 @@ def _lines(p: CityEnd, game: Game, first_complete: str | None,
             mine.append({"es": f"{d['name']['es']}: construido en la última ronda, no cambia de color",
                          "en": f"{d['name']['en']}: built in the last round, keeps its own colour"})
     is_first = first_complete is not None and fold(first_complete) == fold(p.name)
-    complete = len(city) >= game.meta["complete_city"]
+    complete = not districts_short(game, len(city))
     b["first_complete"] = bonuses.get("first_complete", 0) if is_first else 0
     b["complete"] = bonuses.get("complete", 0) if complete and not is_first else 0
     for i, d in enumerate(city):
@@ -189,7 +189,7 @@ def from_record(record: dict, game: Game, reader: Reader, short: Reader | None =
     lenient scoring counts the bonus as played, some districts missing from the record)."""
     reader.keys(record, "", RECORD_FIELDS)
     dark = reader.flag(record, "dark_city", "", bool((game.meta.get("dark_city") or {}).get("enabled")))
-    kinds = ("district", "dark_district") if "dark_district" in game.kinds else ("district",)
+    kinds = city_kinds(game)
     dark_ids = {d["id"] for d in game.entries("dark_district")} if "dark_district" in game.kinds else set()
     out: list[CityEnd] = []
     for index, player in reader.players(record, game, PLAYER_FIELDS):
@@ -276,11 +276,21 @@ def _built_last(reader: Reader, game: Game, kinds: tuple[str, ...], player: dict
     return out
 
 
+def city_kinds(game: Game) -> tuple[str, ...]:
+    """The kinds of card a city is built of: districts, and the Dark City's when the game has it."""
+    return ("district", "dark_district") if "dark_district" in game.kinds else ("district",)
+
+
+def districts_short(game: Game, built: int) -> int:
+    """How many districts a city of ``built`` lacks to be complete (0 when it is)."""
+    return max(0, int(game.meta["complete_city"]) - built)
+
+
 def _first_complete(reader: Reader, record: dict, game: Game, players: list[CityEnd],
                     short: Reader | None = None) -> str | None:
     complete_at = game.meta["complete_city"]
     if "first_complete" not in record:
-        complete = [p.name for p in players if len(p.city) >= complete_at]
+        complete = [p.name for p in players if not districts_short(game, len(p.city))]
         if len(complete) > 1:
             reader.bad(line_of(record, "players"), "first_complete",
                        f"missing: {', '.join(complete)} have {complete_at} or more "
@@ -297,7 +307,7 @@ def _first_complete(reader: Reader, record: dict, game: Game, players: list[City
         if not any(fold(n) == fold(name) for n in named):
             reader.bad(line, "first_complete", f"'{name}' is not one of the players ({', '.join(named)})")
         return None
-    if len(match[0].city) < complete_at:
+    if districts_short(game, len(match[0].city)):
         have = len(match[0].city)
         (short or reader).bad(line, "first_complete",
                               f"'{name}' has {have} districts; a complete city has at least {complete_at}",

@@ -115,6 +115,14 @@ def may_add_duplicate(state: dict, data, seat: int) -> bool:
     return allowed is None or len(city) - len(set(city)) < allowed
 
 
+def city_complete(data, city: list) -> bool:
+    """Whether ``city`` is complete (the end of the game comes into sight; the Warlord spares it):
+    the scoring's rule (:func:`~ludoteca.companion.engine.scoring.ciudadelas.districts_short`)."""
+    from ...scoring.ciudadelas import districts_short
+
+    return not districts_short(data, len(city))
+
+
 def _seat(state: dict) -> tuple[int, dict]:
     seat = state["active"]
     return seat, state["players"][seat]

@@ -9,7 +9,7 @@ import random
 
 from ...common import Arg, Move, adjust_move, declare, final_record_move, log, name_of, need, text
 from ...errors import BadArgument, Duplicate, LimitReached, NotAllowed, NotEnough, WrongPhase
-from .city import (RESOURCES, _abilities, _district, _district_by_id, _meta, _seat, build_cost,
+from .city import (RESOURCES, _abilities, city_complete, _district, _district_by_id, _meta, _seat, build_cost,
                    districts_in_play, districts_of_deck, draw_terms, may_add_duplicate)
 from .draft import _choose, _choose_candidates, _choose_check
 from .powers import (_character_candidates, _count_candidates, _destroy, _destroy_candidates, _destroy_check,
@@ -101,7 +101,7 @@ def _build(state: dict, a: dict, rng: random.Random, data) -> None:
 
         words = too_many_copies(district["name"], district.get("copies", 1), built)
         log(state, words["es"], words["en"], notice=True)
-    if len(player["city"]) >= _meta(data)["complete_city"] and state["first_complete"] is None:
+    if city_complete(data, player["city"]) and state["first_complete"] is None:
         state["first_complete"] = seat
         state["last_round"] = True
         log(state, f"¡{player['name']} completa su ciudad! Esta es la última ronda",

@@ -8,7 +8,7 @@ import random
 
 from ...common import Move, Text, log, name_of, need, player_index, text
 from ...errors import BadArgument, LimitReached, NotAllowed, NotEnough, NotYourTurn, WrongPhase
-from .city import _abilities, _character, _characters, _city_has, _district, _meta, _seat, destroy_price
+from .city import _abilities, _character, city_complete, _characters, _city_has, _district, _seat, destroy_price
 
 
 #: Each character move and the power (a character's ``powers`` in the data) that allows it.
@@ -139,7 +139,7 @@ def _destroy_check(state: dict, a: dict, data) -> None:
     if state["protected"] == other:
         raise NotAllowed(text(f"el Obispo protege la ciudad de {victim['name']}",
                               f"the Bishop protects {victim['name']}'s city"))
-    if char.get("spares_complete_cities") and len(victim["city"]) >= _meta(data)["complete_city"]:
+    if char.get("spares_complete_cities") and city_complete(data, victim["city"]):
         raise NotAllowed(text(f"la ciudad de {victim['name']} está completa", f"{victim['name']}'s city is complete"))
     if "indestructible" in _abilities(district):
         raise NotAllowed(text(f"{name_of(district)} no se puede destruir",
