@@ -134,7 +134,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"games to build (default: all of {', '.join(GAMES)})")
     p.add_argument("--cards", metavar="DIR", default=None, help="read this copy of the card data")
     _common(p, "output")
-    p.set_defaults(func=run_build)
+    p.set_defaults(func=run_build, quick_exit=True)      # every file written and closed when it returns
 
     e = sub.add_parser("export-shop", help="images for a print shop: the kit's cards, a ZIP and quantities",
                        description="Build the kit and, for every card a print shop profile fits, one "
