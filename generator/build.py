@@ -637,14 +637,17 @@ def build(games: list[str] | tuple[str, ...], opts: Options, out_dir: Path | str
     need (the books are sent to them as soon as the cards are loaded)."""
     from ludoteca.cards import load
     from .fonts import cache_dir
-    from .rulebook import start_documents, warm_up
+    from .rulebook import any_cached, start_documents, warm_up
     games = tuple(games) or GAMES
     out_dir = Path(out_dir)
     with Workers() as workers:
         if _cold(out_dir):
             _import_shared(games)
             workers.start()                      # no pool on one core: all is done here
-            for _ in range(2 if workers.pool is not None else 0):   # one for each worker, most likely
+            # the books' imports, unless the books are likely cached (a new folder of a kit built
+            # before): a book to set then loads them in its job
+            warm = workers.pool is not None and not any_cached(cache_dir("rulebooks"))
+            for _ in range(2 if warm else 0):    # one for each worker, most likely
                 workers.submit(warm_up)
         catalog = load(cards_dir, games)
         notes: list[str] = []

@@ -488,8 +488,11 @@ def test_build_lists_the_rulebooks(tmp_path):
 
 
 def test_documents_read_back_from_the_cache(catalog, tmp_path):
+    from ludoteca.generator.rulebook import any_cached
     opts = Options(lang="es")
+    assert not any_cached(tmp_path)            # a build's workers load the books' imports early
     first = documents(catalog, ("ciudadelas",), opts, tmp_path)
+    assert any_cached(tmp_path)                # ... and not when a book is likely read back
     second = documents(catalog, ("ciudadelas",), opts, tmp_path)
     assert [d.data for d in first] == [d.data for d in second]
     assert [(d.pages, d.sheets) for d in first] == [(d.pages, d.sheets) for d in second]

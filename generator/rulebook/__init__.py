@@ -205,6 +205,18 @@ def start_documents(catalog: Any, games: tuple[str, ...], opts: Options, cache_d
     return finish
 
 
+def any_cached(cache_dir: Path | None) -> bool:
+    """Whether the rulebook cache holds a book set earlier (whichever it is): then the books of
+    a build are likely read back, not set, and its workers need not load what setting them needs
+    (:func:`warm_up`) before the cards tell which books are to be set."""
+    if cache_dir is None:
+        return False
+    try:
+        return any(True for _ in cache_dir.glob("*-shown.json"))
+    except OSError:
+        return False
+
+
 def warm_up() -> None:
     """In a render worker started before the cards are loaded: import what setting a book needs
     and register its fonts meanwhile."""
