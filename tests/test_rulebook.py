@@ -186,6 +186,20 @@ def test_counting_a_setting_finds_the_pages_of_setting_it(catalog, tight):
     assert pages_set(parts, book, tight) == page_count(typeset(parts, book, tight)) > 4
 
 
+@pytest.mark.parametrize("game", ["ciudadelas", "gladiadores"])
+def test_the_least_pages_of_the_tight_setting_are_never_more_than_it_takes(catalog, game):
+    """A booklet skips counting the tight setting when even its least pages (found while setting
+    the usual one) cannot save a sheet: that least must never be more than the count."""
+    from ludoteca.generator.rulebook import Book
+    from ludoteca.generator.rulebook.content import blocks
+    from ludoteca.generator.rulebook.typeset import _set, pages_set
+    parts = blocks(catalog[game], "es", catalog)
+    book = Book("", "", "es", "", "#000000", booklet_page_mm("a4"))
+    least: list[int] = []
+    pages = _set(parts, book, draw=False, least=least)[2]
+    assert 4 < least[0] <= pages_set(parts, book, tight=True) <= pages
+
+
 @pytest.mark.parametrize("paper", sorted(PAPERS))
 def test_page_sizes(books, paper):
     """The pages are half the paper (A5 on A4, half-letter on Letter); the booklet places them on

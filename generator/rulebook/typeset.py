@@ -128,6 +128,8 @@ def _map_flowable(block: MapGrid, styles: dict):
     class MapFlowable(Flowable):
         """A starting map: one square per cell, coloured by level, the starts in player colours."""
 
+        fixed = True                       # as high in either setting (see :func:`_shares`)
+
         def wrap(self, avail_w, avail_h):
             rows, cols = len(block.grid), len(block.grid[0])
             self.cell = min(avail_w / cols, mm_to_pt(9.0))
@@ -180,6 +182,8 @@ def _picture_flowable(block: Picture, placed: list[Placed], max_h: float | None 
     from reportlab.platypus import Flowable
 
     class PictureFlowable(Flowable):
+        fixed = True                       # as high in either setting (see :func:`_shares`)
+
         def wrap(self, avail_w, avail_h):
             w, h = mm_to_pt(block.width_mm), mm_to_pt(block.height_mm)
             scale = min(1.0, avail_w / w, (max_h or h) / h)
@@ -337,9 +341,12 @@ def fit_booklet(blocks: list[Block], book: Book) -> bytes:
     booklet: a booklet has a multiple of 4 pages, so a book one page over 8 would print 3 blank
     pages at its end, where a slightly tighter setting fits it in 8."""
     from .impose import padded
-    pdf, placed, pages = _set(blocks, book)
-    # the tighter setting is only counted (laid out, never drawn), and set whole if it is kept
-    if padded(pages) != pages and padded(pages_set(blocks, book, tight=True)) < padded(pages):
+    least: list[int] = []
+    pdf, placed, pages = _set(blocks, book, least=least)
+    # the tighter setting is only counted (laid out, never drawn), and set whole if it is kept;
+    # not even counted when it cannot take fewer pages than a sheet less (``least``)
+    if padded(pages) != pages and padded(least[0]) < padded(pages) \
+            and padded(pages_set(blocks, book, tight=True)) < padded(pages):
         pdf, placed, pages = _set(blocks, book, tight=True)
     return _draw_pictures(pdf, placed)          # the pictures drawn once, on the setting kept
 
@@ -365,11 +372,12 @@ def typeset(blocks: list[Block], book: Book, tight: bool = False) -> bytes:
     return _draw_pictures(pdf, placed)
 
 
-def _set(blocks: list[Block], book: Book, tight: bool = False,
-         draw: bool = True) -> tuple[bytes, list[Placed], int]:
+def _set(blocks: list[Block], book: Book, tight: bool = False, draw: bool = True,
+         least: list[int] | None = None) -> tuple[bytes, list[Placed], int]:
     """The blocks set as :func:`typeset` sets them, the pictures not yet drawn: the PDF, where
     each picture goes, and the number of pages.  ``draw=False``: only laid out, to count the
-    pages (no PDF: empty bytes)."""
+    pages (no PDF: empty bytes).  ``least`` (the usual setting only): given the fewest pages the
+    tight setting can take (:func:`_least_pages`)."""
     from reportlab.lib.colors import HexColor
     from reportlab.platypus import BaseDocTemplate, PageTemplate
     Frame = _frame_class(draw)
@@ -383,6 +391,14 @@ def _set(blocks: list[Block], book: Book, tight: bool = False,
                     leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)]
     cover = Frame(margin, bottom, w - 2 * margin, h - margin - bottom, id="cover",
                   leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    runs: list[float] = [0.0]        # per run of pages between page breaks: its least tight height
+    if least is not None:
+        share = _shares(styles, _styles(book.accent, tight=True))
+
+        def measured(flowable, used: float) -> None:
+            runs[-1] += share(flowable, used)
+        for frame in frames + [cover]:
+            frame.measured = measured
 
     def on_page(canv, doc) -> None:
         canv.setNamedCB("icon", _draw_icon)
@@ -406,6 +422,10 @@ def _set(blocks: list[Block], book: Book, tight: bool = False,
         canv.restoreState()
 
     class Doc(BaseDocTemplate):
+        def handle_pageBreak(self, slow=None) -> None:
+            runs.append(0.0)
+            super().handle_pageBreak(slow)
+
         def afterFlowable(self, flowable) -> None:
             mark = getattr(flowable, "_bookmark", None)
             if mark:
@@ -423,7 +443,40 @@ def _set(blocks: list[Block], book: Book, tight: bool = False,
     placed: list[Placed] = []
     doc._doSave = draw                      # reportlab's switch: no PDF written when only counting
     doc.build(_flowables(blocks, book, styles, col_w, placed))
+    if least is not None:
+        least[:] = [_least_pages(runs, h - margin - bottom)]
     return out.getvalue(), placed, doc.page
+
+
+def _least_pages(runs: list[float], frame_h: float) -> int:
+    """The fewest pages the tight setting can take: each run of pages between two page breaks
+    holds at least its blocks' least height, and no page holds more than its frame's height."""
+    return sum(math.ceil(run / frame_h - 1e-3) for run in runs)
+
+
+def _shares(usual: dict, tight: dict):
+    """``share(flowable, used)``: the least height a block placed in ``used`` points of a frame
+    set as usual takes in the tight setting (its lines break where they did: the same sizes and
+    widths).  Spaces around a block may vanish at a page's top: left out; a paragraph shrinks
+    as its style's leading does; a table as its cells' do; a picture or map not at all; anything
+    else (lists, blocks kept together) as much as any length of the styles."""
+    from reportlab.platypus import Paragraph, Spacer
+    from reportlab.platypus import Table as RLTable
+    ratio = {usual[k].name: min(tight[k].leading / usual[k].leading, 1.0) for k in usual}
+    floor = min([1.0] + [min(getattr(tight[k], a) / getattr(usual[k], a), 1.0) for k in usual
+                         for a in ("leading", "spaceBefore", "spaceAfter") if getattr(usual[k], a)])
+    table = min(ratio["cell"], ratio["head"])
+
+    def share(flowable, used: float) -> float:
+        if isinstance(flowable, Spacer) or getattr(flowable, "frameAction", None):
+            return 0.0                          # page breaks, and spaces that may vanish
+        height = max(0.0, used - flowable.getSpaceBefore() - flowable.getSpaceAfter())
+        if getattr(flowable, "fixed", False):
+            return height
+        if isinstance(flowable, Paragraph):
+            return height * ratio.get(flowable.style.name, floor)
+        return height * (table if isinstance(flowable, RLTable) else floor)
+    return share
 
 
 @functools.cache
@@ -431,10 +484,22 @@ def _frame_class(draw: bool) -> type:
     """reportlab's Frame, or (``draw=False``) one that places each block where Frame would and
     draws none of them."""
     from reportlab.platypus import Frame
-    if draw:
-        return Frame
 
-    class LayoutFrame(Frame):
+    class MeasuredFrame(Frame):
+        """A frame that tells ``measured(flowable, points used)`` of each block it places."""
+
+        measured = None
+
+        def add(self, flowable, canv, trySplit=0):
+            y = self._y
+            done = super().add(flowable, canv, trySplit)
+            if done and self.measured is not None:
+                self.measured(flowable, y - self._y)
+            return done
+    if draw:
+        return MeasuredFrame
+
+    class LayoutFrame(MeasuredFrame):
         def add(self, flowable, canv, trySplit=0):
             flowable.drawOn = _not_drawn      # the one call that draws a block placed in a frame
             return super().add(flowable, canv, trySplit)
