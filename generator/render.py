@@ -179,9 +179,10 @@ _RECORDINGS: collections.OrderedDict[str, tuple] = collections.OrderedDict()
 RECORDINGS_KEPT = 64
 
 
-def _recording(svg: str):
-    """A face drawn once into a cairo recording surface (vector), reused wherever it is placed."""
-    key = hashlib.sha1(svg.encode("utf-8")).hexdigest()
+def _recording(svg: str, cut: tuple = ()):
+    """A face drawn once into a cairo recording surface (vector), reused wherever it is placed
+    (with ``cut``, only where it is cut that way: see :func:`_clipped_apart`)."""
+    key = hashlib.sha1(svg.encode("utf-8")).hexdigest() + (repr(cut) if cut else "")
     hit = _RECORDINGS.get(key)
     if hit is not None:
         _RECORDINGS.move_to_end(key)
@@ -230,6 +231,7 @@ def _pages_to_pdf(pages: Sequence[Page]) -> bytes:
     cairocffi = binding.load()
     uses = collections.Counter(svg for page in pages for svg in [f[0] for f in page.faces] + [page.overlay])
     once = {svg for svg, n in uses.items() if n == 1 and svg}
+    varied = _clipped_apart(pages)
     for attempt in (once, set()):
         out = io.BytesIO()
         surface = cairocffi.PDFSurface(out, *(mm_to_pt(v) for v in pages[0].size))
@@ -238,7 +240,7 @@ def _pages_to_pdf(pages: Sequence[Page]) -> bytes:
             for page in pages:
                 surface.set_size(*(mm_to_pt(v) for v in page.size))
                 try:
-                    _draw_page(ctx, page, attempt)
+                    _draw_page(ctx, page, attempt, varied)
                 except _Redraw:
                     raise
                 except Exception as exc:  # cairosvg's errors are many kinds; name the page
@@ -257,10 +259,43 @@ class _Redraw(Exception):
     again, every face from its recording."""
 
 
-def _draw_page(ctx, page: Page, direct: set[str] = frozenset()) -> None:
+def _cut(rect: tuple, clip: tuple) -> tuple:
+    """The part of a face a clip shows (the clip relative to the face, and the face's size)."""
+    (x, y, fw, fh), (cx, cy, cw, ch, *oval) = rect, clip
+    return tuple(round(v, 6) for v in (fw, fh, cx - x, cy - y, cw, ch)) + tuple(map(str, oval))
+
+
+def _within(inner: tuple, outer: tuple) -> bool:
+    """Whether the part of a face cut ``inner`` lies in the part cut ``outer`` (same face size)."""
+    return inner[:2] == outer[:2] and outer[2] <= inner[2] and outer[3] <= inner[3] \
+        and inner[2] + inner[4] <= outer[2] + outer[4] and inner[3] + inner[5] <= outer[3] + outer[5]
+
+
+def _clipped_apart(pages: Sequence[Page]) -> dict[str, list[tuple]]:
+    """The faces these pages show running off the page and cut in ways not all within the first
+    (a board's pieces), with the ways each is cut in the order they come: cairo writes a
+    recording painted into a PDF once, as much of it as its first use shows on its page, so a
+    piece beyond that part would show nothing of its own.  Such a face gets a recording for
+    each of those ways (:func:`_recording`); a face always whole on its page (a card) keeps one."""
+    cuts: dict[str, list[tuple]] = {}
+    off: set[str] = set()
+    for page in pages:
+        w, h = page.size
+        for svg, (x, y, fw, fh), clip in page.faces:
+            if x < 0 or y < 0 or x + fw > w or y + fh > h:
+                off.add(svg)
+            cut = _cut((x, y, fw, fh), clip)
+            seen = cuts.setdefault(svg, [])
+            if not any(_within(cut, other) for other in seen):
+                seen.append(cut)
+    return {svg: seen for svg, seen in cuts.items() if len(seen) > 1 and svg in off}
+
+
+def _draw_page(ctx, page: Page, direct: set[str] = frozenset(), apart: dict | None = None) -> None:
     """Every face, clipped: drawn straight into the page when it is in ``direct`` (a face the
     pages show once: a recording would be drawn, then drawn again into the page), else painted
-    from its recording (drawn once for all its copies); then the overlay (marks)."""
+    from its recording (drawn once for all its copies; one for each way a face in ``apart`` is
+    cut, see :func:`_clipped_apart`); then the overlay (marks)."""
     w, h = page.size
     for svg, (x, y, fw, fh), (cx, cy, cw, ch, *oval) in page.faces:
         if svg in direct:
@@ -270,7 +305,11 @@ def _draw_page(ctx, page: Page, direct: set[str] = frozenset()) -> None:
             _draw_straight(ctx, svg, fw, fh)
             ctx.restore()
             continue
-        rec, rw, rh = _recording(svg)
+        if apart and svg in apart:            # the first way it is cut that holds this one
+            cut = _cut((x, y, fw, fh), (cx, cy, cw, ch, *oval))
+            rec, rw, rh = _recording(svg, next(c for c in apart[svg] if _within(cut, c)))
+        else:
+            rec, rw, rh = _recording(svg)
         ctx.save()
         _clip(ctx, cx, cy, cw, ch, oval)
         ctx.translate(mm_to_pt(x), mm_to_pt(y))

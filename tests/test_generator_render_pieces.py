@@ -1,0 +1,39 @@
+"""A face cut into pieces on several pages of one render job (a board too big for the paper):
+each page shows its own piece, whether the face is drawn straight or from a recording."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from ludoteca.generator import render
+from ludoteca.generator.compose import Page
+
+FACE = ('<svg xmlns="http://www.w3.org/2000/svg" width="200mm" height="50mm" viewBox="0 0 200 50">'
+        '<rect x="0" y="0" width="200" height="50" fill="#cde"/>'
+        '<text x="10" y="30" font-family="Vera" font-size="12">IZQUIERDA</text>'
+        '<text x="110" y="30" font-family="Vera" font-size="12">DERECHA</text></svg>')
+
+
+def _pieces() -> list[Page]:
+    """Two pages: the face's left half on the first, its right half on the second."""
+    size = (120.0, 80.0)
+    box = (10.0, 10.0, 100.0, 50.0)
+    return [Page("", size, box, box, label=f"piece {i}", key=f"k{i}",
+                 faces=[(FACE, (10.0 - 100.0 * i, 10.0, 200.0, 50.0), (10.0, 10.0, 100.0, 50.0))])
+            for i in (0, 1)]
+
+
+@pytest.mark.parametrize("straight", [True, False])
+def test_each_page_shows_its_own_piece_of_a_face(monkeypatch, straight):
+    import collections
+    from pypdf import PdfReader
+    monkeypatch.setattr(render, "_RECORDINGS", collections.OrderedDict())   # drawn in this test
+    if not straight:                    # as a face fastsvg does not draw: from recordings
+        def refuse(*_args, **_kwargs):
+            raise ValueError("not of the subset")
+        monkeypatch.setattr(render.fastsvg, "draw_into", refuse)
+    reader = PdfReader(io.BytesIO(render._pages_to_pdf(_pieces())))
+    texts = [page.extract_text() for page in reader.pages]
+    assert "IZQUIERDA" in texts[0] and "DERECHA" in texts[1], texts
