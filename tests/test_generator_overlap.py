@@ -96,3 +96,18 @@ def test_a_deck_drawn_in_this_process_embeds_each_font_once(tmp_path):
     data = (tmp_path / "tres.pdf").read_bytes()
     assert re.search(rb"/Count 3\b", data)                  # three pages
     assert data.count(b"/FontFile2") == len(set(re.findall(rb"/BaseFont /[A-Z]{6}\+([\w-]+)", data)))
+
+
+def test_a_component_drawn_by_the_workers_embeds_each_font_once(tmp_path):
+    """Sent to the workers, a component's pages are one job too: never cut in halves, each
+    half with its own font subsets in the file."""
+    faces = [Face("deck/card.svg.j2", {"name": f"Carta {i}", "text": "Roba."}, f"c{i}") for i in range(18)]
+    comp = Component("deck", "dos", {"es": "dos", "en": "dos"}, (63.0, 88.0), faces, None, grid=(3, 3))
+    with render.Workers() as workers:
+        workers.start()
+        build_module.build_components([comp], Options(), tmp_path, roots=(str(TEMPLATES),), flat=True,
+                                      workers=workers)
+        assert workers.pool is not None                     # drawn there
+    data = (tmp_path / "dos.pdf").read_bytes()
+    assert re.search(rb"/Count 2\b", data)                  # two pages
+    assert data.count(b"/FontFile2") == len(set(re.findall(rb"/BaseFont /[A-Z]{6}\+([\w-]+)", data)))
