@@ -141,9 +141,14 @@ def places(face: str, w: float, h: float) -> list[tuple[float, float, float, int
     return out
 
 
+def cell(size: float) -> float:
+    """The side of one cell of a marker of black side ``size`` mm (its bits and its border)."""
+    return size / (BITS + 2)
+
+
 def quiet(size: float) -> float:
     """The width of the white margin around a marker of black side ``size`` mm."""
-    return size / (BITS + 2) * QUIET_CELLS
+    return cell(size) * QUIET_CELLS
 
 
 def _n(v: float) -> str:

@@ -63,6 +63,7 @@ def environment(roots: tuple[str, ...] = (str(TEMPLATES),), sandboxed: bool = Fa
     env.globals["pt"] = pt
     env.globals["marker_path"] = markers.path
     env.globals["marker_quiet"] = markers.quiet
+    env.globals["marker_cell"] = markers.cell
     env.globals["marker_place"] = markers.place
     env.globals["marker_places"] = markers.places
     env.globals.update(cos=math.cos, sin=math.sin, pi=math.pi, sqrt=math.sqrt)
