@@ -22,23 +22,6 @@ def _table(game_id: str):
     return targets(scanphotos.catalog()[game_id])
 
 
-def _face(game_id: str, entry_id: str) -> synth.Face:
-    """One marked face as the kit prints it (rendered alone: the game's other faces are not needed)."""
-    import importlib
-
-    from ludoteca.generator.model import Options
-    game = scanphotos.catalog()[game_id]
-    table = targets(game)
-    module = importlib.import_module(f"ludoteca.generator.games.{game_id}")
-    for comp in module.components(game, Options()):
-        for face in comp.fronts:
-            number = face.context.get("marker")
-            if number in table and table[number].id == entry_id and comp.layout == "grid":
-                rendered = synth._render(face, comp.size_mm, False)
-                return synth.Face(rendered.rgb, rendered.alpha, rendered.size_mm, table[number])
-    raise LookupError(entry_id)
-
-
 def _photo(tmp_path, name: str, game_id: str, seed: int, pieces: list[synth.Face]):
     """A 1.2 MP photo of these pieces only (overlapping as the scene lays them), and its truth."""
     rng = np.random.default_rng(seed)
@@ -56,7 +39,7 @@ def _grey(face: synth.Face, scale: float = 0.5):
 
 
 def test_a_card_covered_from_either_side_is_read_once_and_says_how_sure():
-    face = _face("ciudadelas", "harbor")
+    face = scanphotos.face("ciudadelas", "harbor")
     table = _table("ciudadelas")
     gray = _grey(face)
     h, w = gray.shape
@@ -70,7 +53,7 @@ def test_a_card_covered_from_either_side_is_read_once_and_says_how_sure():
 
 
 def test_two_identical_cards_side_by_side_are_two():
-    gray = _grey(_face("gladiadores", "casula"))
+    gray = _grey(scanphotos.face("gladiadores", "casula"))
     pair = np.hstack([gray, np.full((gray.shape[0], 20), 200, np.uint8), gray])
     found = detect.recognise(pair, _table("gladiadores"))
     assert [(f.target.id, f.copies) for f in found] == [("casula", 2), ("casula", 2)]
@@ -78,7 +61,7 @@ def test_two_identical_cards_side_by_side_are_two():
 
 def test_a_marker_seen_from_a_seat_at_57_degrees_is_read(tmp_path):
     """Its sides differ by more than 1.6 times, which the squareness check once refused."""
-    scene = synth.Scene("ciudadelas", [synth.Item(_face("ciudadelas", "temple"), (0.0, 0.0), 0.0)])
+    scene = synth.Scene("ciudadelas", [synth.Item(scanphotos.face("ciudadelas", "temple"), (0.0, 0.0), 0.0)])
     view = synth.View(tilt=57, width_mm=400, quality=90)
     jpg, truth = synth.photo(scene, synth.SIZES["1.2MP"], np.random.default_rng(3), view=view)
     (tmp_path / "seat.jpg").write_bytes(jpg)
@@ -128,7 +111,8 @@ def test_el_mapa_names_the_buildings_the_support_rule_needs():
 
 def test_el_mapa_scores_what_was_read_and_says_what_is_missing(tmp_path, capsys):
     from ludoteca.cli import main
-    path, truth = _photo(tmp_path, "ana", "el_mapa", 41, [_face("el_mapa", "arqueria"), _face("el_mapa", "cuartel")])
+    tiles = [scanphotos.face("el_mapa", "arqueria"), scanphotos.face("el_mapa", "cuartel")]
+    path, truth = _photo(tmp_path, "ana", "el_mapa", 41, tiles)
     assert len(truth.visible) == 2
     code = main(["scan", "--game", "el_mapa", "--score", "--player", f"Ana={path}", "--player", f"Luis={path}",
                  "--set", "Ana.tiles_revealed=3", "--set", "Luis.tiles_revealed=3", "--lang", "en"])
@@ -149,7 +133,7 @@ def test_a_second_photo_adds_what_the_first_missed():
 
 def test_review_writes_the_annotated_photo_and_a_record_to_edit(tmp_path, capsys):
     from ludoteca.cli import main
-    faces = [_face("ciudadelas", "temple"), _face("ciudadelas", "castle")]
+    faces = [scanphotos.face("ciudadelas", "temple"), scanphotos.face("ciudadelas", "castle")]
     path, truth = _photo(tmp_path, "ana", "ciudadelas", 44, faces)
     assert len(truth.visible) == 2
     review = tmp_path / "review"
