@@ -234,31 +234,36 @@ def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, en
         first = tuned(det, adaptiveThreshWinSizeMin=FIRST_WINDOW, adaptiveThreshWinSizeMax=FIRST_WINDOW)
     corners, ids, rejected = first.detectMarkers(brightened(work))
     # a square the size check would refuse is not read (half of a seated photo's candidates)
-    rejected = [c for c in rejected if square_enough(c.reshape(4, 2) / max(scale, 1.0))]
+    rejected = [q for q in (c.reshape(4, 2) for c in rejected) if square_enough(q / max(scale, 1.0))]
     reads = [] if ids is None else [(int(code), quad.reshape(4, 2), FIT_RATIO, False)
                                       for quad, code in zip(corners, ids.ravel())]
     if trace is not None:
         trace.update(work=work, scale=scale, decoded=[(c, q) for c, q, _r, _f in reads],
-                     rejected=[c.reshape(4, 2) for c in rejected], refused=[])
+                     rejected=rejected, refused=[])
     if dictionary == markers.DICTIONARY:
         taken = [quad for _code, quad, _ratio, _fitted in reads]
         reads += [(code, quad, READ_NEIGHBOUR_RATIO, fitted)
-                  for code, quad, fitted in read_candidates(work, [c.reshape(4, 2) for c in rejected], taken)]
+                  for code, quad, fitted in read_candidates(work, rejected, taken)]
     if trace is not None:
         trace["reads"] = [(c, q) for c, q, _r, _f in reads]
+
+    def refusal(code: int, quad, ratio: float, fitted: bool) -> str | None:
+        """Why a read is refused (None: kept).  The size check in the image's own pixels:
+        enlarging helps read a small marker, not admit a smaller one; a read whose corners were
+        fitted must also fit its code better than the codes one cell away."""
+        if not square_enough(quad / max(scale, 1.0)):
+            return "shape"
+        why = zone_refusal(work, quad, code, ratio)
+        return "bits" if why is None and fitted and not refit_fits(work, quad, code) else why
+
     out = []
     for code, quad, ratio, fitted in reads:
-        # the size check in the image's own pixels: enlarging helps read a small marker, not
-        # admit a smaller one
-        why = "shape" if not square_enough(quad / max(scale, 1.0)) else zone_refusal(work, quad, code, ratio)
-        if why is None and fitted and not refit_fits(work, quad, code):
-            why = "bits"
+        why = refusal(code, quad, ratio, fitted)
         if why == "bits" and not fitted:
             fit = refine_corners(work, quad, code)
             if trace is not None:
                 trace.setdefault("fits", []).append((code, quad, fit, why))
-            if fit is not None and square_enough(fit[0] / max(scale, 1.0)) \
-                    and zone_refusal(work, fit[0], code, ratio) is None and refit_fits(work, fit[0], code):
+            if fit is not None and refusal(code, fit[0], ratio, True) is None:
                 why, quad = None, fit[0]
         if why is not None:
             if trace is not None:
@@ -268,7 +273,7 @@ def find_markers(gray, dictionary: str = markers.DICTIONARY, det: Any = None, en
     if first is not det:
         taken = [[(x * scale, y * scale) for x, y in quad] for _code, quad in out]
         out += [(code, [(x / scale, y / scale) for x, y in quad]) for code, quad in
-                patch_reads(work, [c.reshape(4, 2) for c in rejected], taken, dictionary, det)]
+                patch_reads(work, rejected, taken, dictionary, det)]
     return out
 
 
@@ -312,13 +317,18 @@ def patch_reads(work, candidates, taken, dictionary: str = markers.DICTIONARY, d
     params = det.getDetectorParameters()
     h, w = work.shape[:2]
     seen = [(np.asarray(q, float).mean(axis=0), _sides(q)[0]) for q in taken]
+
+    def near(centre, short: float) -> bool:
+        """Whether a square centred at ``centre`` lies on a marker read already."""
+        return any(float(np.hypot(*(centre - c))) < max(s, short) for c, s in seen)
+
     boxes: list[tuple[int, int, int, int]] = []
     out: list[tuple[int, list[tuple[float, float]]]] = []
     for quad in candidates:
         quad = np.asarray(quad, float)
         short, side = _sides(quad)
         (cx, cy), half = quad.mean(axis=0), side / 2
-        if side > PATCH_SIDE or any(float(np.hypot(cx - c[0], cy - c[1])) < max(s, short) for c, s in seen):
+        if side > PATCH_SIDE or near(np.array((cx, cy)), short):
             continue
         if any(x0 <= cx - half and cx + half <= x1 and y0 <= cy - half and cy + half <= y1
                for x0, y0, x1, y1 in boxes):
@@ -333,7 +343,7 @@ def patch_reads(work, candidates, taken, dictionary: str = markers.DICTIONARY, d
         for code, corners in find_markers(patch, dictionary, det):
             found = [(x + x0, y + y0) for x, y in corners]
             centre, small = np.asarray(found).mean(axis=0), _sides(found)[0]
-            if any(float(np.hypot(*(centre - c))) < max(s, small) for c, s in seen):
+            if near(centre, small):
                 continue
             seen.append((centre, small))
             out.append((code, found))
