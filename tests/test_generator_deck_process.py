@@ -5,9 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+
+#: Modules a deck run does without, each a few milliseconds of its start: the pool's
+#: concurrent.futures (with logging and queue) is for the kit's workers, and a deck draws in-process.
+HEAVY = {"concurrent.futures", "logging", "queue"}
 
 
 def test_a_deck_run_as_a_process_leaves_every_file_whole_and_its_summary_said(tmp_path: Path) -> None:
@@ -16,9 +22,12 @@ def test_a_deck_run_as_a_process_leaves_every_file_whole_and_its_summary_said(tm
                     encoding="utf-8")
     out = tmp_path / "out"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}   # a pipe's buffer kept
-    done = subprocess.run([sys.executable, "-m", "ludoteca", "deck", str(data), "--out", str(out)],
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "ludoteca", "deck", str(data), "--out", str(out)],
                           capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
+    imported = set(re.findall(r"^import time:.*\| *(\S+)$", done.stderr, re.M))
+    assert "ludoteca.generator.deck" in imported                     # the listing is read right
+    assert not imported & HEAVY, f"a deck run imported {sorted(imported & HEAVY)}"
     assert "1 written" in done.stdout                      # the summary line reached the pipe
     pdf = (out / "cards.pdf").read_bytes()
     assert pdf.startswith(b"%PDF-") and pdf.rstrip().endswith(b"%%EOF")
