@@ -9,7 +9,6 @@ import os
 import re
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Callable
 
@@ -20,13 +19,14 @@ from .layout import Laid, bleed_of, face_size, lay_out
 from .model import Component, Face, GeneratorError, Options, in_lang
 from .pack import punch_sizes
 from .progress import Progress
+from .record import as_dict, field, record
 from .render import Cache, PageSender, Workers, assemble_all
 from .staging import Stage
 
 GAMES = ("ciudadelas", "el_mapa", "gladiadores")
 
 
-@dataclass
+@record
 class Planned:
     """A component with its pages, before rendering."""
 
@@ -35,7 +35,7 @@ class Planned:
     rel: str
 
 
-@dataclass
+@record
 class Summary:
     files: int = 0
     pages: int = 0
@@ -212,14 +212,13 @@ def _said(exc: OSError) -> str:
 def component_key(comp: Component, opts: Options, templates: str) -> str:
     """A hash of everything a component's pages depend on: its faces, the options, the templates,
     and for a board its title and the words of the label under each of its pieces."""
-    import dataclasses
     import hashlib
     from .render import ENGINE_VERSION
     from .sheets import data
     from .words import words
     parts = [[p.id, list(p.size_mm), p.round, [(f.template, f.context, f.name) for f in p.backs]
               if p.backs is not None else None, len(p.fronts)] for p in comp.parts] if comp.parts else None
-    chosen = {k: v for k, v in dataclasses.asdict(opts).items() if k not in ("quiet", "png_dpi", "shop", "tts_url")}
+    chosen = {k: v for k, v in as_dict(opts).items() if k not in ("quiet", "png_dpi", "shop", "tts_url")}
     blob = json.dumps([ENGINE_VERSION, templates, data(), chosen, comp.game, comp.id,
                        list(comp.size_mm), comp.layout, comp.grid, comp.bleed, comp.backs is None, parts,
                        [comp.title, words("kit", "board")] if comp.layout == "board" else None],

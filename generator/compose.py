@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
 
+from .record import field, record
 from .sheets import Line, Rect, data
 from .svgroot import with_root
 from .units import num
@@ -18,7 +18,7 @@ _ID = re.compile(r'\bid="([^"]+)"')
 _REF = re.compile(r'(url\(#|href="#)([^)"]+)')
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Page:
     """A page to render: its faces and overlay, the boxes to set in the PDF (mm, top-left origin)
     and its cache key.  Slotted: a huge deck keeps one per page (its key and boxes) until its file

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from .compose import Page, PageBuilder
 from .model import Component, GeneratorError, Options
+from .record import record
 from .sheets import Board, Fold, Grid, PageArea, Rect, crop_marks, data, paper_size
 from .words import words
 
 
-@dataclass
+@record
 class Laid:
     """A component laid out: its pages, the sheets of paper they take, the item size used."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .record import field, record
 
 
 class GeneratorError(ValueError):
@@ -21,7 +21,7 @@ def in_lang(text: object, lang: str) -> str:
     return "" if text is None else str(text)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Face:
     """One printed face: a template and the values it is rendered with."""
 
@@ -31,7 +31,7 @@ class Face:
     source: str = ""   # where the face comes from, for errors: "cards.csv:2" (a deck's row)
 
 
-@dataclass
+@record
 class Component:
     """One physical component: items of one size, laid out on sheets of one kind."""
 
@@ -56,7 +56,7 @@ class Component:
         return f"{title} · {game_name}" if game_name and game_name != title else title
 
 
-@dataclass
+@record
 class Options:
     """What the user chose on the command line."""
 

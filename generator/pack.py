@@ -19,13 +19,13 @@ from each game's cards.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from .model import Component, GeneratorError
+from .record import record
 from .sheets import Rect, data
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Item:
     """One piece to place: its trim size, whether it is round, whether it is a fold strip."""
 
@@ -35,7 +35,7 @@ class Item:
     strip: bool = False       # a front and its back side by side (2w x h), to fold
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Placed:
     """Where one piece landed: its page and trim rectangle (the strip's whole rectangle)."""
 
@@ -57,7 +57,7 @@ def settings(bleed: float) -> tuple[float, float]:
     return gap, float(cfg["margin"])
 
 
-@dataclass
+@record
 class _Shelf:
     """A row of pieces on a page: its top, the tallest piece it takes, the next free x."""
 

@@ -16,10 +16,11 @@ import collections
 import hashlib
 import re
 from array import array
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 from collections.abc import Iterable
+
+from .record import record
 
 _STARTXREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
 _XREF_HEAD = re.compile(rb"xref\s+0\s+(\d+)\s+")
@@ -120,7 +121,7 @@ def _box(box: Box) -> bytes:
     return ("[ " + " ".join(_num(v) for v in box) + " ]").encode()
 
 
-@dataclass
+@record
 class Meta:
     """What a PDF says about itself: document info, language and outline (title, page index)."""
 

@@ -25,6 +25,7 @@ from . import binding, fastsvg, fonts
 from ludoteca.atomic import tmp_name, write_bytes, write_pieces, write_text
 from .compose import ENGINE_VERSION, Page
 from .model import GeneratorError
+from .record import replace
 from .units import mm_to_pt
 
 #: Drawing cost (see :func:`page_cost`) from which pages are drawn in a pool rather than here.
@@ -547,7 +548,6 @@ class PageSender:
 
     def send(self, pages: Sequence[Page]) -> None:
         """Render these pages (those not cached, not sent before): sent now when there is a pool."""
-        import dataclasses
         for page in pages:
             key = page_key(page)
             if key not in self.seen:
@@ -555,7 +555,7 @@ class PageSender:
                 if not self.cache.has_page(key):
                     # a copy: the caller may let go of the page's faces before a worker reads
                     # them; without the page's SVG (only its key needs it): half the data sent
-                    self.waiting[key] = dataclasses.replace(page, svg="")
+                    self.waiting[key] = replace(page, svg="")
                     self.rendered += 1
         if not self.waiting:
             return

@@ -9,10 +9,10 @@ from __future__ import annotations
 import functools
 import math
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from .model import GeneratorError
+from .record import record
 
 Rect = tuple[float, float, float, float]          # x, y, w, h
 Line = tuple[float, float, float, float]          # x1, y1, x2, y2
@@ -91,7 +91,7 @@ def _gutter(paper: float, item: float, n: int, bleed: float) -> float:
     return max(0.0, min(2 * bleed, spare / (n - 1)))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Sheet:
     """One item size with its bleed on one paper, in cols x rows (grid cells or board pieces)."""
 
@@ -107,7 +107,7 @@ class _Sheet:
         return self.cols * self.rows
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Grid(_Sheet):
     """Items of one size on one paper: cols x rows, centred, with bleed, gutters and crop marks."""
 
@@ -217,7 +217,7 @@ def _unique(values: list[float]) -> list[float]:
     return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PageArea:
     """Layout "page": one item filling the printable area of the paper."""
 
@@ -236,7 +236,7 @@ class PageArea:
         return self.margin, self.margin, *self.item
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Piece:
     """One page of a board: the window of the board it shows and where that lands on the page."""
 
@@ -246,7 +246,7 @@ class Piece:
     at: tuple[float, float]  # page position of the window's top-left corner
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Board(_Sheet):
     """Layout "board": the item centred on one page, or split in pieces that overlap."""
 
@@ -289,7 +289,7 @@ class Board(_Sheet):
         return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Fold:
     """``--layout fold``: fronts on the left half, backs mirrored on the right half.
 

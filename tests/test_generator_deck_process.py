@@ -10,10 +10,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ludoteca.generator import binding
+
 
 #: Modules a deck run does without, each a few milliseconds of its start: the pool's
-#: concurrent.futures (with logging and queue) is for the kit's workers, and a deck draws in-process.
-HEAVY = {"concurrent.futures", "logging", "queue"}
+#: concurrent.futures (with logging and queue) is for the kit's workers, and a deck draws in-process;
+#: the kit's value classes are generator.record's, not dataclasses (with inspect, ast and dis).
+HEAVY = {"concurrent.futures", "logging", "queue", "dataclasses"}
 
 
 def test_a_deck_run_as_a_process_leaves_every_file_whole_and_its_summary_said(tmp_path: Path) -> None:
@@ -22,6 +25,7 @@ def test_a_deck_run_as_a_process_leaves_every_file_whole_and_its_summary_said(tm
                     encoding="utf-8")
     out = tmp_path / "out"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}   # a pipe's buffer kept
+    binding.load()      # cairo's declarations in the cache as after a first run (pycparser not imported)
     done = subprocess.run([sys.executable, "-X", "importtime", "-m", "ludoteca", "deck", str(data), "--out", str(out)],
                           capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
