@@ -48,7 +48,7 @@ class Source:
 
     Compared by identity: a page source that is already parsed is one of these."""
 
-    __slots__ = ("version", "objects", "pages", "skip")
+    __slots__ = ("version", "objects", "pages", "skip", "_read")
 
     def __init__(self, version: bytes, objects: dict[int, bytes], pages: list[int],
                  skip: frozenset[int]) -> None:
@@ -56,6 +56,19 @@ class Source:
         self.objects = objects
         self.pages = pages            # the page objects, in order
         self.skip = skip              # catalog, page tree and info: not copied
+        self._read: dict[int, tuple[list[int], bytes, list[bytes], bytes]] = {}
+
+    def read(self, n: int) -> tuple[list[int], bytes, list[bytes], bytes]:
+        """Object ``n`` taken apart, once for every page copied from this source: the objects
+        its dictionary refers to, the dictionary with those references masked (what its digest
+        is made of), the dictionary's text between them, and its stream part."""
+        found = self._read.get(n)
+        if found is None:
+            head, stream = _split(self.objects[n])
+            pieces = _REF.split(head)       # text, referred number, text, ..., text
+            found = ([int(m) for m in pieces[1::2]], _REF.sub(b"@", head), pieces[0::2], stream)
+            self._read[n] = found
+        return found
 
 
 def parse(data: bytes) -> Source:
@@ -110,6 +123,14 @@ def _split(body: bytes) -> tuple[bytes, bytes]:
     if keyword is None:
         return body, b""
     return body[:keyword.start(1)], body[keyword.start(1):]
+
+
+def _renumbered(pieces: list[bytes], numbers: list[int]) -> bytes:
+    """A dictionary's text (``pieces`` between its references) referring to ``numbers``."""
+    out = [pieces[0]]
+    for number, piece in zip(numbers, pieces[1:]):
+        out += (b"%d 0 R" % number, piece)
+    return b"".join(out)
 
 
 def _num(v: float) -> str:
@@ -209,17 +230,18 @@ def join(pages: Iterable[tuple[PageRef, Box | None, Box | None]], out: BinaryIO,
                 return numbers[n]
             if n not in source.objects or n in source.skip or n in source.pages or n in below:
                 raise Unsupported(f"reference to object {n} outside the page")
-            head, stream = _split(source.objects[n])
-            inner = [copy(int(m), below + (n,)) for m in _REF.findall(head)]
-            digest = hashlib.sha1(_REF.sub(b"@", head) + b"%r" % inner + stream).digest()
-            if digest in written:
-                written.move_to_end(digest)
+            refers, masked, pieces, stream = source.read(n)
+            inner = [copy(m, below + (n,)) for m in refers]
+            digest = hashlib.sha1(masked + b"%r" % inner)
+            digest.update(stream)
+            key = digest.digest()
+            if key in written:
+                written.move_to_end(key)
             else:
-                refs = iter(inner)
-                written[digest] = emit(_REF.sub(lambda _m: b"%d 0 R" % next(refs), head) + stream)
+                written[key] = emit(_renumbered(pieces, inner) + stream)
                 if len(written) > SHARED_KEPT:
                     written.popitem(last=False)
-            numbers[n] = written[digest]
+            numbers[n] = written[key]
             return numbers[n]
 
         head, stream = _split(source.objects[page])
