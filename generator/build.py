@@ -17,7 +17,6 @@ from ludoteca.atomic import Unwritable, folder_target
 from .compose import Page
 from .layout import Laid, bleed_of, face_size, lay_out
 from .model import Component, Face, GeneratorError, Options, in_lang
-from .pack import punch_sizes
 from .progress import Progress
 from .record import as_dict, field, record
 from .render import Cache, PageSender, Workers, assemble_all
@@ -504,6 +503,8 @@ def _shop(planned: list[Planned], opts: Options, out_dir: Path, roots: tuple[str
 
 def _entry(p: Planned, opts: Options) -> dict:
     laid = p.laid
+    if p.comp.parts:
+        from .pack import punch_sizes       # packed components only (layout.py packs them)
     return {"game": p.comp.game, "component": p.comp.id, "path": p.rel,
             "title": dict(p.comp.title), "pages": len(laid.pages), "sheets": laid.sheets,
             "layout": p.comp.layout,

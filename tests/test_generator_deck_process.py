@@ -15,8 +15,9 @@ from ludoteca.generator import binding
 
 #: Modules a deck run does without, each a few milliseconds of its start: the pool's
 #: concurrent.futures (with logging and queue) is for the kit's workers, and a deck draws in-process;
-#: the kit's value classes are generator.record's, not dataclasses (with inspect, ast and dis).
-HEAVY = {"concurrent.futures", "logging", "queue", "dataclasses"}
+#: the kit's value classes are generator.record's, not dataclasses (with inspect, ast and dis);
+#: packing is for the kit's tokens, never a deck's cards.
+HEAVY = {"concurrent.futures", "logging", "queue", "dataclasses", "ludoteca.generator.pack"}
 
 
 def test_a_deck_run_as_a_process_leaves_every_file_whole_and_its_summary_said(tmp_path: Path) -> None:
