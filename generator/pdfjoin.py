@@ -56,17 +56,19 @@ class Source:
         self.objects = objects
         self.pages = pages            # the page objects, in order
         self.skip = skip              # catalog, page tree and info: not copied
-        self._read: dict[int, tuple[list[int], bytes, list[bytes], bytes]] = {}
+        self._read: dict[int, tuple[list[int], bytes, list[bytes], memoryview]] = {}
 
-    def read(self, n: int) -> tuple[list[int], bytes, list[bytes], bytes]:
+    def read(self, n: int) -> tuple[list[int], bytes, list[bytes], memoryview]:
         """Object ``n`` taken apart, once for every page copied from this source: the objects
         its dictionary refers to, the dictionary with those references masked (what its digest
-        is made of), the dictionary's text between them, and its stream part."""
+        is made of), the dictionary's text between them, and its stream part (not copied)."""
         found = self._read.get(n)
         if found is None:
-            head, stream = _split(self.objects[n])
+            body = self.objects[n]
+            cut = _stream_at(body)
+            head = body[:cut]
             pieces = _REF.split(head)       # text, referred number, text, ..., text
-            found = ([int(m) for m in pieces[1::2]], _REF.sub(b"@", head), pieces[0::2], stream)
+            found = ([int(m) for m in pieces[1::2]], _REF.sub(b"@", head), pieces[0::2], memoryview(body)[cut:])
             self._read[n] = found
         return found
 
@@ -119,10 +121,14 @@ def parse(data: bytes) -> Source:
 
 def _split(body: bytes) -> tuple[bytes, bytes]:
     """(dictionary part, ``stream ... endstream`` part) of an object body."""
+    cut = _stream_at(body)
+    return body[:cut], body[cut:]
+
+
+def _stream_at(body: bytes) -> int:
+    """Where an object body's ``stream ... endstream`` part starts (its end: none)."""
     keyword = _STREAM.search(body)      # after the dictionary ("BitstreamVera" is a font name)
-    if keyword is None:
-        return body, b""
-    return body[:keyword.start(1)], body[keyword.start(1):]
+    return len(body) if keyword is None else keyword.start(1)
 
 
 def _renumbered(pieces: list[bytes], numbers: list[int]) -> bytes:
