@@ -134,7 +134,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"games to build (default: all of {', '.join(GAMES)})")
     p.add_argument("--cards", metavar="DIR", default=None, help="read this copy of the card data")
     _common(p, "output")
-    p.set_defaults(func=run_build, quick_exit=True)      # every file written and closed when it returns
+    p.set_defaults(func=run_build, quick_exit=True,      # every file written and closed when it returns
+                   imports=("ludoteca.generator.build",))
 
     e = sub.add_parser("export-shop", help="images for a print shop: the kit's cards, a ZIP and quantities",
                        description="Build the kit and, for every card a print shop profile fits, one "
@@ -145,7 +146,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"games to export (default: all of {', '.join(GAMES)})")
     e.add_argument("--cards", metavar="DIR", default=None, help="read this copy of the card data")
     _common(e, "output")
-    e.set_defaults(func=run_export_shop)
+    e.set_defaults(func=run_export_shop, imports=("ludoteca.generator.build",))
 
     d = sub.add_parser("deck", help="lay out your own cards from a CSV or YAML file",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -166,7 +167,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--size", metavar="WxH", type=_size, default=None,
                    help="card size in mm (default: the deck item of sheets.yaml, 63x88)")
     _common(d, "output/deck")
-    d.set_defaults(func=run_deck, quick_exit=True)   # every file written and closed when it returns
+    d.set_defaults(func=run_deck, quick_exit=True,   # every file written and closed when it returns
+                   imports=("ludoteca.generator.build", "ludoteca.generator.deck"))
 
 
 def _options(args: argparse.Namespace):

@@ -184,3 +184,23 @@ def test_each_part_adds_the_commands_the_dispatcher_names():
         assert tuple(sub.choices) == commands, name
         assert tuple(build_parser(commands[0])._subparsers._group_actions[0].choices) == commands
     assert set(build_parser()._subparsers._group_actions[0].choices) == {c for cs in PARTS.values() for c in cs}
+
+
+def test_a_deck_process_imports_its_modules_then_freezes_them_and_turns_the_collector_back_on():
+    """main, run as the process's command, keeps the collector off until the command's modules
+    are imported (start_up): it must never stay off for the command's own work."""
+    import gc
+
+    from ludoteca.cli import build_parser, start_up
+    args = build_parser("deck").parse_args(["deck", "x.csv"])
+    assert "ludoteca.generator.deck" in args.imports
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        start_up(args.imports)
+        assert gc.isenabled() and gc.get_freeze_count() > 0
+        assert all(name in sys.modules for name in args.imports)
+    finally:
+        gc.unfreeze()
+        if not was:
+            gc.disable()
