@@ -2,7 +2,8 @@
 
     python bench/bench_build.py [--runs 5] [--paper a4] [--games GAME ...]
 
-Measures the whole kit cold (empty output folder), a rebuild with nothing changed, a rebuild after
+Measures the whole kit cold (empty output folder, page and rulebook caches emptied) and fresh (the
+whole user cache emptied too: templates compiled, the cairo binding built again), a rebuild with nothing changed, a rebuild after
 editing one card's name and one after editing one card's art (on a copy of cards/), peak RSS,
 the kit's total PDF size, and the 120-card deck of
 bench/data/cards120.csv (a copy of the shared benchmark input) on A4 with crop marks (and, for
@@ -39,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DECK = ROOT / "bench" / "data" / "cards120.csv"
 TARGETS = {
     "kit_cold_s": 1.5,
+    "kit_fresh_s": 1.5,
     "nothing_changed_s": 0.3,
     "one_card_s": None,
     "one_art_s": None,
@@ -116,6 +118,7 @@ def big_deck(rows: int, folder: Path) -> Path:
 
 CPU: dict[str, list[float]] = {}
 AGAINST: list[float] = []  # wall seconds of the other checkout's cold kits (--against)
+AGAINST_FRESH: list[float] = []  # ... and of its kits on an empty user cache
 INSIDE: dict[str, list[float]] = {}  # the build time each command reports ("..., 0.52 s")
 ENV: dict[str, str] | None = None
 
@@ -126,6 +129,14 @@ def cold(out: Path) -> None:
     shutil.rmtree(out, ignore_errors=True)
     for name in ("kits", "rulebooks"):
         shutil.rmtree(Path(ENV["XDG_CACHE_HOME"]) / "ludoteca" / name, ignore_errors=True)
+
+
+def fresh(out: Path) -> None:
+    """:func:`cold`, and the whole user cache folder emptied too (compiled templates, the cairo
+    binding, the fonts' and the card data's caches): a kit built on a machine that never ran
+    Ludoteca, the issue's "cold (fresh cache)"."""
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.rmtree(ENV["XDG_CACHE_HOME"], ignore_errors=True)
 
 
 def run(args: list[str], what: str = "", cwd: Path = ROOT) -> tuple[float, float, subprocess.CompletedProcess]:
@@ -224,7 +235,7 @@ def main() -> int:
     parser.add_argument(
         "--kit-only",
         action="store_true",
-        help="only the whole kit built cold: no rebuilds, no decks",
+        help="only the whole kit built cold and fresh: no rebuilds, no decks",
     )
     parser.add_argument(
         "--against",
@@ -289,6 +300,22 @@ def main() -> int:
                     args.against = None
                 else:
                     AGAINST.append(s)
+            # the same kit with the whole user cache emptied (then paired likewise)
+            for where, what in ((ROOT, "kit_fresh_s"),) + (((args.against, "against_kit_fresh_s"),)
+                                                         if args.against else ()):
+                fresh(out)
+                s, rss, done = run(
+                    ludoteca("build", *args.games, "--paper", args.paper, "--out", str(out), "--cards", str(cards)),
+                    what,
+                    where,
+                )
+                if done.returncode != 0:
+                    notes.append(f"fresh kit of {where} failed: {done.stderr.strip().splitlines()[-1:]}")
+                elif where == ROOT:
+                    results["kit_fresh_s"].append(s)
+                    results["peak_rss_mb"].append(rss)
+                else:
+                    AGAINST_FRESH.append(s)
         if args.kit_only:
             kit_ok = False
         if kit_ok:
@@ -459,6 +486,22 @@ def main() -> int:
         a = pairs["against"]
         print(
             f"  kit cold against {args.against}: its wall {a['wall']:.3f} s, CPU {a['cpu']:.2f} s; "
+            f"this / that, median of the pairs: wall {a['wall_ratio']:.3f}x, CPU {a['cpu_ratio']:.3f}x"
+        )
+    if AGAINST_FRESH:
+        mine, theirs = results["kit_fresh_s"], AGAINST_FRESH
+        n = min(len(mine), len(theirs))
+        cpu_mine, cpu_theirs = CPU["kit_fresh_s"][:n], CPU["against_kit_fresh_s"][:n]
+        pairs["against_fresh"] = {
+            "dir": str(args.against),
+            "wall": statistics.median(theirs[:n]),
+            "cpu": statistics.median(cpu_theirs),
+            "wall_ratio": statistics.median(a / b for a, b in zip(mine[:n], theirs[:n])),
+            "cpu_ratio": statistics.median(a / b for a, b in zip(cpu_mine, cpu_theirs)),
+        }
+        a = pairs["against_fresh"]
+        print(
+            f"  kit fresh against {args.against}: its wall {a['wall']:.3f} s, CPU {a['cpu']:.2f} s; "
             f"this / that, median of the pairs: wall {a['wall_ratio']:.3f}x, CPU {a['cpu_ratio']:.3f}x"
         )
     for note in notes:
