@@ -637,31 +637,38 @@ def build(games: list[str] | tuple[str, ...], opts: Options, out_dir: Path | str
     need (the books are sent to them as soon as the cards are loaded)."""
     from ludoteca.cards import load
     from .fonts import cache_dir
-    from .rulebook import any_cached, start_documents, warm_up
+    from .rulebook import Setter, any_cached, start_documents
     games = tuple(games) or GAMES
     out_dir = Path(out_dir)
+    setter = None
     with Workers() as workers:
-        if _cold(out_dir):
-            _import_shared(games)
-            workers.start()                      # no pool on one core: all is done here
-            # the books' imports, unless the books are likely cached (a new folder of a kit built
-            # before): a book to set then loads them in its job
-            warm = workers.pool is not None and not any_cached(cache_dir("rulebooks"))
-            for _ in range(2 if warm else 0):    # one for each worker, most likely
-                workers.submit(warm_up)
-        catalog = load(cards_dir, games)
-        notes: list[str] = []
-        comps: list[Component] = []
-        for game_id in games:
-            comps += game_components(game_id, catalog, opts, notes)
-        names = {g: (catalog[g].meta.get("name") or {}).get(opts.lang, g) for g in games}
+        try:
+            if _cold(out_dir):
+                _import_shared(games)
+                # one worker sets the books, unless they are likely cached (a new folder of a kit
+                # built before): it loads what that needs while the cards are loaded here
+                if not any_cached(cache_dir("rulebooks")):
+                    setter = Setter()            # before the fork: the workers share its pipe
+                workers.start()                  # no pool on one core: all is done here
+                if setter is not None:
+                    setter.start(workers)
+            catalog = load(cards_dir, games)
+            notes: list[str] = []
+            comps: list[Component] = []
+            for game_id in games:
+                comps += game_components(game_id, catalog, opts, notes)
+            names = {g: (catalog[g].meta.get("name") or {}).get(opts.lang, g) for g in games}
 
-        def books(workers: Workers) -> Callable[[], list]:
-            # books to typeset start the workers (if not yet started) and are set there while
-            # this process lays out the components
-            return start_documents(catalog, games, opts, cache_dir("rulebooks"), notes, workers)
-        return build_components(comps, opts, out_dir, notes=notes, owned=set(games), names=names,
-                                books=books, workers=workers)
+            def books(workers: Workers) -> Callable[[], list]:
+                # books to typeset start the workers (if not yet started) and are set there
+                # while this process lays out the components
+                return start_documents(catalog, games, opts, cache_dir("rulebooks"), notes, workers,
+                                       setter)
+            return build_components(comps, opts, out_dir, notes=notes, owned=set(games), names=names,
+                                    books=books, workers=workers)
+        finally:
+            if setter is not None:
+                setter.close()
 
 
 def _import_shared(games: tuple[str, ...]) -> None:

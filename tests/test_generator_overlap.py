@@ -111,3 +111,40 @@ def test_a_component_drawn_by_the_workers_embeds_each_font_once(tmp_path):
     data = (tmp_path / "dos.pdf").read_bytes()
     assert re.search(rb"/Count 2\b", data)                  # two pages
     assert data.count(b"/FontFile2") == len(set(re.findall(rb"/BaseFont /[A-Z]{6}\+([\w-]+)", data)))
+
+
+def _pid_book(catalog, game_id, opts, cache_dir, key):
+    """A stand-in for setting a book: says which process set it (in its note)."""
+    return [(b"%PDF-1.4 stand-in", 2, (148.0, 210.0), f"{game_id} in {os.getpid()}")] * 2
+
+
+def test_a_cold_kits_books_are_all_set_by_one_worker_sent_the_catalog_once(monkeypatch):
+    """One worker loads what setting books needs (not each), then sets every book in turn; the
+    other is free to draw pages meanwhile."""
+    from ludoteca.cards import load
+    monkeypatch.setattr(rulebook, "_make", _pid_book)       # the workers are forked with it
+    catalog = load(games=("ciudadelas", "gladiadores"))
+    notes: list[str] = []
+    with render.Workers() as workers:
+        setter = rulebook.Setter()
+        workers.start()
+        setter.start(workers)
+        assert setter.future is not None
+        finish = rulebook.start_documents(catalog, ("ciudadelas", "gladiadores"), Options(), None, notes,
+                                          workers, setter)
+        docs = finish()
+        setter.close()
+    assert [d.rel for d in docs] == ["ciudadelas/reglamento.pdf", "ciudadelas/reglamento-cuadernillo.pdf",
+                                     "gladiadores/reglamento.pdf", "gladiadores/reglamento-cuadernillo.pdf"]
+    pids = {note.rsplit(" ", 1)[1] for note in notes}
+    assert len(notes) == 2 and len(pids) == 1 and pids != {str(os.getpid())}
+
+
+def test_a_setter_sent_no_book_lets_its_worker_go():
+    """Books all cached, or a build that failed before sending them: the worker waits no more."""
+    with render.Workers() as workers:
+        setter = rulebook.Setter()
+        workers.start()
+        setter.start(workers)
+        setter.close()
+        assert workers.result(setter.future) == []

@@ -175,13 +175,16 @@ _SHARED: Any = None
 
 
 def start_documents(catalog: Any, games: tuple[str, ...], opts: Options, cache_dir: Path | None = None,
-                    notes: list[str] | None = None, workers: Any = None) -> Callable[[], list[Document]]:
+                    notes: list[str] | None = None, workers: Any = None,
+                    setter: Setter | None = None) -> Callable[[], list[Document]]:
     """:func:`documents`, with the books to set again typeset by ``workers`` (a
     :class:`~..render.Workers`: started here, sharing ``catalog``, or already started and sent
-    it with each book) while the caller goes on
-    with the components; the function returned waits for them and gives the documents."""
+    it with each book; or by the one worker ``setter`` holds, sent the catalog once) while the
+    caller goes on with the components; the function returned waits for them and gives the
+    documents."""
     global _SHARED
     made: dict[str, Any] = {}
+    order: list[tuple[str, str]] = []          # the books the setter sets, in turn
     for game_id in games:
         if not (TEXTS / f"{game_id}.yaml").is_file():
             continue
@@ -189,6 +192,10 @@ def start_documents(catalog: Any, games: tuple[str, ...], opts: Options, cache_d
         full = _cached_key(catalog, game_id, opts, cache_dir, key)
         found = [_cached(cache_dir if full else None, f"{full}-{kind}") for kind in ("plain", "booklet")]
         if any(data is None for data, _n, _size, _note in found):
+            if setter is not None and setter.future is not None:
+                order.append((game_id, key))
+                made[game_id] = len(order) - 1
+                continue
             if workers is not None and workers.pool is None:
                 _SHARED = catalog
                 workers.start()
@@ -199,10 +206,75 @@ def start_documents(catalog: Any, games: tuple[str, ...], opts: Options, cache_d
             else:
                 found = _make(catalog, game_id, opts, cache_dir, key)
         made[game_id] = found
+    if setter is not None:
+        setter.send(catalog, opts, cache_dir, order)
 
     def finish() -> list[Document]:
-        return _documents(catalog, made, opts, notes, workers)
+        return _documents(catalog, made, opts, notes, workers, setter)
     return finish
+
+
+class Setter:
+    """The one render worker that sets every book of a cold build: started with the workers,
+    it imports what setting books needs (:func:`warm_up`) while the build loads the cards, then
+    sets the books it is sent once they are loaded, one after another.  One worker, not each:
+    the other does not load reportlab and pypdf (some 0.14 s CPU) and draws pages meanwhile;
+    and the catalog is sent to it once, not with each book.
+
+    Made before the workers are forked (they inherit the pipe its order comes through); the
+    build sends it the books to set (:meth:`send`, none at all when every book is cached)."""
+
+    def __init__(self) -> None:
+        import multiprocessing
+        global _ORDERS
+        self.reader, self.writer = multiprocessing.Pipe(duplex=False)
+        _ORDERS = self.reader
+        self.future: Any = None
+        self.sent = False
+        self.results: list | None = None
+
+    def start(self, workers: Any) -> None:
+        """Hand the setting to one of ``workers`` (started already; none without a pool)."""
+        if workers.pool is not None:
+            self.future = workers.submit(_serve)
+
+    def send(self, catalog: Any, opts: Options, cache_dir: Path | None, order: list[tuple[str, str]]) -> None:
+        """The books to set: (game, key) of each; nothing to set when ``order`` is empty."""
+        if self.future is not None and not self.sent:
+            self.sent = True
+            self.writer.send((catalog, opts, cache_dir, order) if order else None)
+
+    def close(self) -> None:
+        """Release a worker still waiting for books that will not come (a build that failed)."""
+        if self.future is not None and not self.sent:
+            self.sent = True
+            self.writer.send(None)
+
+    def result(self, workers: Any, index: int) -> list[tuple]:
+        """The ``index``-th book sent, set."""
+        if self.results is None:
+            self.results = workers.result(self.future)
+        return self.results[index]
+
+
+#: The end of a :class:`Setter`'s pipe its worker reads the books to set from.
+_ORDERS: Any = None
+
+
+def _serve() -> list[list[tuple]]:
+    """In a render worker: import what setting a book needs, then set the books the build sends
+    (:class:`Setter`); nothing when it sends none, or when the build is gone."""
+    import os
+    parent = os.getppid()
+    warm_up()
+    while not _ORDERS.poll(0.5):
+        if os.getppid() != parent:
+            return []
+    order = _ORDERS.recv()
+    if not order:
+        return []
+    catalog, opts, cache_dir, books = order
+    return [_make(catalog, game_id, opts, cache_dir, key) for game_id, key in books]
 
 
 def any_cached(cache_dir: Path | None) -> bool:
@@ -235,11 +307,13 @@ def _make_shared(game_id: str, opts: Options, cache_dir: Path | None, key: str) 
 
 
 def _documents(catalog: Any, made: dict[str, Any], opts: Options, notes: list[str] | None,
-               workers: Any) -> list[Document]:
+               workers: Any, setter: Setter | None = None) -> list[Document]:
     lang = lang_ok(opts.lang)
     out = []
     for game_id, found in made.items():
-        if not isinstance(found, list):
+        if isinstance(found, int):
+            found = setter.result(workers, found)       # type: ignore[union-attr]
+        elif not isinstance(found, list):
             found = workers.result(found)
         for booklet, (data, n, size, note) in enumerate(found):
             if note and notes is not None and not booklet:
