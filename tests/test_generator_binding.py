@@ -53,3 +53,23 @@ def test_a_deferred_module_is_the_real_one_at_first_use(monkeypatch):
 def test_without_a_cache_folder_cairocffi_is_used_as_it_is(monkeypatch):
     monkeypatch.setattr(fonts, "cache_dir", lambda _name: None)
     assert binding._prebuilt() is None
+
+
+def test_workers_starting_together_on_a_new_cache_parse_the_declarations_once(tmp_path, monkeypatch):
+    """A build's two workers start at once: one writes the module, the other waits and reads it."""
+    import threading
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    write, written = binding._write, []
+
+    def counted(*args):
+        written.append(1)
+        return write(*args)
+    monkeypatch.setattr(binding, "_write", counted)
+    found: list = []
+    threads = [threading.Thread(target=lambda: found.append(binding._prebuilt())) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(written) == 1
+    assert len(found) == 2 and all(m is not None and m.__file__.startswith(str(tmp_path)) for m in found)
