@@ -23,7 +23,7 @@ import math
 import re
 import xml.etree.ElementTree as ElementTree
 from typing import Any
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from . import binding, fasttext
 
@@ -115,6 +115,64 @@ def pdf(svg: str) -> bytes | None:
         return None
     drawn[0].finish()
     return out.getvalue()
+
+
+#: A face placed in a picture: (its SVG, x, y, width, height in the picture's units, degrees it
+#: is turned about its centre).
+Placed = tuple[str, float, float, float, float, float]
+
+
+def pdf_placed(svg: str, faces: Sequence[Placed]) -> bytes | None:
+    """:func:`pdf` of ``svg`` with ``faces`` drawn over it, in order, as the same SVG with each
+    face nested at its place (an ``svg`` at x, y of that size, in a ``g`` turned about its centre)
+    would draw them; but a face placed several times (a stack of cards) is drawn once, into a
+    recording painted at each place.  None when any of it is not of the subset.  (Cairo lists a
+    recording painted several times as often in the page's resources: see
+    :func:`.render.dedupe_resources`.)"""
+    import io
+    out = io.BytesIO()
+    try:
+        if "<!" in svg or "<?xml-stylesheet" in svg:
+            raise Unsupported("DTD, entity or comment")
+        cairo = binding.load()
+        drawer = _Drawer(cairo)
+        surface, _w, _h = drawer.root(ElementTree.fromstring(svg), lambda c, w, h: c.PDFSurface(out, w, h), 72 / 96)
+        ctx = drawer.ctx                    # left in the picture's units, clipped to its viewport
+        recordings: dict[str, tuple[Any, float, float]] = {}
+        for face, x, y, w, h, degrees in faces:
+            if _rendering(face) != _rendering(svg):     # as a nested svg: see _Drawer.nested
+                raise Unsupported("text-rendering")
+            if face not in recordings:
+                drawn = record(face)
+                if drawn is None:
+                    raise Unsupported("face")
+                recordings[face] = drawn
+            rec, rw, rh = recordings[face]
+            ctx.save()
+            if degrees:
+                ctx.translate(x + w / 2, y + h / 2)
+                ctx.rotate(math.radians(degrees))
+                ctx.translate(-(x + w / 2), -(y + h / 2))
+            ctx.translate(x, y)
+            ctx.scale(w / rw, h / rh)
+            ctx.set_source_surface(rec, 0, 0)
+            ctx.paint()
+            ctx.restore()
+        surface.finish()
+    except Exception:  # anything this reader does not know, or cannot do: cairosvg's turn
+        return None
+    return out.getvalue()
+
+
+_ROOT_TAG = re.compile(r"<svg\b[^>]*>")
+_RENDERING = re.compile(r'\btext-rendering="([^"]*)"')
+
+
+def _rendering(svg: str) -> str | None:
+    """The ``text-rendering`` of an SVG's root element (None without one)."""
+    tag = _ROOT_TAG.search(svg)
+    found = _RENDERING.search(tag.group()) if tag else None
+    return found.group(1) if found else None
 
 
 def _draw(svg: str, surface: Any, scale: float) -> tuple[Any, float, float] | None:

@@ -299,3 +299,30 @@ def test_an_element_is_drawn_with_what_it_inherits_wherever_it_is(own):
     for group in (f"<g{own}/>", f"<g{own}>" + SAME_ELEMENT.format("") + "</g>"):   # empty, then not
         svg = INHERITING[2].format(group)
         _assert_alike(fastsvg.record(svg), render._cairosvg_recording(svg), svg)
+
+
+def test_a_scene_draws_a_face_it_shows_several_times_once_and_looks_the_same(tmp_path, monkeypatch):
+    """A rulebook's setup scene (Ciudadelas': stacks of cards, a fan of four) is drawn as its SVG
+    nesting every card draws it, but each distinct card once: recorded, then painted at each
+    place (the same words, the same shapes; a fifth of the time)."""
+    from ludoteca.cards import load
+    from ludoteca.generator.rulebook import games
+    from ludoteca.generator.rulebook.context import Context
+    catalog = load(None, ("ciudadelas",))
+    (scene,) = games.ciudadelas_setup(Context(catalog["ciudadelas"], "es", catalog))
+    distinct = {face[0] for face in scene.faces}
+    assert len(scene.faces) > len(distinct) and any(face[5] for face in scene.faces)   # copies, turned
+    record, recorded = fastsvg.record, []
+    monkeypatch.setattr(fastsvg, "record", lambda svg: recorded.append(svg) or record(svg))
+    placed = fastsvg.pdf_placed(scene.table, scene.faces)
+    assert placed is not None and sorted(recorded) == sorted(distinct)
+    (tmp_path / "placed.pdf").write_bytes(placed)
+    (tmp_path / "nested.pdf").write_bytes(fastsvg.pdf(scene.svg))
+    from PIL import ImageChops
+    a, b = _gray(tmp_path / "placed.pdf"), _gray(tmp_path / "nested.pdf")
+    assert a.size == b.size
+    counts = ImageChops.difference(a, b).histogram()
+    off = sum(counts[TOLERANCE + 1:])
+    assert off < a.size[0] * a.size[1] / 100, f"{off} pixels differ"
+    words = [pm.words(tmp_path / f"{name}.pdf")[1] for name in ("placed", "nested")]
+    assert [w[0] for w in words[0]] == [w[0] for w in words[1]] and words[0]

@@ -80,6 +80,10 @@ class Picture:
     width_mm: float
     height_mm: float
     caption: str = ""
+    #: a scene's table alone and the faces ``svg`` nests on it (see :meth:`.context.Context.scene`),
+    #: so a face it shows several times is drawn once
+    table: str = ""
+    faces: tuple = ()
 
 
 @dataclass

@@ -116,6 +116,7 @@ class Context:
         picture = self.picture(template, context, size_mm, caption)
         opts = Options(lang=self.lang, markers=False)
         drawn = []
+        faces_placed = []
         faces: dict[tuple, str] = {}           # a card shown several times is rendered once
         for k, (component, back, index, x, y, width, degrees) in enumerate(cards):
             face, (fw, fh) = self.component_face(component, back, index)
@@ -127,6 +128,8 @@ class Context:
                 placed = (f'<g transform="rotate({degrees:g} {x + width / 2:.3f} {y + height / 2:.3f})">'
                           f"{placed}</g>")
             drawn.append(placed)
+            faces_placed.append((faces[component, back, index], x, y, width, height, degrees))
         cut = picture.svg.rfind("</svg>")
+        picture.table, picture.faces = picture.svg, tuple(faces_placed)
         picture.svg = picture.svg[:cut] + "".join(drawn) + picture.svg[cut:]
         return picture

@@ -172,8 +172,8 @@ def _map_flowable(block: MapGrid, styles: dict):
     return MapFlowable()
 
 
-#: a picture placed on a page: (page number from 1, x, y, width, height in points, its SVG)
-Placed = tuple[int, float, float, float, float, str]
+#: a picture placed on a page: (page number from 1, x, y, width, height in points, the picture)
+Placed = tuple[int, float, float, float, float, Picture]
 
 
 def _picture_flowable(block: Picture, placed: list[Placed], max_h: float | None = None):
@@ -192,7 +192,7 @@ def _picture_flowable(block: Picture, placed: list[Placed], max_h: float | None 
 
         def draw(self):
             x, y = self.canv.absolutePosition(0, 0)
-            placed.append((self.canv.getPageNumber(), x, y, self.width, self.height, block.svg))
+            placed.append((self.canv.getPageNumber(), x, y, self.width, self.height, block))
 
     flowable = PictureFlowable()
     flowable.hAlign = "CENTER"
@@ -202,18 +202,24 @@ def _picture_flowable(block: Picture, placed: list[Placed], max_h: float | None 
 _DRAWN: dict[str, bytes] = {}
 
 
-def _drawn(svg: str) -> bytes:
-    """A picture's SVG as a one-page vector PDF (drawn straight by :mod:`..fastsvg`, else by
-    cairosvg), remembered: a book set twice (see :func:`fit_booklet`) or in both papers draws
-    each picture once."""
+def _drawn(picture: Picture) -> bytes:
+    """A picture's SVG as a one-page vector PDF (drawn straight by :mod:`..fastsvg`, a scene's
+    faces each drawn once however many times it shows them; else by cairosvg), remembered: a
+    book set twice (see :func:`fit_booklet`) or in both papers draws each picture once."""
     import hashlib
 
-    from ..fastsvg import pdf
+    from ..fastsvg import pdf, pdf_placed
+    svg = picture.svg
     key = hashlib.sha256(svg.encode("utf-8")).hexdigest()
     if key not in _DRAWN:
         if len(_DRAWN) > 32:
             _DRAWN.clear()
-        drawn = pdf(svg)
+        drawn = pdf_placed(picture.table, picture.faces) if picture.faces else None
+        if drawn is not None:
+            from ..render import dedupe_resources
+            drawn = dedupe_resources(drawn)
+        else:
+            drawn = pdf(svg)
         if drawn is None:
             import cairosvg
             drawn = cairosvg.svg2pdf(bytestring=svg.encode("utf-8"))
@@ -231,8 +237,8 @@ def _draw_pictures(pdf: bytes, placed: list[Placed]) -> bytes:
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
-    for k, (page_no, x, y, w, h, svg) in enumerate(placed):
-        drawn = PdfReader(io.BytesIO(_drawn(svg))).pages[0]
+    for k, (page_no, x, y, w, h, picture) in enumerate(placed):
+        drawn = PdfReader(io.BytesIO(_drawn(picture))).pages[0]
         box = [float(v) for v in drawn.mediabox]
         contents = drawn.get_contents()
         form = DecodedStreamObject()
