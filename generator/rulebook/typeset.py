@@ -39,9 +39,14 @@ class Book:
 
 
 def _fonts() -> None:
+    """Register the fonts, and have reportlab write its streams deflated only: not also in ASCII85
+    (a text form of binary data, a quarter larger), which it writes and pypdf reads back slowly
+    (5 % of setting a book)."""
+    from reportlab import rl_config
     from reportlab.lib.fonts import addMapping
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
+    rl_config.useA85 = 0
     for name, file in FACES.items():
         if name not in pdfmetrics.getRegisteredFontNames():
             pdfmetrics.registerFont(TTFont(name, str(font_dir() / file)))
