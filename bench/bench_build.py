@@ -2,9 +2,9 @@
 
     python bench/bench_build.py [--runs 5] [--paper a4] [--games GAME ...]
 
-Measures the whole kit cold (empty output folder, page and rulebook caches emptied) and fresh (the
-whole user cache emptied too: templates compiled, the cairo binding built again), a rebuild with nothing changed, a rebuild after
-editing one card's name and one after editing one card's art (on a copy of cards/), peak RSS,
+Measures the whole kit cold (empty output folder, page and rulebook caches emptied) and fresh (on an
+empty user cache: templates compiled, the cairo binding built again), a rebuild with nothing
+changed, a rebuild after editing one card's name and one after editing one card's art (on a copy of cards/), peak RSS,
 the kit's total PDF size, and the 120-card deck of
 bench/data/cards120.csv (a copy of the shared benchmark input) on A4 with crop marks (and, for
 information, the same deck with backs),
@@ -131,22 +131,27 @@ def cold(out: Path) -> None:
         shutil.rmtree(Path(ENV["XDG_CACHE_HOME"]) / "ludoteca" / name, ignore_errors=True)
 
 
-def fresh(out: Path) -> None:
-    """:func:`cold`, and the whole user cache folder emptied too (compiled templates, the cairo
-    binding, the fonts' and the card data's caches): a kit built on a machine that never ran
-    Ludoteca, the issue's "cold (fresh cache)"."""
+def fresh(out: Path) -> dict[str, str]:
+    """The environment of a build on an empty user cache folder (no compiled templates, no cairo
+    binding, no fonts' or card data's caches): a kit built on a machine that never ran Ludoteca,
+    the issue's "cold (fresh cache)".  A folder of its own, emptied: the cold builds' cache is
+    left as it was (emptying theirs made each checkout compile its templates again after the
+    other's fresh build)."""
     shutil.rmtree(out, ignore_errors=True)
-    shutil.rmtree(ENV["XDG_CACHE_HOME"], ignore_errors=True)
+    folder = Path(ENV["XDG_CACHE_HOME"]).with_name("xdg-fresh")
+    shutil.rmtree(folder, ignore_errors=True)
+    return dict(ENV, XDG_CACHE_HOME=str(folder))
 
 
-def run(args: list[str], what: str = "", cwd: Path = ROOT) -> tuple[float, float, subprocess.CompletedProcess]:
+def run(args: list[str], what: str = "", cwd: Path = ROOT,
+        env: dict[str, str] | None = None) -> tuple[float, float, subprocess.CompletedProcess]:
     """Wall seconds and peak RSS (MB) of one command (run in ``cwd``: ``python -m`` takes Ludoteca
     from there); its CPU seconds are kept in CPU[what].
 
     The RSS is the largest of the command and its workers (each a separate process).
     """
     t0 = time.perf_counter()
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=ENV)
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=env or ENV)
     out_f, err_f = proc.stdout, proc.stderr
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - t0
@@ -274,6 +279,23 @@ def main() -> int:
         shutil.copytree(ROOT / "cards", cards, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
         kit_ok = not args.deck_only
         for i in range(args.runs if kit_ok else 0):
+            # the same kit on an empty user cache (then paired likewise); first, so the folder ends
+            # as a cold build leaves it, for the rebuilds
+            for where, what in ((ROOT, "kit_fresh_s"),) + (((args.against, "against_kit_fresh_s"),)
+                                                         if args.against else ()):
+                s, rss, done = run(
+                    ludoteca("build", *args.games, "--paper", args.paper, "--out", str(out), "--cards", str(cards)),
+                    what,
+                    where,
+                    fresh(out),
+                )
+                if done.returncode != 0:
+                    notes.append(f"fresh kit of {where} failed: {done.stderr.strip().splitlines()[-1:]}")
+                elif where == ROOT:
+                    results["kit_fresh_s"].append(s)
+                    results["peak_rss_mb"].append(rss)
+                else:
+                    AGAINST_FRESH.append(s)
             cold(out)
             s, rss, done = run(
                 ludoteca("build", *args.games, "--paper", args.paper, "--out", str(out), "--cards", str(cards)),
@@ -300,22 +322,6 @@ def main() -> int:
                     args.against = None
                 else:
                     AGAINST.append(s)
-            # the same kit with the whole user cache emptied (then paired likewise)
-            for where, what in ((ROOT, "kit_fresh_s"),) + (((args.against, "against_kit_fresh_s"),)
-                                                         if args.against else ()):
-                fresh(out)
-                s, rss, done = run(
-                    ludoteca("build", *args.games, "--paper", args.paper, "--out", str(out), "--cards", str(cards)),
-                    what,
-                    where,
-                )
-                if done.returncode != 0:
-                    notes.append(f"fresh kit of {where} failed: {done.stderr.strip().splitlines()[-1:]}")
-                elif where == ROOT:
-                    results["kit_fresh_s"].append(s)
-                    results["peak_rss_mb"].append(rss)
-                else:
-                    AGAINST_FRESH.append(s)
         if args.kit_only:
             kit_ok = False
         if kit_ok:
@@ -516,6 +522,7 @@ def main() -> int:
                 "pairs": pairs,
                 "big_decks": big,
                 "cpu_medians": cpu,
+                "cpu_runs": CPU,
                 "in_process_medians": inside,
                 "runs": results,
                 "targets": TARGETS,

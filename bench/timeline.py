@@ -154,7 +154,7 @@ def child() -> None:
             worker(*a, **k)
         finally:
             _flush_sums()
-            _emit({"pid": os.getpid(), "name": "worker exits", "start": time.time() - T0,
+            _emit({"pid": os.getpid(), "name": "worker exits", "start": time.time() - T0, "loaded": _loaded(),
                    "end": time.time() - T0, "cpu": time.process_time(), "depth": 0, "end_of": True})
     cfp._process_worker = process_worker
     real_exit, me = os._exit, os.getpid()
@@ -163,6 +163,7 @@ def child() -> None:
         if os.getpid() == me:
             _flush_sums()
             _emit({"pid": me, "name": "parent exits", "start": time.time() - T0, "end": time.time() - T0,
+                   "loaded": _loaded(),
                    "cpu": time.process_time(), "depth": 0, "end_of": True, "parent": True})
         real_exit(code)
     os._exit = leave
@@ -173,6 +174,14 @@ def child() -> None:
     sys.argv = ["ludoteca", *args]
     code = cli.main()
     leave(code)
+
+
+HEAVY = ("reportlab.platypus", "pypdf", "jinja2", "cairocffi", "cairosvg", "ludoteca.companion.engine.scoring")
+
+
+def _loaded() -> list[str]:
+    """Which of the heavy modules this process has loaded."""
+    return [name for name in HEAVY if name in sys.modules]
 
 
 def _flush_sums() -> None:
@@ -208,7 +217,8 @@ def show(wall: float, cpu: float, records: list, width: float = 0.05) -> None:
         ends = [r for r in mine if r.get("end_of")]
         label = "parent" if pid == parent else f"worker {n}"
         end = ends[0]["start"] if ends else max(r["end"] for r in mine)
-        print(f"\n{label} (pid {pid}): ends at {end:.3f} s" + (f", CPU {ends[0]['cpu']:.3f} s" if ends else ""))
+        print(f"\n{label} (pid {pid}): ends at {end:.3f} s" + (f", CPU {ends[0]['cpu']:.3f} s" if ends else "")
+              + (f"; loaded {', '.join(ends[0].get('loaded', []))}" if ends else ""))
         busy = 0.0
         last = None
         for r in sorted(mine, key=lambda r: (r["start"], -r["end"])):
