@@ -391,6 +391,27 @@ def _meta(comp: Component, laid: Laid, opts: Options, game_name: str):
                 lang=lang, outline=outline)
 
 
+def _file(p: Planned, opts: Options, names: dict[str, str] | None, metas: dict, cache: Cache,
+          out_dir: Path, stage: Stage | None) -> tuple | None:
+    """What the render job that draws every page of ``p`` needs to write its file as well: (rel,
+    file key, a maker of the :func:`~.render._write_pdf` spec); None when the file is written as
+    it is (the index says so) or there is no stage to write it in."""
+    from .render import file_key, page_key
+    if stage is None:
+        return None
+    pages = p.laid.pages
+    meta = metas[p.rel] = _meta(p.comp, p.laid, opts, (names or {}).get(p.comp.game, ""))
+    key = file_key(pages, meta)
+    path = out_dir / p.rel
+    if not pages or cache.fresh(p.rel, key, path):
+        return None
+
+    def spec() -> tuple:
+        return (stage.path(path), cache.pages, [(page_key(q), q.size[1], q.trimbox, q.bleedbox) for q in pages],
+                meta, False)
+    return p.rel, key, spec
+
+
 def _extra_meta(entry: dict, opts: Options):
     """The metadata of a kit-wide file (the calibration sheet): its title, one bookmark."""
     from .pdfjoin import Meta
@@ -413,6 +434,7 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
     said: dict[str, list[str]] = {}          # the notes each component's faces gave
     bar = Progress(0, quiet=opts.quiet)
     sender = PageSender(cache, workers, bar)
+    metas: dict[str, object] = {}             # each file's title, subject and outline
     for comp in comps:
         rel = f"{comp.id}.pdf" if flat else f"{comp.game}/{comp.id}.pdf"
         if rel in keys:
@@ -426,7 +448,8 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
         elif streamable(comp, opts):
             laid = plan_streamed(comp, opts, roots, notes, sender)
         planned.append(Planned(comp, laid or plan(comp, opts, roots, notes), rel))
-        sender.send(planned[-1].laid.pages)              # drawn while the next is laid out
+        # drawn while the next is laid out, and the file written by the job that draws its pages
+        sender.send(planned[-1].laid.pages, _file(planned[-1], opts, names, metas, cache, out_dir, stage))
         said[rel] = notes[before:]
     extra: list[tuple[str, list[Page], dict]] = []
     if any(two_sided(p.comp) and not p.laid.folded for p in planned):
@@ -454,9 +477,11 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
         entries += [d.entry() for d in documents or []]
         summary = Summary(notes=list(notes or []))
         files = [(p.laid.pages, out_dir / p.rel, p.rel,
-                  _meta(p.comp, p.laid, opts, (names or {}).get(p.comp.game, ""))) for p in planned]
+                  metas.get(p.rel) or _meta(p.comp, p.laid, opts, (names or {}).get(p.comp.game, "")))
+                 for p in planned]
         files += [(pages, out_dir / rel, rel, _extra_meta(entry, opts)) for rel, pages, entry in extra]
-        summary.written = len(assemble_all(files, cache, workers, stage=stage)) + books_written
+        summary.written = len(assemble_all(files, cache, workers, stage=stage, written=sender.written)) \
+            + books_written
         for p in planned:
             cache.index["component:" + p.rel] = dict(_remember(p.laid, keys[p.rel]),
                                                      notes=said.get(p.rel, []))

@@ -437,6 +437,13 @@ def _render_job(job: list[tuple[Path, Page]]) -> int:
     return len(job)
 
 
+def _render_job_and_file(job: list[tuple[Path, Page]], spec: tuple) -> tuple[int, tuple[int, int]]:
+    """:func:`_render_job`, then the file of those pages written from them (:func:`_write_pdf` of
+    ``spec``) at once, in this process: while the other worker still draws, not after every page
+    of the kit is drawn."""
+    return _render_job(job), _write_pdf(spec)
+
+
 #: The pages of the job this process drew last: page key -> (their PDF, parsed, and the index of
 #: the page in it).  Joined from there, a file's pages are not read back from the cache, parsed
 #: and their fonts compared again one page at a time; only the last job is kept (flat memory).
@@ -545,9 +552,17 @@ class PageSender:
         self.waiting: dict[str, Page] = {}
         self.futures: collections.deque = collections.deque()
         self.rendered = 0            # pages to render: sent, or waiting here
+        self.files: dict[str, tuple] = {}       # group -> (rel, file key, its page keys, spec maker)
+        self.written: dict[str, tuple[str, int, int]] = {}   # rel -> (file key, size, mtime_ns)
 
-    def send(self, pages: Sequence[Page]) -> None:
-        """Render these pages (those not cached, not sent before): sent now when there is a pool."""
+    def send(self, pages: Sequence[Page], file: tuple | None = None) -> None:
+        """Render these pages (those not cached, not sent before): sent now when there is a pool.
+        ``file``: (rel, file key, spec maker) of the file these pages make, written by the job
+        that draws them when it draws them all (its ``spec maker()`` gives the
+        :func:`_write_pdf` spec); :attr:`written` says which were."""
+        if file is not None and pages and pages[0].group:
+            rel, key, make = file
+            self.files[pages[0].group] = (rel, key, {page_key(p) for p in pages}, make)
         for page in pages:
             key = page_key(page)
             if key not in self.seen:
@@ -568,11 +583,27 @@ class PageSender:
             for job in _jobs(self.waiting, self.cache):
                 while len(self.futures) >= self.IN_FLIGHT:
                     self._collect(self.futures.popleft())
-                self.futures.append(self.workers.submit(_render_job, job))
+                file = self._file_of(job)
+                self.futures.append((self.workers.submit(_render_job_and_file, job, file[1]), file[0])
+                                    if file else (self.workers.submit(_render_job, job), None))
             self.waiting = {}
 
-    def _collect(self, future) -> None:
+    def _file_of(self, job: list[tuple[Path, Page]]) -> tuple[tuple, tuple] | None:
+        """(rel and key, spec) of the file a job draws every page of, if one was given."""
+        page = job[0][1]
+        found = self.files.get(page.group) if page.group else None
+        if found is None or not found[2] <= {page_key(p) for _path, p in job}:
+            return None
+        del self.files[page.group]
+        rel, key, _keys, make = found
+        return (rel, key), make()
+
+    def _collect(self, sent: tuple) -> None:
+        future, file = sent
         n = self.workers.result(future)
+        if file is not None:
+            n, (size, mtime) = n
+            self.written[file[0]] = (file[1], size, mtime)
         if self.progress:
             self.progress(n)
 
@@ -584,7 +615,12 @@ class PageSender:
             self.cache.pages.mkdir(parents=True, exist_ok=True)
             fonts.configure()
             for job in _jobs(self.waiting, self.cache):
-                _render_job(job)
+                file = self._file_of(job)
+                if file is not None:
+                    _n, (size, mtime) = _render_job_and_file(job, file[1])
+                    self.written[file[0][0]] = (file[0][1], size, mtime)
+                else:
+                    _render_job(job)
                 if self.progress:
                     self.progress(len(job))
             self.waiting = {}
@@ -677,16 +713,21 @@ def _write_with_pypdf(pages: Iterable[tuple[bytes | Path, tuple, tuple]], fh, me
 
 
 def assemble_all(files: Sequence[tuple], cache: Cache, workers: Workers | None = None,
-                 stage=None) -> set[str]:
+                 stage=None, written: dict[str, tuple[str, int, int]] | None = None) -> set[str]:
     """Write every PDF whose pages or metadata changed (in the workers when there are several);
     returns the ``rel`` names written.  ``files`` holds (pages, path, rel[, Meta]); with a
-    ``stage`` (:class:`~.staging.Stage`) each file is written into it, to be swapped in later."""
+    ``stage`` (:class:`~.staging.Stage`) each file is written into it, to be swapped in later.
+    ``written``: files the render jobs wrote already (:attr:`PageSender.written`)."""
     from .pdfjoin import Meta
     todo = []
+    done = set()
     for pages, path, rel, *rest in files:
         meta = rest[0] if rest else Meta()
         key = file_key(pages, meta)
-        if not cache.fresh(rel, key, path):
+        if written and rel in written and written[rel][0] == key:
+            cache.index[rel] = {"key": key, "size": written[rel][1], "mtime_ns": written[rel][2]}
+            done.add(rel)
+        elif not cache.fresh(rel, key, path):
             spec = (stage.path(path) if stage is not None else path, cache.pages,
                     [(page_key(p), p.size[1], p.trimbox, p.bleedbox) for p in pages], meta, stage is None)
             todo.append((rel, key, spec))
@@ -696,5 +737,5 @@ def assemble_all(files: Sequence[tuple], cache: Cache, workers: Workers | None =
         results = [_write_pdf(t[2]) for t in todo]
     for (rel, key, _), (size, mtime) in zip(todo, results):
         cache.index[rel] = {"key": key, "size": size, "mtime_ns": mtime}
-    return {t[0] for t in todo}
+    return {t[0] for t in todo} | done
 

@@ -38,7 +38,24 @@ def test_a_components_pages_are_sent_before_the_next_is_laid_out(tmp_path, monke
     monkeypatch.setattr(render, "POOL_FROM_COST", 0)        # pages worth a pool from the first
     build_module.build_components([_deck("uno"), _deck("dos")], Options(), tmp_path,
                                   roots=(str(TEMPLATES),), flat=True)
-    assert events[:3] == ["plan uno", "send _render_job", "plan dos"]
+    assert events[:3] == ["plan uno", "send _render_job_and_file", "plan dos"]
+
+
+def test_a_components_file_is_written_by_the_job_that_draws_its_pages(tmp_path, monkeypatch):
+    """Not after every page of the kit is drawn: the worker that drew a component's pages joins
+    them into its file at once, while the other still draws."""
+    monkeypatch.setattr(render, "POOL_FROM_COST", 0)
+    mapped: list[str] = []
+    map_ = render.Workers.map
+    monkeypatch.setattr(render.Workers, "map", lambda self, fn, items: mapped.append(fn.__name__)
+                        or map_(self, fn, items))
+    summary = build_module.build_components([_deck("uno"), _deck("dos")], Options(), tmp_path,
+                                            roots=(str(TEMPLATES),), flat=True)
+    assert mapped == [] and summary.written == 2 and summary.rendered == 2
+    assert all(re.search(rb"/Count 1\b", (tmp_path / f"{name}.pdf").read_bytes()) for name in ("uno", "dos"))
+    again = build_module.build_components([_deck("uno"), _deck("dos")], Options(), tmp_path,
+                                          roots=(str(TEMPLATES),), flat=True)
+    assert again.written == 0 and again.rendered == 0        # the index knows the files it wrote
 
 
 def test_a_small_deck_is_drawn_in_this_process_without_starting_the_pool(tmp_path, monkeypatch):
