@@ -34,11 +34,11 @@ TIMED = {
     "ludoteca.cards": ["load"],
     "ludoteca.generator.build": ["_import_shared", "game_components", "plan", "plan_streamed",
                                  "merge_entries", "_write_manifest", "component_key"],
-    "ludoteca.generator.render": ["_render_job", "_write_pdf", "_warm", "assemble_all",
+    "ludoteca.generator.render": ["_render_job", "_render_job_and_file", "_write_pdf", "_warm", "assemble_all",
                                   "Workers.start", "PageSender.finish", "Cache.save_index",
                                   "Cache.prune", "Cache.__init__", "_pages_to_pdf"],
     "ludoteca.generator.staging": ["Stage.commit", "Stage.open", "Stage.write_bytes"],
-    "ludoteca.generator.rulebook": ["warm_up", "_make_shared", "_make", "book_pages", "booklet_of",
+    "ludoteca.generator.rulebook": ["warm_up", "_serve", "_make_shared", "_make", "book_pages", "booklet_of",
                                     "_measure", "start_documents", "_documents"],
     "ludoteca.generator.rulebook.content": ["blocks"],
     "ludoteca.generator.rulebook.common": ["scored_example"],
@@ -81,6 +81,8 @@ def _timed(fn, name: str, often: bool):
 
 
 _SUMS: dict[tuple, list] = {}
+#: What a worker's busy time is made of (waiting for the books to set is not).
+WORK = ("_warm", "warm_up", "_make", "_render_job", "_write_pdf")
 _DEPTH = [0]
 
 
@@ -219,7 +221,7 @@ def show(wall: float, cpu: float, records: list, width: float = 0.05) -> None:
         end = ends[0]["start"] if ends else max(r["end"] for r in mine)
         print(f"\n{label} (pid {pid}): ends at {end:.3f} s" + (f", CPU {ends[0]['cpu']:.3f} s" if ends else "")
               + (f"; loaded {', '.join(ends[0].get('loaded', []))}" if ends else ""))
-        busy = 0.0
+        spans: list[tuple[float, float]] = []
         last = None
         for r in sorted(mine, key=lambda r: (r["start"], -r["end"])):
             if r.get("end_of"):
@@ -227,12 +229,17 @@ def show(wall: float, cpu: float, records: list, width: float = 0.05) -> None:
             pad = "  " * r["depth"]
             print(f"  {pad}{r['start']:7.3f} - {r['end']:7.3f}  {r['end'] - r['start']:6.3f} s  "
                   f"cpu {r['cpu']:6.3f}  {r['name']}")
-            if r["depth"] == 0 and pid != parent:
-                busy += r["end"] - r["start"]
-                last = r
+            if pid != parent and r["name"].startswith(WORK):
+                spans.append((r["start"], r["end"]))
+                if last is None or r["end"] > last["end"]:
+                    last = r
         for r in records:
             if r["pid"] == pid and r.get("sum"):
                 print(f"  (sum) {r['wall']:6.3f} s  cpu {r['cpu']:6.3f}  {r['name']}")
+        busy, reach = 0.0, 0.0
+        for a, b in sorted(spans):             # their union: nested spans count once
+            busy += max(0.0, b - max(a, reach))
+            reach = max(reach, b)
         if pid != parent:
             first = min(r["start"] for r in mine if not r.get("end_of"))
             print(f"  busy {busy:.3f} s of {end - first:.3f} s from its first job; last job: "
@@ -240,7 +247,8 @@ def show(wall: float, cpu: float, records: list, width: float = 0.05) -> None:
     # a chart: one row per process, one character per ``width`` seconds
     print(f"\nchart ({width * 1000:.0f} ms a character; letters: r render job, b book, w write pdf, "
           "u warm-up, c cards, l layout, a assemble, s stage, . idle)")
-    letters = [("_render_job", "r"), ("_make", "b"), ("_write_pdf", "w"), ("warm_up", "u"), ("_warm", "u"),
+    letters = [("_render_job", "r"), ("_make", "b"), ("_serve", "."), ("_write_pdf", "w"), ("warm_up", "u"),
+               ("_warm", "u"),
                ("load", "c"), ("plan", "l"), ("assemble_all", "a"), ("Stage.commit", "s"),
                ("import ludoteca.cli", "i"), ("python started", "p"), ("PageSender.finish", "f"),
                ("_documents", "d"), ("_import_shared", "j"), ("Workers.start", "k")]
@@ -248,7 +256,7 @@ def show(wall: float, cpu: float, records: list, width: float = 0.05) -> None:
     for n, pid in enumerate(pids):
         row = ["." for _ in range(cols)]
         for r in sorted([r for r in records if r["pid"] == pid and not r.get("sum") and not r.get("end_of")],
-                        key=lambda r: -r["depth"]):
+                        key=lambda r: r["depth"]):          # the innermost span shows
             ch = next((c for k, c in letters if r["name"].startswith(k)), None)
             if ch is None:
                 continue
