@@ -679,6 +679,10 @@ def build(games: list[str] | tuple[str, ...], opts: Options, out_dir: Path | str
                     setter.start(workers)
             catalog = load(cards_dir, games)
             notes: list[str] = []
+            # the setter is sent its books as soon as the cards are loaded: it sets them while the
+            # components are made (on a fresh cache, their templates compiled) and laid out here
+            early = (start_documents(catalog, games, opts, cache_dir("rulebooks"), notes, workers, setter)
+                     if setter is not None and setter.future is not None else None)
             comps: list[Component] = []
             for game_id in games:
                 comps += game_components(game_id, catalog, opts, notes)
@@ -687,8 +691,8 @@ def build(games: list[str] | tuple[str, ...], opts: Options, out_dir: Path | str
             def books(workers: Workers) -> Callable[[], list]:
                 # books to typeset start the workers (if not yet started) and are set there
                 # while this process lays out the components
-                return start_documents(catalog, games, opts, cache_dir("rulebooks"), notes, workers,
-                                       setter)
+                return early or start_documents(catalog, games, opts, cache_dir("rulebooks"), notes, workers,
+                                                setter)
             return build_components(comps, opts, out_dir, notes=notes, owned=set(games), names=names,
                                     books=books, workers=workers)
         finally:

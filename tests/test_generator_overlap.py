@@ -165,3 +165,22 @@ def test_a_setter_sent_no_book_lets_its_worker_go():
         setter.start(workers)
         setter.close()
         assert workers.result(setter.future) == []
+
+
+def test_a_cold_kits_setter_is_sent_its_books_before_the_components_are_made(tmp_path, monkeypatch):
+    """As soon as the cards are loaded: on a fresh cache the components' templates take a second
+    to compile here, while the books' worker would wait."""
+    events: list[str] = []
+    monkeypatch.setattr(rulebook, "_make", _pid_book)
+    monkeypatch.setattr(rulebook, "any_cached", lambda _folder: False)      # books to set
+    send, components = rulebook.Setter.send, build_module.game_components
+    monkeypatch.setattr(rulebook.Setter, "send", lambda self, *a: events.append("books sent") or send(self, *a))
+    monkeypatch.setattr(build_module, "game_components",
+                        lambda *a: events.append("components") or components(*a))
+
+    def built(comps, opts, out_dir, books=None, workers=None, **_kw):
+        events.append(f"{len(books(workers)())} books")
+        return build_module.Summary()
+    monkeypatch.setattr(build_module, "build_components", built)
+    build_module.build(["ciudadelas"], Options(), tmp_path / "kit")
+    assert events == ["books sent", "components", "2 books"]
