@@ -1,151 +1,36 @@
 """A user's template (``ludoteca deck --template``): what it may touch and what it may spend.
 
 jinja2's SandboxedEnvironment keeps a template away from Python's internals, but not from
-running for ever: :class:`Sandbox` gives every face one budget (:data:`BUDGET`) of wall-clock
-time, memory, loop steps, the size of any value it makes and of the SVG it writes.  A face
-that runs over is stopped with :class:`OverBudget`, whose message says which part ran over.
-
-:func:`check_svg` refuses, with a reason, the SVG that cairosvg would refuse or loop on later
-with a message nobody can act on: XML entities, and ``<use>`` elements that draw themselves.
+running for ever: :class:`Sandbox` gives every face one budget (:data:`.budget.BUDGET`) of
+wall-clock time, memory, loop steps, the size of any value it makes and of the SVG it writes.  A
+face that runs over is stopped with :class:`OverBudget`, whose message says which part ran over.
+The budget itself (and :func:`check_svg`) lives in :mod:`.budget`, which needs no jinja: the
+compiled templates of :mod:`.trun` spend the same budget.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import math
-import os
-import time
 import types
-from types import ModuleType
-from typing import Any, NamedTuple
-from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+from collections.abc import Iterable, Iterator
 
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
 from jinja2.runtime import Macro
-from markupsafe import Markup
 from jinja2.sandbox import SandboxedEnvironment, safe_range
 
-MB = 1024 * 1024
+from . import budget as _budget
+from .budget import (BUDGET, FLOOR, MB, RESERVE, SMALL_BITS, Budget, Meter, OverBudget,  # noqa: F401
+                     SvgRefused, check_svg, memory_cap)
+
 #: Types of bound methods: jinja wraps a ``str.format`` read as an attribute, so their safety is
 #: never remembered by type.
 _METHODS = (types.MethodType, types.BuiltinMethodType)
-#: A product of two whole numbers of at most this many bits together is far inside any budget.
-SMALL_BITS = 64
 #: (type, attribute) verdicts a sandbox remembers; names made on the fly beyond it are looked at
 #: every time.
 SAFE_KEPT = 4096
-
-
-class Budget(NamedTuple):
-    """What one face of a user's template may spend (compiling the template included)."""
-
-    seconds: float = 3.0          # wall-clock time
-    memory_mb: int = 256          # address space beyond what the process holds when the face starts
-    steps: int = 1_000_000        # loop iterations, range() items and lipsum() words, summed
-    size: int = 8_000_000         # characters or items of any value it makes, and of its SVG
-    digits: int = 4_300           # digits of a whole number made by * or ** (Python prints no more)
-    uses: int = 10_000            # elements its <use> elements draw, copies of copies included
-
-
-BUDGET = Budget()
-
-
-class OverBudget(Exception):
-    """A face ran over its budget; the message says what ran over (not a ValueError, so that no
-    filter that catches bad values can swallow it)."""
-
-
-class Meter:
-    """What one face has spent so far, against its budget."""
-
-    def __init__(self, budget: Budget) -> None:
-        self.budget = budget
-        self.deadline = time.monotonic() + budget.seconds
-        self.steps = 0
-        self.memory_mb = budget.memory_mb      # what the face may use, said when it runs over
-        self._line: int | None = None          # resident memory the face must stay under
-        self._looked = 0.0
-
-    def watch(self, resident: int, allowed: int) -> None:
-        """Stop the face when the resident memory grows ``allowed`` bytes past ``resident``
-        (``resident`` was just read: the next look is a few milliseconds on)."""
-        self._line = resident + allowed
-        self.memory_mb = allowed // MB
-        self._looked = time.monotonic()
-
-    def over_memory(self) -> OverBudget:
-        return OverBudget(f"it used more than {self.memory_mb} MB of memory")
-
-    def tick(self) -> None:
-        now = time.monotonic()
-        if now > self.deadline:
-            raise OverBudget(f"it ran longer than {self.budget.seconds:g} s")
-        if self._line is not None and now - self._looked > 0.005:
-            self._looked = now
-            memory = _memory()
-            if memory is not None and memory[1] > self._line:
-                raise self.over_memory()
-
-    def step(self, n: int = 1) -> None:
-        self.steps += max(n, 0)
-        if self.steps > self.budget.steps:
-            raise OverBudget(f"its loops ran more than {self.budget.steps:,} steps "
-                             "(loop turns, range() items and lipsum() words)")
-        self.tick()
-
-    def made(self, value: Any) -> Any:
-        """``value``, refused when it is larger than any value may be."""
-        kind = type(value)
-        if kind is float or kind is bool or value is None:      # most of what a face makes
-            return value
-        if kind is Markup or kind is str:                       # what its macros return
-            if len(value) > self.budget.size:
-                self._size(len(value), value, "it made")
-            return value
-        if isinstance(value, int):
-            self._digits(value.bit_length() * math.log10(2), "it made")
-        elif isinstance(value, (str, bytes, list, tuple, dict, set)):
-            self._size(len(value), value, "it made")
-        return value
-
-    def binop(self, operator: str, left: Any, right: Any) -> None:
-        """Refuse ``left ** right`` or ``left * right`` before it is computed when the result
-        would be over the budget (computing it could take hours)."""
-        if isinstance(left, int) and isinstance(right, (str, list, tuple)):
-            left, right = right, left
-        def said() -> str:          # made only to be said: most products are small
-            return f"{_short(left)} {operator} {_short(right)} would make"
-        if _whole(left) and _whole(right):
-            if operator == "**" and right > 0 and abs(left) > 1:
-                self._digits(right * math.log10(abs(left)), said)
-            elif operator == "*":
-                self._digits((left.bit_length() + right.bit_length()) * math.log10(2), said)
-        elif operator == "*" and _whole(right) and isinstance(left, (str, list, tuple)):
-            self._size(len(left) * right, left, said)
-
-    def _digits(self, digits: float, said: str | Callable[[], str]) -> None:
-        if digits > self.budget.digits + 1:
-            raise OverBudget(f"{_said(said)} a number of about {digits:,.0f} digits, over "
-                             f"{self.budget.digits:,}")
-
-    def _size(self, n: int, like: Any, said: str | Callable[[], str]) -> None:
-        if n > self.budget.size:
-            what = "text of {:,} characters" if isinstance(like, str) else "list of {:,} items"
-            raise OverBudget(f"{_said(said)} a {what.format(n)}, over {self.budget.size:,}")
-
-    def output(self, chunks: Iterable[str]) -> str:
-        """The SVG a template writes, chunk by chunk, within the size and the time."""
-        parts: list[str] = []
-        written = 0
-        for chunk in chunks:
-            written += len(chunk)
-            if written > self.budget.size:
-                raise OverBudget(f"it wrote more than {self.budget.size:,} characters of SVG")
-            self.tick()
-            parts.append(chunk)
-        return "".join(parts)
 
 
 class _CountingCodeGenerator(CodeGenerator):
@@ -168,7 +53,7 @@ class Sandbox(SandboxedEnvironment):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.meter = Meter(BUDGET)
+        self.meter = Meter(_budget.BUDGET)
         self._safe: set[tuple[type, str]] = set()       # attributes found safe (see getattr)
         self.filters = {name: self._metered(f) for name, f in self.filters.items()}
         self.globals["range"] = self._range
@@ -177,9 +62,9 @@ class Sandbox(SandboxedEnvironment):
     @contextlib.contextmanager
     def face(self, budget: Budget | None = None) -> Iterator[Meter]:
         """A fresh budget for one face, its memory capped while it lasts."""
-        self.meter = Meter(budget or BUDGET)
-        with memory_cap(self.meter):
-            yield self.meter
+        with _budget.face(budget) as meter:
+            self.meter = meter
+            yield meter
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         if type(left) is float or type(right) is float:     # most of a face's sums: cheap
@@ -236,198 +121,3 @@ class Sandbox(SandboxedEnvironment):
         from jinja2.utils import generate_lorem_ipsum
         self.meter.step(abs(int(n)) * abs(int(max)))
         return generate_lorem_ipsum(n, html, min, max)
-
-
-def _said(said: str | Callable[[], str]) -> str:
-    return said() if callable(said) else said
-
-
-def _whole(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _short(x: Any) -> str:
-    """A value as the message shows it: itself when short, else its kind."""
-    text = repr(x)
-    kinds = {int: "a number", str: "a text", list: "a list", tuple: "a list"}
-    return text if len(text) <= 24 else kinds.get(type(x), f"a {type(x).__name__}")
-
-
-def _memory() -> tuple[int, int] | None:
-    """The process's address space and resident memory in bytes, or None where unknown (read
-    with plain system calls: it is looked at for every face and every few milliseconds)."""
-    try:
-        fd = os.open("/proc/self/statm", os.O_RDONLY)
-        try:
-            size, resident = os.read(fd, 256).split()[:2]
-        finally:
-            os.close(fd)
-        page = _page_size()
-        return int(size) * page, int(resident) * page
-    except (OSError, ValueError, AttributeError):
-        return None
-
-
-@functools.cache
-def _page_size() -> int:
-    return os.sysconf("SC_PAGE_SIZE")
-
-
-#: Kept free under a cap already set (``ulimit -v``): what stopping a face and saying why takes.
-RESERVE = 32 * MB
-#: The least a face may grow, however little room a cap already set leaves.
-FLOOR = 16 * MB
-
-
-@contextlib.contextmanager
-def memory_cap(meter: Meter) -> Iterator[None]:
-    """The face's memory, two ways, while it renders.  Values that grow bit by bit are seen by
-    the meter (the process's resident memory, looked at every few milliseconds): past
-    ``budget.memory_mb``, or :data:`RESERVE` short of a cap already set, the face is stopped
-    cleanly.  One allocation too big fails at once: the address space is capped at the budget
-    plus :data:`RESERVE` (never above a cap already set).  Restored afterwards; nothing of this
-    where the platform cannot say its size."""
-    resource: ModuleType | None
-    try:
-        import resource
-    except ImportError:
-        resource = None
-    now = _memory() if resource is not None else None
-    if resource is None or now is None:
-        yield
-        return
-    size, resident = now
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    allowed = meter.budget.memory_mb * MB
-    cap = size + allowed + RESERVE
-    for limit in (soft, hard):
-        if limit != resource.RLIM_INFINITY:
-            allowed = min(allowed, max(limit - size - RESERVE, FLOOR))
-            cap = min(cap, limit)
-    meter.watch(resident, allowed)
-    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-
-
-class SvgRefused(Exception):
-    """The SVG a template produced is refused: the message says what and why."""
-
-
-_XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
-
-
-def check_svg(svg: str | bytes, budget: Budget | None = None) -> Any:
-    """Refuse what cairosvg would refuse, or draw without end, with a reason a user can act on;
-    the parsed SVG (its root element) when it is not refused.
-
-    cairosvg parses with defusedxml: entity declarations and external references are refused as
-    expat meets them.  The same expat handlers refuse them here (defusedxml's own parser builds
-    its tree in Python, four times slower than the C one); the tree is then built by
-    ElementTree's C parser, which reports malformed XML with the same messages.  Then its
-    ``<use>`` elements are followed: one that draws an element holding it (no href, ``href="#"``,
-    its own group) would draw itself for ever; copies of copies are counted against
-    ``budget.uses``.
-    """
-    from xml.etree.ElementTree import ParseError, fromstring
-
-    data = svg.encode("utf-8") if isinstance(svg, str) else svg
-    # A text (a template's output, UTF-8 here) without "<!" has no DTD, so no entity; without
-    # "<?" it names no encoding: expat's first pass is for those.  Bytes may be in any encoding.
-    if not isinstance(svg, str) or "<!" in svg or "<?" in svg:
-        _refuse_entities(data)
-    try:
-        root = fromstring(data)
-    except ParseError as exc:
-        raise SvgRefused(f"is not well-formed XML ({exc})") from None
-    _check_uses(root, (budget or BUDGET).uses)
-    return root
-
-
-def _refuse_entities(data: bytes) -> None:
-    """Refuse an entity declaration or an external reference, as defusedxml's parser does
-    (``forbid_entities``, ``forbid_external``); malformed XML is left to the tree's parser."""
-    from xml.parsers import expat
-
-    from defusedxml import EntitiesForbidden, ExternalReferenceForbidden
-
-    def entity(name, _parameter, value, base, sysid, pubid, notation):
-        raise EntitiesForbidden(name, value, base, sysid, pubid, notation)
-
-    def unparsed(name, base, sysid, pubid, notation):
-        raise EntitiesForbidden(name, None, base, sysid, pubid, notation)
-
-    def external(context, base, sysid, pubid):
-        raise ExternalReferenceForbidden(context, base, sysid, pubid)
-
-    parser = expat.ParserCreate(namespace_separator="}")
-    parser.EntityDeclHandler = entity
-    parser.UnparsedEntityDeclHandler = unparsed
-    parser.ExternalEntityRefHandler = external
-    try:
-        parser.Parse(data, True)
-    except EntitiesForbidden as exc:
-        source = f" (SYSTEM '{exc.sysid}')" if exc.sysid else ""
-        raise SvgRefused(f"declares the XML entity '{exc.name}'{source}; entities are refused "
-                         "(they can read files or grow without end): write the text itself") from None
-    except ExternalReferenceForbidden as exc:
-        raise SvgRefused(f"refers to an external DTD or entity ({exc}); refused: nothing is read "
-                         "from outside the template's folder") from None
-    except LookupError as exc:              # <?xml encoding="..."?> naming no codec Python has
-        raise SvgRefused(f"declares an encoding that cannot be read ({exc}); write it in UTF-8") from None
-    except expat.ExpatError:
-        pass                                  # said by the tree's parser, in its words
-
-
-def _check_uses(root: Any, limit: int) -> None:
-    """Count what the ``<use>`` elements draw; refuse a loop or more than ``limit`` elements."""
-    uses = [el for el in root.iter() if isinstance(el.tag, str) and el.tag.rsplit("}", 1)[-1] == "use"]
-    if not uses:
-        return
-    ids = {el.get("id"): el for el in root.iter() if el.get("id")}
-    is_use = set(uses)
-
-    def href(use: Any) -> str:
-        return (use.get(_XLINK_HREF, use.get("href")) or "").strip()
-
-    def target(use: Any) -> Any:
-        ref = href(use)
-        if ref in ("", "#"):
-            return root                         # cairosvg draws the whole document
-        if ref.startswith("#"):
-            return ids.get(ref[1:])             # none: cairosvg draws nothing
-        return None                             # another document (an embedded file)
-
-    drawn: dict[Any, int] = {}                  # element -> elements its <use>s draw
-    open_: set[Any] = set()                     # being counted: reaching one again is a loop
-    stack: list[tuple[Any, bool, Any]] = [(root, False, None)]
-    while stack:
-        el, done, via = stack.pop()
-        if done:
-            open_.discard(el)
-            total = sum(drawn[child] for child in el)
-            if el in is_use:
-                t = target(el)
-                total += 1 + (drawn[t] if t is not None else 0)
-            drawn[el] = min(total, limit + 1)
-            continue
-        if el in drawn:
-            continue
-        if el in open_:
-            if el is root and via is not None:
-                raise SvgRefused(f"has a <use> with href={href(via)!r}, which draws the whole "
-                                 "face, itself included, without end")
-            ref = f" with href={href(via)!r}" if via is not None else ""
-            raise SvgRefused(f"has a <use>{ref} that draws an element holding it, so it would "
-                             "draw itself without end")
-        open_.add(el)
-        stack.append((el, True, None))
-        for child in el:
-            stack.append((child, False, None))
-        if el in is_use and target(el) is not None:
-            stack.append((target(el), False, el))
-    if drawn[root] > limit:
-        raise SvgRefused(f"has <use> elements that draw more than {limit:,} elements (copies of "
-                         "copies included)")

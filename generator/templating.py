@@ -217,7 +217,7 @@ LEFT_OUT = "#ludoteca-left-out"
 @functools.lru_cache(maxsize=256)
 def _refused_svg(path: Path, mtime_ns: int, size: int) -> str | None:
     """Why cairosvg could not draw an SVG file a template embeds, or None (other files: None)."""
-    from .sandbox import SvgRefused, check_svg
+    from .budget import SvgRefused, check_svg
     if path.suffix.lower() != ".svg":
         return None
     try:
@@ -243,7 +243,7 @@ def embed_references(svg: str, folder: Path, template: str, warn: Callable[[str]
         return svg
     import html                          # only for faces that refer to something
 
-    from .sandbox import SvgRefused
+    from .budget import SvgRefused
 
     def resolve(ref: str) -> str | None:
         ref = html.unescape(ref).strip()
@@ -292,7 +292,7 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
     """
     import jinja2
     from . import fastsvg
-    from .sandbox import OverBudget, SvgRefused, check_svg
+    from .budget import OverBudget, SvgRefused, check_svg
     user = _user_root(face.template, roots)
     env = environment(roots, sandboxed=user is not None)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ludoteca.cli import main
-from ludoteca.generator import sandbox, templating
+from ludoteca.generator import budget, sandbox, templating
 
 OPEN = '{% import "_lib.svg.j2" as lib %}\n{{ lib.svg_open() }}\n'
 CLOSE = "\n{{ lib.svg_close() }}\n"
@@ -75,7 +75,7 @@ def test_a_template_over_its_budget_is_refused_naming_the_face(capsys, tmp_path,
 
 
 def test_a_template_that_runs_too_long_is_stopped_at_its_deadline(capsys, tmp_path, monkeypatch):
-    monkeypatch.setattr(sandbox, "BUDGET", sandbox.Budget(seconds=0.3))
+    monkeypatch.setattr(budget, "BUDGET", budget.Budget(seconds=0.3))
     body = ("{% macro f(n) %}{% if n %}{{ f(n - 1) }}{{ f(n - 1) }}{% endif %}{% endmacro %}"
             "{{ f(40) }}")
     start = time.perf_counter()
