@@ -13,29 +13,17 @@ from typing import Any
 from collections.abc import Callable
 
 from .fonts import MIN_PT, FitError, fit as fit_text
-from .units import num, pt_to_mm
+from .units import pt_to_mm
 from ludoteca import folder_of
 from ludoteca.cards import markers
 from .model import Face, GeneratorError, Options
+from .trun import Current, f_num as _num_filter
 
 TEMPLATES = folder_of("ludoteca.templates").resolve()  # the same path however reached
 
 
 class TemplateError(GeneratorError):
     """A template failed: the message is ``template <name>:<line>: <message>``."""
-
-
-class Current:
-    """The face being rendered, as the shared macros of _lib.svg.j2 see it (``_cur``)."""
-
-    w: float = 0.0
-    h: float = 0.0
-    bleed: float = 0.0
-    lang: str = "es"
-    ink_saver: bool = False
-    markers: bool = True
-    fit: Any = None
-    t: Any = None
 
 
 _frozen = False  # whether this process froze what it holds (environment)
@@ -52,31 +40,91 @@ def environment(roots: tuple[str, ...] = (str(TEMPLATES),), sandboxed: bool = Fa
     """
     import jinja2
     from .sandbox import Sandbox
-    search = list(roots) + ([str(TEMPLATES)] if str(TEMPLATES) not in roots else [])
+    search = list(_search(roots))
     kind = Sandbox if sandboxed else jinja2.Environment
     # the sandbox's compiled code meters its loops: a cache of its own, never code compiled without
     env = kind(loader=jinja2.FileSystemLoader(search), undefined=jinja2.StrictUndefined,
                bytecode_cache=_bytecode_cache("jinja-budget" if sandboxed else "jinja"),
                autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False)
     env.filters["num"] = _num_filter
-    env.globals["_cur"] = Current()
-    env.globals["pt"] = pt
-    env.globals["marker_path"] = markers.path
-    env.globals["marker_quiet"] = markers.quiet
-    env.globals["marker_cell"] = markers.cell
-    env.globals["marker_place"] = markers.place
-    env.globals["marker_places"] = markers.places
-    env.globals.update(cos=math.cos, sin=math.sin, pi=math.pi, sqrt=math.sqrt)
+    env.globals.update(_globals())
     # What is alive now (every module imported, jinja's among them) lives as long as the process:
     # left out of the garbage collector's full passes, which otherwise walk it all again while
     # the faces are rendered and drawn (5 % of a small deck's build).  Once a process, at the
     # first environment: what is frozen is never freed, so a long process (tests, the app) must
     # not freeze each later build's data; a collection first would cost 2 % of a small deck
+    _freeze()
+    return env
+
+
+def _search(roots: tuple[str, ...]) -> tuple[str, ...]:
+    """Where templates are looked for, in order: the roots, then the kit's templates/."""
+    return tuple(roots) + ((str(TEMPLATES),) if str(TEMPLATES) not in roots else ())
+
+
+#: Set to "0" to render every face with Jinja (the compiled templates of :mod:`.trun` left out).
+FAST_ENV = "LUDOTECA_COMPILED_TEMPLATES"
+
+
+@functools.lru_cache(maxsize=8)
+def loader(roots: tuple[str, ...] = (str(TEMPLATES),), sandboxed: bool = False):
+    """The compiled templates (:mod:`.tcompile`) of these roots, for a user's templates
+    (``sandboxed``) or the kit's own; their code is kept in the user cache."""
+    from .fonts import cache_dir
+    from .trun import Loader
+    return Loader(_search(roots), sandboxed, _globals(), lambda: environment(roots, sandboxed),
+                  cache_dir("templates-compiled"))
+
+
+def compiled(template: str, roots: tuple[str, ...] = (str(TEMPLATES),)) -> bool:
+    """Whether ``template`` renders through its compiled code (not Jinja) in this process."""
+    sandboxed = _user_root(template, roots) is not None
+    return loader(roots, sandboxed).unit(template) is not None
+
+
+def _render_compiled(template: str, context: dict, roots: tuple[str, ...], sandboxed: bool,
+                     markers_on: bool) -> str | None:
+    """The face rendered by the template's compiled code; None when it has none or it raised
+    (then that template is left to Jinja for the rest of the process)."""
+    from . import trun
+    from .budget import face as budget_face
+    fast = loader(roots, sandboxed)
+    unit = fast.unit(template)
+    if unit is None:
+        return None
+    cur = fast.globals["_cur"]
+    for key in ("w", "h", "bleed", "lang", "ink_saver", "t", "fit"):
+        setattr(cur, key, context[key])
+    cur.markers = markers_on
+    state = trun.S_
+    state.fit, state.t, state.depth = context["fit"], context["t"], 0
+    _freeze()
+    try:
+        if not sandboxed:
+            return "".join(fast.render(unit, context))
+        with budget_face() as meter:
+            state.meter = meter
+            return meter.output(fast.render(unit, context))
+    except Exception:               # Jinja renders it again, and says what is wrong in its words
+        fast.refuse(template)
+        return None
+    finally:
+        state.meter = state.fit = state.t = None
+
+
+def _freeze() -> None:
     global _frozen
     if not _frozen:
         gc.freeze()
         _frozen = True
-    return env
+
+
+def _globals() -> dict:
+    """The names every template sees besides its face's (Jinja's environment adds its own)."""
+    return {"_cur": Current(), "pt": pt, "marker_path": markers.path, "marker_quiet": markers.quiet,
+            "marker_cell": markers.cell, "marker_place": markers.place,
+            "marker_places": markers.places, "cos": math.cos, "sin": math.sin, "pi": math.pi,
+            "sqrt": math.sqrt}
 
 
 def pt(size_pt: Any) -> float:
@@ -105,14 +153,6 @@ def fingerprint(roots: tuple[str, ...]) -> str:
             st = path.stat()
             digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return digest.hexdigest()[:32]
-
-
-#: :func:`num` of the numbers faces write, each worked out once (a deck's faces repeat them).
-_num = functools.lru_cache(maxsize=4096)(num)
-
-
-def _num_filter(x: Any) -> str:
-    return _num(float(x))
 
 
 def _where(exc: BaseException, fallback: str) -> tuple[str, int]:
@@ -284,17 +324,17 @@ _SVG_ROOT = re.compile(r"<svg\b", re.I)
 
 def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
            where: str = "", roots: tuple[str, ...] = (str(TEMPLATES),),
-           warn: Callable[[str], None] | None = None) -> str:
+           warn: Callable[[str], None] | None = None, compiled: bool = True) -> str:
     """Render one face to SVG text; errors name the template and line (and the face).
 
     A user's template (one outside the kit's templates/) runs in the sandbox, and the files it
-    refers to are embedded from its own folder (:func:`embed_references`).
+    refers to are embedded from its own folder (:func:`embed_references`).  A template that
+    compiles (:mod:`.tcompile`) runs its compiled code, which gives Jinja's text to the
+    character; Jinja renders the others, and any face the compiled code could not render.
     """
-    import jinja2
     from . import fastsvg
     from .budget import OverBudget, SvgRefused, check_svg
     user = _user_root(face.template, roots)
-    env = environment(roots, sandboxed=user is not None)
 
     def fit(text: Any, width_mm: float, height_mm: float, max_pt: float, min_pt: float = 6,
             bold: bool = False):
@@ -308,13 +348,42 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
     context = dict(face.context)
     context.update(w=size[0], h=size[1], bleed=bleed, lang=opts.lang, ink_saver=opts.ink_saver,
                    t=pick(opts.lang), fit=fit)
+    svg = None
+    if compiled and os.environ.get(FAST_ENV) != "0":
+        svg = _render_compiled(face.template, context, roots, user is not None,
+                               getattr(opts, "markers", True))
+    if svg is None:
+        svg = _render_jinja(face, context, roots, user is not None, opts, where)
+    suffix = _in(where, face)
+    if not _SVG_ROOT.search(svg):
+        raise TemplateError(f"template {face.template}: produced no <svg> element{suffix}")
+    if user is not None:
+        try:
+            root = check_svg(svg)
+        except SvgRefused as exc:
+            raise TemplateError(f"template {face.template}: its SVG {exc}{suffix}") from None
+        try:
+            checked, svg = svg, embed_references(svg, user, face.template, warn or (lambda _m: None))
+        except SvgRefused as exc:
+            raise TemplateError(f"template {face.template}: {exc}{suffix}") from None
+        if svg is checked:                  # drawn in this process: not parsed a second time
+            fastsvg.parsed(svg, root)
+    return svg
+
+
+def _render_jinja(face: Face, context: dict, roots: tuple[str, ...], sandboxed: bool, opts: Options,
+                  where: str) -> str:
+    """The face rendered by Jinja; errors name the template and line (and the face)."""
+    import jinja2
+    from .budget import OverBudget
+    env = environment(roots, sandboxed=sandboxed)
     cur = env.globals["_cur"]
     for key in ("w", "h", "bleed", "lang", "ink_saver", "t", "fit"):
         setattr(cur, key, context[key])
     cur.markers = getattr(opts, "markers", True)
     suffix = _in(where, face)
     try:
-        if user is None:
+        if not sandboxed:
             svg = env.get_template(face.template).render(context)
         else:
             with env.face() as meter:
@@ -323,7 +392,7 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
         name, line = _where(exc, face.template)
         traceback.clear_frames(exc.__traceback__)  # let go of what filled the face before saying so
         exc.__traceback__ = None
-        if user is None:
+        if not sandboxed:
             what = "out of memory"
         else:
             over = exc if isinstance(exc, OverBudget) else env.meter.over_memory()
@@ -343,17 +412,4 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         kind = FitError if isinstance(exc, FitError) else TemplateError
         raise kind(f"template {name}:{line}: {message}{suffix}") from None
-    if not _SVG_ROOT.search(svg):
-        raise TemplateError(f"template {face.template}: produced no <svg> element{suffix}")
-    if user is not None:
-        try:
-            root = check_svg(svg)
-        except SvgRefused as exc:
-            raise TemplateError(f"template {face.template}: its SVG {exc}{suffix}") from None
-        try:
-            checked, svg = svg, embed_references(svg, user, face.template, warn or (lambda _m: None))
-        except SvgRefused as exc:
-            raise TemplateError(f"template {face.template}: {exc}{suffix}") from None
-        if svg is checked:                  # drawn in this process: not parsed a second time
-            fastsvg.parsed(svg, root)
     return svg

@@ -1,0 +1,629 @@
+"""What compiled templates (:mod:`.tcompile`) run on, without jinja: values, checks, filters,
+and the loader that keeps their code in the user's cache.
+
+A compiled template computes what Jinja computes, the same text to the character; whatever it
+cannot answer the way Jinja would, it raises (:class:`Bail`, or the error itself), and
+:func:`~.templating.render` renders that face with Jinja instead.  For a user's template (the
+sandbox) every attribute or item read, every call, loop step, ``*`` and ``**`` is checked here:
+only public attributes of a few known types, only calls to the compiled macros, the known
+globals and a few methods of str, dict, list and tuple, within the face's :mod:`.budget`.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import marshal
+import math
+import os
+import sys
+import types
+from itertools import chain
+from pathlib import Path
+from typing import Any
+from collections.abc import Callable
+
+from markupsafe import Markup, escape, soft_str
+
+from .fonts import Fit
+from .units import num
+
+#: What the cached code depends on besides the template: this module's and the compiler's
+#: versions (the compiler says its own), and Python's.
+RUNTIME = "trun-1"
+MAX_RANGE = 100_000          # jinja's sandbox refuses larger ranges
+MAX_DEPTH = 48               # macro calls inside macro calls: deeper, Jinja answers
+
+
+class Bail(Exception):
+    """The compiled code cannot answer the way Jinja would: Jinja renders the face."""
+
+
+class UndefinedUse(Exception):
+    """An undefined value was used (Jinja's StrictUndefined raises here too)."""
+
+
+class Undef:
+    """A name or attribute that is not there, as Jinja's StrictUndefined: it may be passed on
+    and tested (``is defined``, ``default``), and raises on any other use."""
+
+    __slots__ = ()
+
+    def _fail(self, *args: Any, **kwargs: Any) -> Any:
+        raise UndefinedUse("undefined")
+
+    def __getattr__(self, name: str) -> Any:
+        raise UndefinedUse("undefined")
+
+    __str__ = __iter__ = __len__ = __eq__ = __ne__ = __bool__ = __hash__ = __contains__ = _fail
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = _fail
+    __rtruediv__ = __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __pos__ = __neg__ = _fail
+    __call__ = __getitem__ = __lt__ = __le__ = __gt__ = __ge__ = __int__ = __float__ = _fail
+    __complex__ = __pow__ = __rpow__ = __index__ = __format__ = __html__ = _fail
+
+
+UNDEF = Undef()
+MISS = object()              # a macro parameter not given
+
+
+class Current:
+    """The face being rendered, as the shared macros of _lib.svg.j2 see it (``_cur``)."""
+
+    w: float = 0.0
+    h: float = 0.0
+    bleed: float = 0.0
+    lang: str = "es"
+    ink_saver: bool = False
+    markers: bool = True
+    fit: Any = None
+    t: Any = None
+
+
+class State:
+    """The face being rendered: its meter (user templates), its fit and t, the macro depth."""
+
+    meter: Any = None
+    fit: Any = None
+    t: Any = None
+    depth: int = 0
+
+
+S_ = State()
+
+
+class CMacro:
+    """A compiled macro: called with positional and keyword arguments as Jinja's Macro is."""
+
+    __slots__ = ("fn", "name", "params")
+
+    def __init__(self, fn: Callable, name: str, params: tuple[str, ...]) -> None:
+        self.fn, self.name, self.params = fn, name, params
+
+    def call(self, args: tuple, kw: dict) -> Markup:
+        params = self.params
+        if len(args) > len(params):
+            raise Bail("too many arguments")
+        if kw:
+            args = list(args)
+            for name in params[len(args):]:
+                args.append(kw.pop(name, MISS))
+            if kw:
+                raise Bail("unknown keyword arguments")
+        if S_.depth >= MAX_DEPTH:
+            raise Bail("macros nested too deep")
+        S_.depth += 1
+        try:
+            return self.fn(*args)
+        finally:
+            S_.depth -= 1
+
+
+class TModule:
+    """An imported template: what it exports (its public macros and top-level values)."""
+
+    __slots__ = ("exports",)
+
+    def __init__(self, exports: dict) -> None:
+        self.exports = exports
+
+
+def make_module(root: Callable, ctx: dict) -> TModule:
+    """Run an imported template's top level (its output dropped, as Jinja drops it)."""
+    gen = root(ctx)
+    try:
+        while True:
+            next(gen)
+    except StopIteration as stop:
+        return TModule({k: v for k, v in stop.value.items()})
+
+
+# -- attribute and item reads, calls -------------------------------------------------------------
+
+_STR_METHODS = frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "startswith", "endswith",
+                          "split", "rsplit", "splitlines", "replace", "count", "find", "rfind",
+                          "index", "rindex", "isdigit", "isalpha", "isalnum", "isspace", "islower",
+                          "isupper", "join", "partition", "rpartition", "casefold"})
+_METHODS = {str: _STR_METHODS, Markup: _STR_METHODS,
+            dict: frozenset({"get", "items", "keys", "values"}),
+            list: frozenset({"index", "count", "append"}),
+            tuple: frozenset({"index", "count"})}
+_FIT = frozenset({"size_pt", "lines", "fits", "size_mm", "line_height_mm", "height_mm"})
+_CURRENT = frozenset({"w", "h", "bleed", "lang", "ink_saver", "markers", "fit", "t"})
+_SCALARS = (int, float, bool, type(None))
+_ITERABLE = frozenset({list, tuple, str, Markup, dict, range, type({}.keys()), type({}.values()),
+                       type({}.items())})
+_BUILTIN_METHOD = type("".lower)
+
+
+def ga_plain(obj: Any, name: str) -> Any:
+    """Jinja's Environment.getattr: the attribute, else the item, else undefined."""
+    try:
+        return getattr(obj, name)
+    except AttributeError:
+        pass
+    try:
+        return obj[name]
+    except (TypeError, LookupError, AttributeError):
+        return UNDEF
+
+
+def gi_plain(obj: Any, key: Any) -> Any:
+    """Jinja's Environment.getitem: the item, else the attribute, else undefined."""
+    try:
+        return obj[key]
+    except (AttributeError, TypeError, LookupError):
+        if isinstance(key, str):
+            try:
+                return getattr(obj, key)
+            except AttributeError:
+                pass
+        return UNDEF
+
+
+def ga_safe(obj: Any, name: str) -> Any:
+    """``obj.name`` in a user's template: public attributes of known types only."""
+    kind = type(obj)
+    if kind is Current:
+        if name in _CURRENT:
+            return getattr(obj, name)
+        raise Bail(name)
+    if kind is dict:
+        if hasattr(dict, name):
+            if name in _METHODS[dict]:
+                return getattr(obj, name)
+            raise Bail(name)
+        return obj[name] if name in obj else UNDEF
+    if kind is TModule:
+        if name.startswith("_"):
+            raise Bail(name)
+        return obj.exports.get(name, UNDEF)
+    if kind is Fit:
+        if name in _FIT:
+            return getattr(obj, name)
+        raise Bail(name)
+    if kind in _METHODS:
+        if hasattr(kind, name):
+            if name in _METHODS[kind]:
+                return getattr(obj, name)
+            raise Bail(name)
+        return UNDEF
+    if kind in _SCALARS:
+        if hasattr(kind, name):
+            raise Bail(name)
+        return UNDEF
+    if kind is Undef:
+        raise UndefinedUse(name)
+    raise Bail(name)
+
+
+def gi_safe(obj: Any, key: Any) -> Any:
+    """``obj[key]`` in a user's template: items of dicts, lists, tuples and texts; a text key
+    that is no item is read as an attribute (:func:`ga_safe`)."""
+    kind = type(obj)
+    if kind in _METHODS or kind is Fit:
+        try:
+            return obj[key]
+        except (TypeError, LookupError):
+            pass
+    elif kind is Undef:
+        raise UndefinedUse(key)
+    elif kind not in (Current, TModule) and kind not in _SCALARS:
+        raise Bail(kind.__name__)
+    if isinstance(key, str):
+        return ga_safe(obj, key)
+    return UNDEF
+
+
+def call_plain(f: Any, /, *args: Any, **kw: Any) -> Any:
+    if type(f) is CMacro:
+        return f.call(args, kw)
+    return f(*args, **kw)
+
+
+_SAFE_CALLS: set[int] = set()   # ids of the globals a user's template may call (kept alive by G)
+
+
+def call_safe(f: Any, /, *args: Any, **kw: Any) -> Any:
+    """A call in a user's template: compiled macros, the known globals, the face's fit and t,
+    and the whitelisted methods of texts, dicts, lists and tuples."""
+    meter = S_.meter
+    meter.tick()
+    kind = type(f)
+    if kind is CMacro:
+        return meter.made(f.call(args, kw))
+    if id(f) in _SAFE_CALLS or f is S_.fit or f is S_.t:
+        return meter.made(f(*args, **kw))
+    if kind is _BUILTIN_METHOD or kind is types.MethodType:
+        owner = type(f.__self__)
+        if owner in _METHODS and f.__name__ in _METHODS[owner]:
+            return meter.made(f(*args, **kw))
+    raise Bail("a call of something else")
+
+
+def range_safe(*args: int) -> range:
+    items = range(*args)
+    if len(items) > MAX_RANGE:
+        raise Bail("range too big")
+    S_.meter.step(len(items))
+    return items
+
+
+def made_safe(value: Any) -> Any:
+    meter = S_.meter
+    meter.tick()
+    return meter.made(value)
+
+
+def iter_safe(value: Any) -> Any:
+    if type(value) in _ITERABLE:
+        return value
+    raise Bail("a loop over something else")
+
+
+def mul_safe(left: Any, right: Any) -> Any:
+    """``*`` as the sandbox computes it: refused before it is computed when over the budget."""
+    if type(left) is float or type(right) is float:
+        return left * right
+    if type(left) is int and type(right) is int and left.bit_length() + right.bit_length() <= 64:
+        return left * right
+    meter = S_.meter
+    meter.binop("*", left, right)
+    return meter.made(left * right)
+
+
+def pow_safe(left: Any, right: Any) -> Any:
+    if type(left) is float or type(right) is float:
+        return left ** right
+    meter = S_.meter
+    meter.binop("**", left, right)
+    return meter.made(left ** right)
+
+
+def mod(left: Any, right: Any) -> Any:
+    """``%`` of numbers (``%`` formatting of a text is left to Jinja)."""
+    if isinstance(left, str):
+        raise Bail("% of a text")
+    return left % right
+
+
+def cat(seq: tuple) -> str:
+    """``~``: Jinja's markup_join."""
+    buf = []
+    iterator = map(soft_str, seq)
+    for arg in iterator:
+        buf.append(arg)
+        if hasattr(arg, "__html__"):
+            return Markup("").join(chain(buf, iterator))
+    return "".join(buf)
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+# -- filters and tests: each as Jinja computes it --------------------------------------------------
+
+#: :func:`~.units.num` of the numbers faces write, each worked out once (a deck's faces repeat them).
+_num = functools.lru_cache(maxsize=4096)(num)
+
+
+def f_num(x: Any) -> str:
+    return _num(float(x))
+
+
+def f_lower(s: Any) -> str:
+    return soft_str(s).lower()
+
+
+def f_upper(s: Any) -> str:
+    return soft_str(s).upper()
+
+
+def f_safe(value: Any) -> Markup:
+    return Markup(value)
+
+
+def f_round(value: float, precision: int = 0, method: str = "common") -> float:
+    if method not in {"common", "ceil", "floor"}:
+        raise Bail("round method")
+    if method == "common":
+        return round(value, precision)
+    func = getattr(math, method)
+    return func(value * (10**precision)) / (10**precision)
+
+
+def f_int(value: Any, default: int = 0, base: int = 10) -> int:
+    try:
+        if isinstance(value, str):
+            return int(value, base)
+        return int(value)
+    except (TypeError, ValueError):
+        try:
+            return int(float(value))
+        except (TypeError, ValueError, OverflowError):
+            return default
+
+
+def f_float(value: Any, default: float = 0.0) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def f_default(value: Any, default_value: Any = "", boolean: bool = False) -> Any:
+    if isinstance(value, Undef) or (boolean and not value):
+        return default_value
+    return value
+
+
+def f_join(value: Any, d: str = "", attribute: Any = None) -> str:
+    if attribute is not None:
+        raise Bail("join by attribute")
+    if not hasattr(d, "__html__"):
+        value = list(value)
+        do_escape = False
+        for idx, item in enumerate(value):
+            if hasattr(item, "__html__"):
+                do_escape = True
+            else:
+                value[idx] = str(item)
+        d = escape(d) if do_escape else str(d)
+        return d.join(value)
+    return soft_str(d).join(map(soft_str, value))
+
+
+def f_trim(value: Any, chars: str | None = None) -> str:
+    return soft_str(value).strip(chars)
+
+
+def f_first(seq: Any) -> Any:
+    try:
+        return next(iter(seq))
+    except StopIteration:
+        return UNDEF
+
+
+def f_last(seq: Any) -> Any:
+    try:
+        return next(iter(reversed(seq)))
+    except StopIteration:
+        return UNDEF
+
+
+def _ignore_case(value: Any) -> Any:
+    return value.lower() if isinstance(value, str) else value
+
+
+def _min_or_max(value: Any, func: Callable, case_sensitive: bool, attribute: Any) -> Any:
+    if attribute is not None:
+        raise Bail("min/max by attribute")
+    it = iter(value)
+    try:
+        first = next(it)
+    except StopIteration:
+        return UNDEF
+    return func(chain([first], it), key=_identity if case_sensitive else _ignore_case)
+
+
+def f_min(value: Any, case_sensitive: bool = False, attribute: Any = None) -> Any:
+    return _min_or_max(value, min, case_sensitive, attribute)
+
+
+def f_max(value: Any, case_sensitive: bool = False, attribute: Any = None) -> Any:
+    return _min_or_max(value, max, case_sensitive, attribute)
+
+
+def f_sum(iterable: Any, attribute: Any = None, start: Any = 0) -> Any:
+    if attribute is not None:
+        raise Bail("sum by attribute")
+    return sum(iterable, start)
+
+
+def t_sequence(value: Any) -> bool:
+    try:
+        len(value)
+        value.__getitem__  # noqa: B018
+    except Exception:
+        return False
+    return True
+
+
+def _namespace(sandboxed: bool) -> dict:
+    """What a compiled template's code sees besides its own names."""
+    from numbers import Number
+    from collections import abc
+    space = {
+        "UNDEF": UNDEF, "MISS": MISS, "Markup": Markup, "escape": escape, "CMacro": CMacro,
+        "S_": S_, "cat_": cat, "mod_": mod, "list_": list,
+        "ga_": ga_safe if sandboxed else ga_plain, "gi_": gi_safe if sandboxed else gi_plain,
+        "call_": call_safe if sandboxed else call_plain, "made_": made_safe,
+        "iter_": iter_safe if sandboxed else _identity, "mul_": mul_safe, "pow_": pow_safe,
+        "f_num": f_num, "f_lower": f_lower, "f_upper": f_upper, "f_safe": f_safe,
+        "f_length": len, "f_count": len, "f_round": f_round, "f_int": f_int, "f_float": f_float,
+        "f_default": f_default, "f_d": f_default, "f_join": f_join, "f_e": escape,
+        "f_escape": escape, "f_trim": f_trim, "f_string": soft_str, "f_list": list,
+        "f_first": f_first, "f_last": f_last, "f_min": f_min, "f_max": f_max, "f_sum": f_sum,
+        "f_abs": abs,
+        "t_defined": lambda v: not isinstance(v, Undef),
+        "t_undefined": lambda v: isinstance(v, Undef),
+        "t_none": lambda v: v is None,
+        "t_odd": lambda v: v % 2 == 1,
+        "t_even": lambda v: v % 2 == 0,
+        "t_number": lambda v: isinstance(v, Number),
+        "t_string": lambda v: isinstance(v, str),
+        "t_mapping": lambda v: isinstance(v, abc.Mapping),
+        "t_sequence": t_sequence,
+        "t_true": lambda v: v is True,
+        "t_false": lambda v: v is False,
+        "t_boolean": lambda v: v is True or v is False,
+        "t_integer": lambda v: isinstance(v, int) and v is not True and v is not False,
+        "t_float": lambda v: isinstance(v, float),
+    }
+    return space
+
+
+# -- the loader: templates found as Jinja finds them, their code cached ----------------------------
+
+def _split(template: str) -> list[str] | None:
+    """Jinja's split_template_path: None where Jinja would not find it (``..``, separators)."""
+    pieces = []
+    for piece in template.split("/"):
+        if os.path.sep in piece or (os.path.altsep and os.path.altsep in piece) or piece == os.path.pardir:
+            return None
+        if piece and piece != ".":
+            pieces.append(piece)
+    return pieces
+
+
+class _Unit:
+    """One template's compiled code, as loaded from one version of its file."""
+
+    __slots__ = ("path", "mtime", "root", "module")
+
+    def __init__(self, path: str, mtime: float, root: Callable) -> None:
+        self.path, self.mtime, self.root, self.module = path, mtime, root, None
+
+
+class Loader:
+    """The compiled templates of one search path (roots, the kit's templates/ last) and one kind
+    (a user's, sandboxed, or the kit's own): the same files Jinja's FileSystemLoader reads, each
+    compiled once (kept in the user cache) or refused once (then Jinja renders it)."""
+
+    def __init__(self, search: tuple[str, ...], sandboxed: bool, globals_: dict,
+                 parse_env: Callable[[], Any], cache: Path | None) -> None:
+        self.search, self.sandboxed, self.cache = search, sandboxed, cache
+        self.globals = dict(globals_)
+        if sandboxed:
+            self.globals["range"] = range_safe
+            _SAFE_CALLS.update(id(v) for k, v in self.globals.items() if callable(v) and k != "_cur")
+        self.parse_env = parse_env
+        self.units: dict[str, _Unit] = {}
+        self.refused: set[str] = set()
+        self.space = _namespace(sandboxed)
+        self.space["import_"] = self.module
+
+    def unit(self, name: str) -> _Unit | None:
+        """The compiled code of template ``name`` (None: Jinja renders it)."""
+        if name in self.refused:
+            return None
+        unit = self.units.get(name)
+        if unit is not None:
+            try:
+                if os.path.getmtime(unit.path) == unit.mtime:
+                    return unit
+            except OSError:
+                pass
+        unit = self._load(name)
+        if unit is None:
+            self.refused.add(name)
+        else:
+            self.units[name] = unit
+        return unit
+
+    def refuse(self, name: str) -> None:
+        """Render ``name`` with Jinja for the rest of the process."""
+        self.refused.add(name)
+        self.units.pop(name, None)
+
+    def module(self, name: str) -> TModule:
+        """``import name as x``: the module, made once per version of the file (as Jinja does)."""
+        unit = self.unit(name)
+        if unit is None:
+            raise Bail(f"{name} is not compiled")
+        if unit.module is None:
+            unit.module = make_module(unit.root, self.globals)
+        return unit.module
+
+    def render(self, unit: _Unit, context: dict) -> Any:
+        """The face's chunks of text (a generator: the caller meters or joins them)."""
+        ctx = dict(self.globals)
+        ctx.update(context)
+        return unit.root(ctx)
+
+    def _load(self, name: str) -> _Unit | None:
+        pieces = _split(name)
+        if pieces is None:
+            return None
+        for base in self.search:
+            path = os.path.join(base, *pieces)
+            if os.path.isfile(path):
+                break
+        else:
+            return None
+        try:
+            with open(path, encoding="utf-8") as fh:
+                source = fh.read()
+            mtime = os.path.getmtime(path)
+        except (OSError, UnicodeDecodeError):
+            return None
+        code = self._code(name, source)
+        if code is None:
+            return None
+        space = dict(self.space)
+        exec(code, space)
+        return _Unit(path, mtime, space["root"])
+
+    def _code(self, name: str, source: str) -> types.CodeType | None:
+        """The code of ``source``: from the cache, else compiled (and cached); None if refused."""
+        from .tcompile import VERSION
+        key = hashlib.sha256("\0".join((VERSION, RUNTIME, sys.version, _jinja_stamp(),
+                                        "sandboxed" if self.sandboxed else "kit", source))
+                              .encode("utf-8", "surrogatepass")).hexdigest()[:40]
+        path = self.cache / f"{key}.bin" if self.cache is not None else None
+        if path is not None:
+            try:
+                kind, code = marshal.loads(path.read_bytes())
+                if kind == "refused" or (kind == "code" and isinstance(code, types.CodeType)):
+                    return code if kind == "code" else None
+            except (OSError, ValueError, EOFError, TypeError):
+                pass                                  # not cached, or damaged: compiled again
+        from .tcompile import Unsupported, compile_template
+        try:
+            text, _ = compile_template(self.parse_env(), source, name, self.sandboxed)
+            code = compile(text, f"<compiled {name}>", "exec")
+            entry: tuple = ("code", code)
+        except Unsupported:
+            code, entry = None, ("refused", None)
+        except Exception:                          # a syntax error: Jinja says it in its words
+            return None
+        if path is not None:
+            from ludoteca.atomic import write_bytes
+            try:
+                write_bytes(path, marshal.dumps(entry), durable=False)
+            except OSError:
+                pass
+        return code
+
+
+@functools.cache
+def _jinja_stamp() -> str:
+    """Which jinja parsed the cached templates (its files' size and time), found without
+    importing it."""
+    from importlib.util import find_spec
+    try:
+        spec = find_spec("jinja2")
+        st = os.stat(spec.origin) if spec and spec.origin else None
+    except (ImportError, OSError, ValueError):
+        return ""
+    return f"{spec.origin}:{st.st_size}:{st.st_mtime_ns}" if st else ""
