@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 #: Part of the cache key of compiled templates: changed whenever the code written here changes.
-VERSION = "tcompile-1"
+VERSION = "tcompile-2"
 
 FILTERS = {"num", "lower", "upper", "safe", "length", "count", "round", "int", "float", "default",
            "d", "join", "e", "escape", "trim", "string", "list", "first", "last", "min", "max",
@@ -213,7 +213,7 @@ class _Writer:
             self.line(f"for {index}, {target} in enumerate({items}):")
             self.loops[loop_ref] = (index, length)
         else:
-            self.line(f"for {target} in iter_({seq}):")
+            self.line(f"for {target} in {f'iter_({seq})' if self.sandboxed else seq}:")
         self.depth += 1
         if self.sandboxed:
             self.line("st_()")

@@ -25,6 +25,11 @@ from collections.abc import Callable
 
 from markupsafe import Markup, escape, soft_str
 
+try:
+    from markupsafe._speedups import _escape_inner
+except ImportError:                                          # markupsafe without its C part
+    from markupsafe._native import _escape_inner
+
 from .fonts import Fit
 from .units import num
 
@@ -94,12 +99,13 @@ S_ = State()
 class CMacro:
     """A compiled macro: called with positional and keyword arguments as Jinja's Macro is."""
 
-    __slots__ = ("fn", "name", "params")
+    __slots__ = ("fn", "name", "params", "argc")
 
     def __init__(self, fn: Callable, name: str, params: tuple[str, ...]) -> None:
-        self.fn, self.name, self.params = fn, name, params
+        self.fn, self.name, self.params, self.argc = fn, name, params, len(params)
 
-    def call(self, args: tuple, kw: dict) -> Markup:
+    def bind(self, args: tuple, kw: dict) -> tuple | list:
+        """The arguments in the parameters' order, keywords placed (unknown ones refused)."""
         params = self.params
         if len(args) > len(params):
             raise Bail("too many arguments")
@@ -109,13 +115,19 @@ class CMacro:
                 args.append(kw.pop(name, MISS))
             if kw:
                 raise Bail("unknown keyword arguments")
-        if S_.depth >= MAX_DEPTH:
+        return args
+
+    def call(self, args: tuple, kw: dict) -> Markup:
+        """The macro's text (the depth counted; a face that raises starts again from 0)."""
+        if kw or len(args) > self.argc:
+            args = self.bind(args, kw)
+        state = S_
+        if state.depth >= MAX_DEPTH:
             raise Bail("macros nested too deep")
-        S_.depth += 1
-        try:
-            return self.fn(*args)
-        finally:
-            S_.depth -= 1
+        state.depth += 1
+        text = self.fn(*args)
+        state.depth -= 1
+        return text
 
 
 class TModule:
@@ -247,15 +259,19 @@ def call_safe(f: Any, /, *args: Any, **kw: Any) -> Any:
     """A call in a user's template: compiled macros, the known globals, the face's fit and t,
     and the whitelisted methods of texts, dicts, lists and tuples."""
     meter = S_.meter
-    meter.tick()
     kind = type(f)
     if kind is CMacro:
-        return meter.made(f.call(args, kw))
-    if id(f) in _SAFE_CALLS or f is S_.fit or f is S_.t:
+        meter.tick()
+        text = f.call(args, kw)
+        if len(text) > meter.budget.size:
+            meter.made(text)
+        return text
+    if id(f) in _SAFE_CALLS or f is S_.fit or f is S_.t:     # bounded work: no tick needed
         return meter.made(f(*args, **kw))
     if kind is _BUILTIN_METHOD or kind is types.MethodType:
         owner = type(f.__self__)
         if owner in _METHODS and f.__name__ in _METHODS[owner]:
+            meter.tick()
             return meter.made(f(*args, **kw))
     raise Bail("a call of something else")
 
@@ -315,6 +331,16 @@ def cat(seq: tuple) -> str:
         if hasattr(arg, "__html__"):
             return Markup("").join(chain(buf, iterator))
     return "".join(buf)
+
+
+def esc(value: Any) -> str:
+    """The text of ``escape(value)`` (what an output writes: only its characters count)."""
+    kind = type(value)
+    if kind is Markup:
+        return value
+    if kind is str:
+        return _escape_inner(value)
+    return escape(value)
 
 
 def _identity(value: Any) -> Any:
@@ -454,7 +480,7 @@ def _namespace(sandboxed: bool) -> dict:
     from numbers import Number
     from collections import abc
     space = {
-        "UNDEF": UNDEF, "MISS": MISS, "Markup": Markup, "escape": escape, "CMacro": CMacro,
+        "UNDEF": UNDEF, "MISS": MISS, "Markup": Markup, "escape": esc, "CMacro": CMacro,
         "S_": S_, "cat_": cat, "mod_": mod, "list_": list,
         "ga_": ga_safe if sandboxed else ga_plain, "gi_": gi_safe if sandboxed else gi_plain,
         "call_": call_safe if sandboxed else call_plain, "made_": made_safe,
