@@ -20,9 +20,6 @@ from __future__ import annotations
 
 from typing import Any
 
-#: Part of the cache key of compiled templates: changed whenever the code written here changes.
-VERSION = "tcompile-2"
-
 FILTERS = {"num", "lower", "upper", "safe", "length", "count", "round", "int", "float", "default",
            "d", "join", "e", "escape", "trim", "string", "list", "first", "last", "min", "max",
            "sum", "abs", "capitalize", "title"}
@@ -31,6 +28,9 @@ TESTS = {"defined", "undefined", "none", "odd", "even", "number", "string", "map
 #: Names Jinja provides that the compiled code does not: a template that reads one keeps Jinja.
 JINJA_ONLY = {"dict", "lipsum", "cycler", "joiner", "namespace", "caller", "varargs", "kwargs",
               "self", "loop"}
+#: Expressions Jinja's code generator folds to constants where it can (its ``optimizeconst``).
+FOLDED = {"Add", "Sub", "Mul", "Div", "FloorDiv", "Mod", "Pow", "And", "Or", "Not", "Neg", "Pos",
+          "Concat", "Compare", "Getattr", "Getitem", "Filter", "Test", "CondExpr", "Call"}
 LOOP_ATTRS = {"index0", "index", "first", "last", "length", "revindex", "revindex0"}
 _BINOPS = {"Add": "+", "Sub": "-", "Div": "/", "FloorDiv": "//"}
 _CMP = {"eq": "==", "ne": "!=", "gt": ">", "gteq": ">=", "lt": "<", "lteq": "<=", "in": "in",
@@ -44,20 +44,27 @@ class Unsupported(Exception):
 def compile_template(env: Any, source: str, name: str, sandboxed: bool) -> tuple[str, list[str]]:
     """Python source of ``source`` (the template ``name``) and the names of the templates it
     imports; :class:`Unsupported` when it uses what is not translated."""
+    import contextlib
     from jinja2 import nodes
     ast = env.parse(source, name)
-    try:
-        return _Writer(sandboxed, nodes).template(ast), []
-    except RecursionError:
-        raise Unsupported("nested too deep") from None
+    # constants are folded as Jinja folds them, in a face's budget (as Jinja compiles in one)
+    with env.face() if sandboxed else contextlib.nullcontext():
+        try:
+            writer = _Writer(env, name, sandboxed, nodes)
+            return writer.template(ast), writer.imports
+        except RecursionError:
+            raise Unsupported("nested too deep") from None
 
 
 class _Writer:
     """One template's code, line by line."""
 
-    def __init__(self, sandboxed: bool, nodes: Any) -> None:
+    def __init__(self, env: Any, name: str, sandboxed: bool, nodes: Any) -> None:
         from jinja2 import idtracking
+        from jinja2.optimizer import Optimizer
         self.n = nodes
+        self.eval_ctx = nodes.EvalContext(env, name)
+        self.optimizer = Optimizer(env)
         self.id = idtracking
         self.sandboxed = sandboxed
         self.lines: list[str] = []
@@ -102,8 +109,6 @@ class _Writer:
     # -- the template --------------------------------------------------------------------------
     def template(self, node: Any) -> str:
         from jinja2.compiler import Frame
-        from jinja2.nodes import EvalContext
-        from jinja2.visitor import NodeVisitor  # noqa: F401  (the parser's node types are enough)
         n = self.n
         for kind in (n.Extends, n.Block, n.Include, n.FromImport, n.CallBlock, n.FilterBlock,
                      n.With, n.Scope, n.ScopedEvalContextModifier, n.EvalContextModifier,
@@ -111,7 +116,7 @@ class _Writer:
             found = next(iter(node.find_all(kind)), None)
             if found is not None:
                 self.refuse(f"{kind.__name__}", found)
-        frame = Frame(EvalContext(_Env(), None))
+        frame = Frame(self.eval_ctx)
         frame.symbols.analyze_node(node)
         frame.toplevel = frame.rootlevel = True
         self.line("def root(ctx):")
@@ -142,12 +147,18 @@ class _Writer:
 
     # -- statements ----------------------------------------------------------------------------
     def stmt_Output(self, node: Any, frame: Any) -> None:
+        from markupsafe import escape
         parts = []
         for child in node.nodes:
-            if isinstance(child, self.n.TemplateData):
-                if child.data:
-                    parts.append(repr(child.data))
-            elif isinstance(child, self.n.Filter) and child.name == "num" and not child.args \
+            try:                                 # what Jinja writes as it compiles, it is here
+                text = str(escape(child.as_const(self.eval_ctx)))
+            except Exception:                    # nodes.Impossible included: written at run time
+                pass
+            else:
+                if text:
+                    parts.append(repr(text))
+                continue
+            if isinstance(child, self.n.Filter) and child.name == "num" and not child.args \
                     and not child.kwargs and not child.dyn_args and not child.dyn_kwargs:
                 parts.append(self.expr(child, frame))        # digits, '-' and '.': nothing to escape
             else:
@@ -158,16 +169,17 @@ class _Writer:
         target = self.target(node.target, frame)
         self.line(f"{target} = {self.expr(node.node, frame)}")
         if frame.toplevel:
-            for name in node.target.find_all(self.n.Name):
+            names = [node.target] if isinstance(node.target, self.n.Name) else node.target.find_all(self.n.Name)
+            for name in names:
                 if not name.name.startswith("_"):
                     self.export(name.name, frame)
 
     def export(self, name: str, frame: Any) -> None:
+        """A public name at the top, what an import of the template sees (one that may hold a
+        value from elsewhere, read before it was set, is refused when imported)."""
         ref = frame.symbols.ref(name)
         load = frame.symbols.find_load(ref)
-        if load is not None and load[0] != self.id.VAR_LOAD_UNDEFINED:
-            self.refuse(f"'{name}' read before it is set at the top")
-        self.exports[name] = ref
+        self.exports[name] = ref if load is None or load[0] == self.id.VAR_LOAD_UNDEFINED else "UNSURE"
 
     def stmt_If(self, node: Any, frame: Any) -> None:
         frame = frame.soft()
@@ -292,13 +304,17 @@ class _Writer:
         return ""
 
     def expr(self, node: Any, frame: Any) -> str:
+        if type(node).__name__ in FOLDED:            # folded where Jinja's generator folds it
+            folded = self.optimizer.visit(node, self.eval_ctx)
+            if folded != node:
+                return self.expr(folded, frame)
         method = getattr(self, "x_" + type(node).__name__, None)
         if method is None:
             self.refuse(type(node).__name__, node)
         return method(node, frame)
 
     def x_Const(self, node: Any, frame: Any) -> str:
-        if type(node.value) not in (str, int, float, bool, type(None)):
+        if not _plain(node.value):
             self.refuse("a constant of another kind", node)
         return repr(node.value)
 
@@ -416,8 +432,17 @@ class _Writer:
         return f"({text})"
 
 
-class _Env:
-    """What Jinja's EvalContext reads of an environment: autoescape on, as templating sets it."""
-
-    autoescape = True
-    sandboxed = False
+def _plain(value: Any) -> bool:
+    """Whether ``repr(value)`` reads back as ``value`` in the compiled code (Jinja writes
+    constants, folded ones included, by their repr)."""
+    from markupsafe import Markup
+    kind = type(value)
+    if kind in (str, Markup, int, bool, type(None), range):
+        return True
+    if kind is float:
+        return value == value and value not in (float("inf"), float("-inf"))
+    if kind in (tuple, list):
+        return all(_plain(v) for v in value)
+    if kind is dict:
+        return all(_plain(k) and _plain(v) for k, v in value.items())
+    return False

@@ -33,9 +33,6 @@ except ImportError:                                          # markupsafe withou
 from .fonts import Fit
 from .units import num
 
-#: What the cached code depends on besides the template: this module's and the compiler's
-#: versions (the compiler says its own), and Python's.
-RUNTIME = "trun-1"
 MAX_RANGE = 100_000          # jinja's sandbox refuses larger ranges
 MAX_DEPTH = 48               # macro calls inside macro calls: deeper, Jinja answers
 
@@ -69,6 +66,7 @@ class Undef:
 
 UNDEF = Undef()
 MISS = object()              # a macro parameter not given
+UNSURE = object()            # an exported name whose value may not be the template's own
 
 
 class Current:
@@ -131,12 +129,11 @@ class CMacro:
 
 
 class TModule:
-    """An imported template: what it exports (its public macros and top-level values)."""
-
-    __slots__ = ("exports",)
+    """An imported template: what it exports (its public macros and top-level values) are its
+    attributes, as they are of Jinja's TemplateModule."""
 
     def __init__(self, exports: dict) -> None:
-        self.exports = exports
+        self.__dict__.update(exports)
 
 
 def make_module(root: Callable, ctx: dict) -> TModule:
@@ -146,7 +143,10 @@ def make_module(root: Callable, ctx: dict) -> TModule:
         while True:
             next(gen)
     except StopIteration as stop:
-        return TModule({k: v for k, v in stop.value.items()})
+        exports = stop.value
+    if any(v is UNSURE for v in exports.values()):
+        raise Bail("a name of the module is read before it is set")
+    return TModule(exports)
 
 
 # -- attribute and item reads, calls -------------------------------------------------------------
@@ -157,7 +157,7 @@ _STR_METHODS = frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "starts
                           "isupper", "join", "partition", "rpartition", "casefold"})
 _METHODS = {str: _STR_METHODS, Markup: _STR_METHODS,
             dict: frozenset({"get", "items", "keys", "values"}),
-            list: frozenset({"index", "count", "append"}),
+            list: frozenset({"index", "count"}),
             tuple: frozenset({"index", "count"})}
 _FIT = frozenset({"size_pt", "lines", "fits", "size_mm", "line_height_mm", "height_mm"})
 _CURRENT = frozenset({"w", "h", "bleed", "lang", "ink_saver", "markers", "fit", "t"})
@@ -167,12 +167,22 @@ _ITERABLE = frozenset({list, tuple, str, Markup, dict, range, type({}.keys()), t
 _BUILTIN_METHOD = type("".lower)
 
 
+#: Methods that change a list or a dict in place: a face whose compiled code called one and then
+#: gave up would leave Jinja a changed value to render again, so they are left to Jinja.
+_CHANGING = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault",
+                       "popitem", "sort", "reverse", "__setitem__", "__delitem__", "__iadd__"})
+
+
 def ga_plain(obj: Any, name: str) -> Any:
     """Jinja's Environment.getattr: the attribute, else the item, else undefined."""
     try:
-        return getattr(obj, name)
+        value = getattr(obj, name)
     except AttributeError:
         pass
+    else:
+        if name in _CHANGING and isinstance(obj, (list, dict)):
+            raise Bail(name)
+        return value
     try:
         return obj[name]
     except (TypeError, LookupError, AttributeError):
@@ -208,7 +218,7 @@ def ga_safe(obj: Any, name: str) -> Any:
     if kind is TModule:
         if name.startswith("_"):
             raise Bail(name)
-        return obj.exports.get(name, UNDEF)
+        return obj.__dict__.get(name, UNDEF)
     if kind is Fit:
         if name in _FIT:
             return getattr(obj, name)
@@ -480,7 +490,7 @@ def _namespace(sandboxed: bool) -> dict:
     from numbers import Number
     from collections import abc
     space = {
-        "UNDEF": UNDEF, "MISS": MISS, "Markup": Markup, "escape": esc, "CMacro": CMacro,
+        "UNDEF": UNDEF, "MISS": MISS, "UNSURE": UNSURE, "Markup": Markup, "escape": esc, "CMacro": CMacro,
         "S_": S_, "cat_": cat, "mod_": mod, "list_": list,
         "ga_": ga_safe if sandboxed else ga_plain, "gi_": gi_safe if sandboxed else gi_plain,
         "call_": call_safe if sandboxed else call_plain, "made_": made_safe,
@@ -539,13 +549,13 @@ class Loader:
     def __init__(self, search: tuple[str, ...], sandboxed: bool, globals_: dict,
                  parse_env: Callable[[], Any], cache: Path | None) -> None:
         self.search, self.sandboxed, self.cache = search, sandboxed, cache
-        self.globals = dict(globals_)
+        self.globals = dict(globals_, range=range_safe if sandboxed else range)
         if sandboxed:
-            self.globals["range"] = range_safe
             _SAFE_CALLS.update(id(v) for k, v in self.globals.items() if callable(v) and k != "_cur")
         self.parse_env = parse_env
         self.units: dict[str, _Unit] = {}
         self.refused: set[str] = set()
+        self.loading: set[str] = set()
         self.space = _namespace(sandboxed)
         self.space["import_"] = self.module
 
@@ -603,34 +613,46 @@ class Loader:
             mtime = os.path.getmtime(path)
         except (OSError, UnicodeDecodeError):
             return None
-        code = self._code(name, source)
-        if code is None:
+        found = self._code(name, source)
+        if found is None:
             return None
+        code, imports = found
+        self.loading.add(name)
+        try:                  # a template whose imports are not all compiled is left to Jinja
+            if any(imp in self.loading or self.unit(imp) is None for imp in imports):
+                return None
+        finally:
+            self.loading.discard(name)
         space = dict(self.space)
         exec(code, space)
         return _Unit(path, mtime, space["root"])
 
-    def _code(self, name: str, source: str) -> types.CodeType | None:
-        """The code of ``source``: from the cache, else compiled (and cached); None if refused."""
-        from .tcompile import VERSION
-        key = hashlib.sha256("\0".join((VERSION, RUNTIME, sys.version, _jinja_stamp(),
+    def _code(self, name: str, source: str) -> tuple[types.CodeType, list[str]] | None:
+        """The code of ``source`` and the templates it imports: from the cache, else compiled
+        (and cached); None if the compiler refuses it."""
+        key = hashlib.sha256("\0".join((_compiler_stamp(), sys.version, _jinja_stamp(),
                                         "sandboxed" if self.sandboxed else "kit", source))
                               .encode("utf-8", "surrogatepass")).hexdigest()[:40]
         path = self.cache / f"{key}.bin" if self.cache is not None else None
         if path is not None:
             try:
-                kind, code = marshal.loads(path.read_bytes())
-                if kind == "refused" or (kind == "code" and isinstance(code, types.CodeType)):
-                    return code if kind == "code" else None
+                entry = marshal.loads(path.read_bytes())
+                if entry == ("refused",):
+                    return None
+                kind, code, imports = entry
+                if kind == "code" and isinstance(code, types.CodeType) and isinstance(imports, list) \
+                        and all(isinstance(i, str) for i in imports):
+                    return code, imports
             except (OSError, ValueError, EOFError, TypeError):
                 pass                                  # not cached, or damaged: compiled again
         from .tcompile import Unsupported, compile_template
         try:
-            text, _ = compile_template(self.parse_env(), source, name, self.sandboxed)
+            text, imports = compile_template(self.parse_env(), source, name, self.sandboxed)
             code = compile(text, f"<compiled {name}>", "exec")
-            entry: tuple = ("code", code)
+            found: tuple | None = (code, imports)
+            entry: tuple = ("code", code, imports)
         except Unsupported:
-            code, entry = None, ("refused", None)
+            found, entry = None, ("refused",)
         except Exception:                          # a syntax error: Jinja says it in its words
             return None
         if path is not None:
@@ -639,7 +661,20 @@ class Loader:
                 write_bytes(path, marshal.dumps(entry), durable=False)
             except OSError:
                 pass
-        return code
+        return found
+
+
+@functools.cache
+def _compiler_stamp() -> str:
+    """What the cached code was made by: the compiler's and this module's own text."""
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for name in ("tcompile.py", "trun.py"):
+        try:
+            digest.update((here / name).read_bytes())
+        except OSError:
+            digest.update(name.encode())
+    return digest.hexdigest()
 
 
 @functools.cache
