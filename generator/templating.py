@@ -86,7 +86,7 @@ def _render_compiled(template: str, context: dict, roots: tuple[str, ...], sandb
                      markers_on: bool) -> str | None:
     """The face rendered by the template's compiled code; None when it has none or it raised
     (then that template is left to Jinja for the rest of the process)."""
-    from . import trun
+    from . import budget as _budget, trun
     from .budget import face as budget_face
     fast = loader(roots, sandboxed)
     unit = fast.unit(template)
@@ -102,7 +102,8 @@ def _render_compiled(template: str, context: dict, roots: tuple[str, ...], sandb
     try:
         if not sandboxed:
             return "".join(fast.render(unit, context))
-        with budget_face() as meter:
+        # a third of the face's time: a face that needs more is rendered by Jinja, on the whole budget
+        with budget_face(_budget.BUDGET._replace(seconds=_budget.BUDGET.seconds / 3)) as meter:
             state.meter = meter
             return meter.output(fast.render(unit, context))
     except Exception:               # Jinja renders it again, and says what is wrong in its words

@@ -1079,6 +1079,27 @@ def deck_templates() -> Iterator[Case]:
     }
     for name, body in budget.items():
         yield deck_case(name, body, over)
+    # the same refusals when the template runs as compiled code (generator/trun.py): through the
+    # objects that code makes (its macros, modules, loop values, Markup), by item as by attribute
+    face = ("face 'c1', cards.csv:2",)
+    compiled = {
+        "compiled_macro_class": ("{{ lib.text.__class__ }}", "attribute '__class__' of 'Macro' object is unsafe"),
+        "compiled_macro_function": ("{{ lib.text.fn.__globals__ }}", "'jinja2.runtime.Macro object' has no attribute 'fn'"),
+        "compiled_module_dict": ("{{ lib.__dict__ }}", "attribute '__dict__' of 'TemplateModule' object is unsafe"),
+        "compiled_current_class": ("{{ _cur.__class__.__mro__ }}", "attribute '__class__' of 'Current' object is unsafe"),
+        "compiled_class_by_item": ("{{ name['__class__'] }}", "attribute '__class__' of 'str' object is unsafe"),
+        "compiled_loop_value_class": ("{% for i in range(2) %}{{ i.__class__ }}{% endfor %}",
+                                      "attribute '__class__' of 'int' object is unsafe"),
+        "compiled_markup_format": ("{{ ('{0.__class__}'|safe).format(1) }}", "attribute '__class__' of 'int' object is unsafe"),
+        "compiled_format_of_a_macro": ("{{ '{0.__globals__}'.format(lib.text) }}", "has no attribute '__globals__'"),
+        "compiled_fit_private": ("{{ _cur.fit('x', 20, 10, 9)._asdict() }}", "attribute '_asdict' of 'Fit' object is unsafe"),
+        "compiled_huge_range": ("{{ range(10**9)|length }}", "Range too big"),
+        "compiled_macro_recursion": ("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}", "maximum recursion depth exceeded"),
+        "compiled_text_times_billion": ("{% macro m(s) %}{{ s * 10**9 }}{% endmacro %}{{ m('x') }}",
+                                        "'x' * 1000000000 would make a text of 1,000,000,000 characters"),
+    }
+    for name, (body, needle) in compiled.items():
+        yield deck_case(name, body, ("t.svg.j2:3: ", needle) + face)
     entity = ("t.svg.j2: its SVG declares the XML entity 'x'", "cards.csv:2")
     yield deck_case("xxe_file_passwd", "&x;", entity + ("SYSTEM 'file:///etc/passwd'",), head=XXE_DOCTYPE)
     yield deck_case("xxe_http", "&x;", entity, head=XXE_DOCTYPE.replace("file:///etc/passwd", "http://127.0.0.1:9/x"))
