@@ -31,6 +31,8 @@ JINJA_ONLY = {"dict", "lipsum", "cycler", "joiner", "namespace", "caller", "vara
 #: Expressions Jinja's code generator folds to constants where it can (its ``optimizeconst``).
 FOLDED = {"Add", "Sub", "Mul", "Div", "FloorDiv", "Mod", "Pow", "And", "Or", "Not", "Neg", "Pos",
           "Concat", "Compare", "Getattr", "Getitem", "Filter", "Test", "CondExpr", "Call"}
+#: Attributes of the face being rendered (``_cur``, :class:`~.trun.Current`).
+CURRENT = {"w", "h", "bleed", "lang", "ink_saver", "markers", "fit", "t"}
 LOOP_ATTRS = {"index0", "index", "first", "last", "length", "revindex", "revindex0"}
 _BINOPS = {"Add": "+", "Sub": "-", "Div": "/", "FloorDiv": "//"}
 _CMP = {"eq": "==", "ne": "!=", "gt": ">", "gteq": ">=", "lt": "<", "lteq": "<=", "in": "in",
@@ -350,6 +352,9 @@ class _Writer:
                 return {"index0": i, "index": f"({i} + 1)", "first": f"({i} == 0)",
                         "last": f"({i} == {length} - 1)", "length": length,
                         "revindex": f"({length} - {i})", "revindex0": f"({length} - {i} - 1)"}[node.attr]
+            if node.attr in CURRENT:             # _cur.w: read at once when it is the face's
+                obj = self.expr(inner, frame)
+                return f"({obj}.{node.attr} if type({obj}) is Current else ga_({obj}, {node.attr!r}))"
         return f"ga_({self.expr(inner, frame)}, {node.attr!r})"
 
     def x_Getitem(self, node: Any, frame: Any) -> str:
@@ -416,9 +421,12 @@ class _Writer:
             return f"({left} {_BINOPS[kind]} {right})"
         if kind == "Mod":
             return f"mod_({left}, {right})"
+        # the sandbox meters * and ** unless a side is a float (as Sandbox.call_binop does)
+        floats = any(isinstance(side, self.n.Const) and type(side.value) is float
+                     for side in (node.left, node.right))
         if kind == "Mul":
-            return f"mul_({left}, {right})" if self.sandboxed else f"({left} * {right})"
-        return f"pow_({left}, {right})" if self.sandboxed else f"({left} ** {right})"
+            return f"mul_({left}, {right})" if self.sandboxed and not floats else f"({left} * {right})"
+        return f"pow_({left}, {right})" if self.sandboxed and not floats else f"({left} ** {right})"
 
     x_Add = x_Sub = x_Div = x_FloorDiv = x_Mod = x_Mul = x_Pow = _binop
 

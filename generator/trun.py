@@ -160,7 +160,7 @@ _METHODS = {str: _STR_METHODS, Markup: _STR_METHODS,
             list: frozenset({"index", "count"}),
             tuple: frozenset({"index", "count"})}
 _FIT = frozenset({"size_pt", "lines", "fits", "size_mm", "line_height_mm", "height_mm"})
-_CURRENT = frozenset({"w", "h", "bleed", "lang", "ink_saver", "markers", "fit", "t"})
+_CURRENT = frozenset({"w", "h", "bleed", "lang", "ink_saver", "markers", "fit", "t"})  # tcompile.CURRENT
 _SCALARS = (int, float, bool, type(None))
 _ITERABLE = frozenset({list, tuple, str, Markup, dict, range, type({}.keys()), type({}.values()),
                        type({}.items())})
@@ -490,7 +490,7 @@ def _namespace(sandboxed: bool) -> dict:
     from numbers import Number
     from collections import abc
     space = {
-        "UNDEF": UNDEF, "MISS": MISS, "UNSURE": UNSURE, "Markup": Markup, "escape": esc, "CMacro": CMacro,
+        "UNDEF": UNDEF, "MISS": MISS, "UNSURE": UNSURE, "Current": Current, "Markup": Markup, "escape": esc, "CMacro": CMacro,
         "S_": S_, "cat_": cat, "mod_": mod, "list_": list,
         "ga_": ga_safe if sandboxed else ga_plain, "gi_": gi_safe if sandboxed else gi_plain,
         "call_": call_safe if sandboxed else call_plain, "made_": made_safe,
