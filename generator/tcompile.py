@@ -22,12 +22,11 @@ from typing import Any
 
 FILTERS = {"num", "lower", "upper", "safe", "length", "count", "round", "int", "float", "default",
            "d", "join", "e", "escape", "trim", "string", "list", "first", "last", "min", "max",
-           "sum", "abs", "capitalize", "title"}
+           "sum", "abs", "format", "selectattr", "rejectattr", "map"}
 TESTS = {"defined", "undefined", "none", "odd", "even", "number", "string", "mapping", "sequence",
          "true", "false", "boolean", "integer", "float"}
 #: Names Jinja provides that the compiled code does not: a template that reads one keeps Jinja.
-JINJA_ONLY = {"dict", "lipsum", "cycler", "joiner", "namespace", "caller", "varargs", "kwargs",
-              "self", "loop"}
+JINJA_ONLY = {"lipsum", "cycler", "joiner", "caller", "varargs", "kwargs", "self", "loop"}
 #: Expressions Jinja's code generator folds to constants where it can (its ``optimizeconst``).
 FOLDED = {"Add", "Sub", "Mul", "Div", "FloorDiv", "Mod", "Pow", "And", "Or", "Not", "Neg", "Pos",
           "Concat", "Compare", "Getattr", "Getitem", "Filter", "Test", "CondExpr", "Call"}
@@ -112,9 +111,9 @@ class _Writer:
     def template(self, node: Any) -> str:
         from jinja2.compiler import Frame
         n = self.n
-        for kind in (n.Extends, n.Block, n.Include, n.FromImport, n.CallBlock, n.FilterBlock,
+        for kind in (n.Extends, n.Block, n.Include, n.FromImport, n.FilterBlock,
                      n.With, n.Scope, n.ScopedEvalContextModifier, n.EvalContextModifier,
-                     n.AssignBlock, n.ExprStmt, n.Continue, n.Break, n.NSRef, n.Slice):
+                     n.AssignBlock, n.ExprStmt, n.Continue, n.Break):
             found = next(iter(node.find_all(kind)), None)
             if found is not None:
                 self.refuse(f"{kind.__name__}", found)
@@ -168,6 +167,10 @@ class _Writer:
         self.out(parts)
 
     def stmt_Assign(self, node: Any, frame: Any) -> None:
+        refs = [node.target] if isinstance(node.target, self.n.NSRef) else node.target.find_all(self.n.NSRef)
+        for ref in dict.fromkeys(frame.symbols.ref(nsref.name) for nsref in refs):
+            self.line(f"if type({ref}) is not Namespace:")
+            self.line("    raise Bail('an attribute set on something else')")
         target = self.target(node.target, frame)
         self.line(f"{target} = {self.expr(node.node, frame)}")
         if frame.toplevel:
@@ -202,10 +205,11 @@ class _Writer:
 
     def stmt_For(self, node: Any, frame: Any) -> None:
         from jinja2.compiler import find_undeclared
-        if node.recursive or node.test is not None:
-            self.refuse("a recursive or filtered loop", node)
+        if node.recursive:
+            self.refuse("a recursive loop", node)
         loop_frame = frame.inner()
         loop_frame.loop_frame = True
+        test_frame = frame.inner()
         else_frame = frame.inner()
         extended = "loop" in find_undeclared(node.iter_child_nodes(only=("body",)), ("loop",))
         loop_ref = loop_frame.symbols.declare_parameter("loop") if extended else None
@@ -215,21 +219,39 @@ class _Writer:
         for name in node.find_all(self.n.Name):
             if name.ctx == "store" and name.name == "loop":
                 self.refuse("a store to loop", node)
-        seq = self.expr(node.iter, frame)
         target = self.target(node.target, loop_frame)
+        counted = self.sandboxed
+        if node.test is not None:     # ``for x in xs if test``: Jinja's filter function
+            test_frame.symbols.analyze_node(node, for_branch="test")
+            pick = self.tmp("t")
+            self.line(f"def {pick}(fiter):")
+            self.depth += 1
+            self.enter(test_frame)
+            self.line(f"for {target} in fiter:")
+            if self.sandboxed:                   # every item counted, as Jinja's sandbox counts them
+                self.line("    st_()")
+            self.line(f"    if {self.expr(node.test, test_frame)}:")
+            self.line(f"        yield {target}")
+            self.depth -= 1
+            seq = f"{pick}({f'iter_({self.expr(node.iter, frame)})' if self.sandboxed else self.expr(node.iter, frame)})"
+            counted = False
+        else:
+            seq = self.expr(node.iter, frame)
+            if self.sandboxed:
+                seq = f"iter_({seq})"
         flag = self.tmp("e") if node.else_ else None
         if flag:
             self.line(f"{flag} = 1")
         if extended:
             items, index, length = self.tmp("q"), self.tmp("i"), self.tmp("n")
-            self.line(f"{items} = list_(iter_({seq}))")
+            self.line(f"{items} = list_({seq})")
             self.line(f"{length} = len({items})")
             self.line(f"for {index}, {target} in enumerate({items}):")
             self.loops[loop_ref] = (index, length)
         else:
-            self.line(f"for {target} in {f'iter_({seq})' if self.sandboxed else seq}:")
+            self.line(f"for {target} in {seq}:")
         self.depth += 1
-        if self.sandboxed:
+        if counted:
             self.line("st_()")
         self.enter(loop_frame)
         self.body(node.body, loop_frame)
@@ -247,9 +269,31 @@ class _Writer:
             self.depth -= 1
 
     def stmt_Macro(self, node: Any, frame: Any) -> None:
-        from jinja2.compiler import find_undeclared
         if not frame.toplevel or self.in_macro:
             self.refuse("a macro inside a block", node)
+        fn, params, caller = self.macro(node, frame)
+        ref = frame.symbols.ref(node.name)
+        self.line(f"{ref} = CMacro({fn}, {node.name!r}, {params!r}, {caller})")
+        if not node.name.startswith("_"):
+            self.export(node.name, frame)
+
+    def stmt_CallBlock(self, node: Any, frame: Any) -> None:
+        """``{% call m(...) %}body{% endcall %}``: the body is a macro given to ``m`` as caller,
+        and what ``m`` returns is written as it is (as Jinja writes it)."""
+        fn, params, takes_caller = self.macro(node, frame)
+        caller = self.tmp("c")
+        self.line(f"{caller} = CMacro({fn}, 'caller', {params!r}, {takes_caller})")
+        call = node.call
+        if call.dyn_args is not None or call.dyn_kwargs is not None \
+                or any(kw.key == "caller" for kw in call.kwargs):
+            self.refuse("a call block of this kind", node)
+        text = self.x_Call(call, frame, caller)
+        self.line(f"out_({text})" if self.in_macro else f"yield {text}")
+
+    def macro(self, node: Any, frame: Any) -> tuple[str, tuple[str, ...], bool]:
+        """What Jinja's macro_body writes: the function of a macro or a call block's body; its
+        name, its parameters' names and whether it takes a caller (for :class:`~.trun.CMacro`)."""
+        from jinja2.compiler import find_undeclared
         mframe = frame.inner()
         mframe.symbols.analyze_node(node)
         args = []
@@ -257,13 +301,17 @@ class _Writer:
             if arg.name in ("caller", "kwargs", "varargs"):
                 self.refuse(f"a macro parameter named {arg.name}", node)
             args.append(mframe.symbols.ref(arg.name))
-        if find_undeclared(node.body, ("caller", "kwargs", "varargs")):
-            self.refuse("caller, kwargs or varargs in a macro", node)
+        undeclared = find_undeclared(node.body, ("caller", "kwargs", "varargs"))
+        if "kwargs" in undeclared or "varargs" in undeclared:
+            self.refuse("kwargs or varargs in a macro", node)
+        caller = "caller" in undeclared
+        if caller:
+            args.append(mframe.symbols.declare_parameter("caller"))
         mframe.symbols.analyze_node(node)
         fn = self.tmp("m")
         self.line(f"def {fn}({', '.join(a + '=MISS' for a in args)}):")
         self.depth += 1
-        self.in_macro = True
+        was, self.in_macro = self.in_macro, True
         self.line("o_ = []")
         self.line("out_ = o_.append")
         if self.sandboxed and next(iter(node.find_all(self.n.For)), None) is not None:
@@ -280,13 +328,9 @@ class _Writer:
                 self.line(f"    {ref} = {self.expr(default, mframe)}")
         self.body(node.body, mframe)
         self.line("return Markup(''.join(o_))")
-        self.in_macro = False
+        self.in_macro = was
         self.depth -= 1
-        ref = frame.symbols.ref(node.name)
-        names = tuple(arg.name for arg in node.args)
-        self.line(f"{ref} = CMacro({fn}, {node.name!r}, {names!r})")
-        if not node.name.startswith("_"):
-            self.export(node.name, frame)
+        return fn, tuple(arg.name for arg in node.args), caller
 
     def stmt_Import(self, node: Any, frame: Any) -> None:
         if not frame.toplevel or self.in_macro or node.with_context \
@@ -300,6 +344,8 @@ class _Writer:
         n = self.n
         if isinstance(node, n.Name) and node.ctx == "store":
             return frame.symbols.ref(node.name)
+        if isinstance(node, n.NSRef):
+            return f"{frame.symbols.ref(node.name)}.attrs[{node.attr!r}]"
         if isinstance(node, n.Tuple) and node.ctx == "store":
             return "(" + "".join(self.target(item, frame) + ", " for item in node.items) + ")"
         self.refuse(f"an assignment to {type(node).__name__}", node)
@@ -318,6 +364,8 @@ class _Writer:
     def x_Const(self, node: Any, frame: Any) -> str:
         if not _plain(node.value):
             self.refuse("a constant of another kind", node)
+        if type(node.value) is list:                    # the template's own list: it may grow
+            return f"TList({node.value!r})"
         return repr(node.value)
 
     def x_TemplateData(self, node: Any, frame: Any) -> str:
@@ -327,7 +375,7 @@ class _Writer:
         if node.ctx != "load":
             self.refuse("a store in an expression", node)
         ref = frame.symbols.ref(node.name)
-        if ref in self.loops or node.name in ("loop", "caller", "varargs", "kwargs", "self"):
+        if ref in self.loops or node.name in ("loop", "varargs", "kwargs", "self"):
             self.refuse(f"'{node.name}' as a value", node)
         return ref
 
@@ -335,7 +383,7 @@ class _Writer:
         return "(" + "".join(self.expr(i, frame) + ", " for i in node.items) + ")"
 
     def x_List(self, node: Any, frame: Any) -> str:
-        return "[" + ", ".join(self.expr(i, frame) for i in node.items) + "]"
+        return "TList([" + ", ".join(self.expr(i, frame) for i in node.items) + "])"
 
     def x_Dict(self, node: Any, frame: Any) -> str:
         return "{" + ", ".join(f"{self.expr(p.key, frame)}: {self.expr(p.value, frame)}"
@@ -360,17 +408,24 @@ class _Writer:
     def x_Getitem(self, node: Any, frame: Any) -> str:
         if node.ctx != "load":
             self.refuse("an item store", node)
+        if isinstance(node.arg, self.n.Slice):          # Jinja slices in Python, unchecked
+            bounds = ", ".join("None" if part is None else self.expr(part, frame)
+                               for part in (node.arg.start, node.arg.stop, node.arg.step))
+            return f"sl_({self.expr(node.node, frame)}, {bounds})"
         return f"gi_({self.expr(node.node, frame)}, {self.expr(node.arg, frame)})"
 
-    def x_Call(self, node: Any, frame: Any) -> str:
+    def x_Call(self, node: Any, frame: Any, caller: str | None = None) -> str:
         if node.dyn_args is not None or node.dyn_kwargs is not None:
             self.refuse("*args or **kwargs in a call", node)
+        func = self.expr(node.node, frame)
         args = [self.expr(a, frame) for a in node.args]
         for kw in node.kwargs:
             if not kw.key.isidentifier() or kw.key.startswith("__"):
                 self.refuse("a keyword that is not a name", node)
             args.append(f"{kw.key}={self.expr(kw.value, frame)}")
-        return f"call_({', '.join([self.expr(node.node, frame)] + args)})"
+        if caller is not None:
+            args.append(f"caller={caller}")
+        return f"call_({', '.join([func] + args)})"
 
     def x_Filter(self, node: Any, frame: Any) -> str:
         if node.name not in FILTERS or node.dyn_args is not None or node.dyn_kwargs is not None:
@@ -419,8 +474,8 @@ class _Writer:
         left, right = self.expr(node.left, frame), self.expr(node.right, frame)
         if kind in _BINOPS:
             return f"({left} {_BINOPS[kind]} {right})"
-        if kind == "Mod":
-            return f"mod_({left}, {right})"
+        if kind == "Mod":          # a text's % formatting is left to Jinja in a user's template
+            return f"mod_({left}, {right})" if self.sandboxed else f"({left} % {right})"
         # the sandbox meters * and ** unless a side is a float (as Sandbox.call_binop does)
         floats = any(isinstance(side, self.n.Const) and type(side.value) is float
                      for side in (node.left, node.right))

@@ -97,27 +97,30 @@ S_ = State()
 class CMacro:
     """A compiled macro: called with positional and keyword arguments as Jinja's Macro is."""
 
-    __slots__ = ("fn", "name", "params", "argc")
+    __slots__ = ("fn", "name", "params", "argc", "caller")
 
-    def __init__(self, fn: Callable, name: str, params: tuple[str, ...]) -> None:
-        self.fn, self.name, self.params, self.argc = fn, name, params, len(params)
+    def __init__(self, fn: Callable, name: str, params: tuple[str, ...], caller: bool = False) -> None:
+        self.fn, self.name, self.params, self.argc, self.caller = fn, name, params, len(params), caller
 
     def bind(self, args: tuple, kw: dict) -> tuple | list:
-        """The arguments in the parameters' order, keywords placed (unknown ones refused)."""
+        """The arguments in the parameters' order, keywords placed, then the caller of a macro
+        that reads one (as Jinja's Macro does); unknown keywords refused."""
         params = self.params
         if len(args) > len(params):
             raise Bail("too many arguments")
+        args = list(args)
+        for name in params[len(args):]:
+            args.append(kw.pop(name, MISS))
+        if self.caller:
+            given = kw.pop("caller", None)
+            args.append(UNDEF if given is None else given)
         if kw:
-            args = list(args)
-            for name in params[len(args):]:
-                args.append(kw.pop(name, MISS))
-            if kw:
-                raise Bail("unknown keyword arguments")
+            raise Bail("unknown keyword arguments")
         return args
 
     def call(self, args: tuple, kw: dict) -> Markup:
         """The macro's text (the depth counted; a face that raises starts again from 0)."""
-        if kw or len(args) > self.argc:
+        if kw or len(args) > self.argc or self.caller:
             args = self.bind(args, kw)
         state = S_
         if state.depth >= MAX_DEPTH:
@@ -126,6 +129,29 @@ class CMacro:
         text = self.fn(*args)
         state.depth -= 1
         return text
+
+
+class TList(list):
+    """A list a template made (``[]``, ``[a, b]``): its own, so it may grow (``.append``); a
+    list of the face's data may not (a face given up half-way would leave it changed)."""
+
+    __slots__ = ()
+
+
+class Namespace:
+    """Jinja's ``namespace()``: attributes a template may set from inside its loops."""
+
+    __slots__ = ("attrs",)
+
+    def __init__(self, attrs: dict) -> None:
+        self.attrs = attrs
+
+    def __repr__(self) -> str:
+        return f"<Namespace {self.attrs!r}>"
+
+
+def namespace(*args: Any, **kwargs: Any) -> Namespace:
+    return Namespace(dict(*args, **kwargs))
 
 
 class TModule:
@@ -158,11 +184,12 @@ _STR_METHODS = frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "starts
 _METHODS = {str: _STR_METHODS, Markup: _STR_METHODS,
             dict: frozenset({"get", "items", "keys", "values"}),
             list: frozenset({"index", "count"}),
+            TList: frozenset({"index", "count", "append"}),
             tuple: frozenset({"index", "count"})}
 _FIT = frozenset({"size_pt", "lines", "fits", "size_mm", "line_height_mm", "height_mm"})
 _CURRENT = frozenset({"w", "h", "bleed", "lang", "ink_saver", "markers", "fit", "t"})  # tcompile.CURRENT
 _SCALARS = (int, float, bool, type(None))
-_ITERABLE = frozenset({list, tuple, str, Markup, dict, range, type({}.keys()), type({}.values()),
+_ITERABLE = frozenset({list, TList, tuple, types.GeneratorType, str, Markup, dict, range, type({}.keys()), type({}.values()),
                        type({}.items())})
 _BUILTIN_METHOD = type("".lower)
 
@@ -175,12 +202,16 @@ _CHANGING = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "
 
 def ga_plain(obj: Any, name: str) -> Any:
     """Jinja's Environment.getattr: the attribute, else the item, else undefined."""
+    if type(obj) is Namespace:
+        if name.startswith("_"):
+            raise Bail(name)
+        return obj.attrs.get(name, UNDEF)
     try:
         value = getattr(obj, name)
     except AttributeError:
         pass
     else:
-        if name in _CHANGING and isinstance(obj, (list, dict)):
+        if name in _CHANGING and isinstance(obj, (list, dict)) and type(obj) is not TList:
             raise Bail(name)
         return value
     try:
@@ -191,6 +222,8 @@ def ga_plain(obj: Any, name: str) -> Any:
 
 def gi_plain(obj: Any, key: Any) -> Any:
     """Jinja's Environment.getitem: the item, else the attribute, else undefined."""
+    if type(obj) is Namespace:
+        return ga_plain(obj, key) if isinstance(key, str) else UNDEF
     try:
         return obj[key]
     except (AttributeError, TypeError, LookupError):
@@ -219,6 +252,10 @@ def ga_safe(obj: Any, name: str) -> Any:
         if name.startswith("_"):
             raise Bail(name)
         return obj.__dict__.get(name, UNDEF)
+    if kind is Namespace:
+        if name.startswith("_"):
+            raise Bail(name)
+        return obj.attrs.get(name, UNDEF)
     if kind is Fit:
         if name in _FIT:
             return getattr(obj, name)
@@ -249,7 +286,7 @@ def gi_safe(obj: Any, key: Any) -> Any:
             pass
     elif kind is Undef:
         raise UndefinedUse(key)
-    elif kind not in (Current, TModule) and kind not in _SCALARS:
+    elif kind not in (Current, TModule, Namespace) and kind not in _SCALARS:
         raise Bail(kind.__name__)
     if isinstance(key, str):
         return ga_safe(obj, key)
@@ -284,6 +321,26 @@ def call_safe(f: Any, /, *args: Any, **kw: Any) -> Any:
             meter.tick()
             return meter.made(f(*args, **kw))
     raise Bail("a call of something else")
+
+
+def slice_plain(obj: Any, start: Any, stop: Any, step: Any) -> Any:
+    return obj[start:stop:step]
+
+
+def slice_safe(obj: Any, start: Any, stop: Any, step: Any) -> Any:
+    if type(obj) in (str, Markup, list, TList, tuple):
+        return obj[start:stop:step]
+    raise Bail("a slice of something else")
+
+
+def f_format(value: Any, *args: Any, **kwargs: Any) -> str:
+    if args and kwargs:
+        raise Bail("format with both kinds of arguments")
+    return soft_str(value) % (kwargs or args)
+
+
+def _refused(*args: Any, **kwargs: Any) -> Any:
+    raise Bail("not in a user's template")
 
 
 def range_safe(*args: int) -> range:
@@ -447,33 +504,107 @@ def f_last(seq: Any) -> Any:
         return UNDEF
 
 
+def _parts(attribute: Any) -> list:
+    """Jinja's _prepare_attribute_parts: ``"a.0.b"`` -> ``["a", 0, "b"]``."""
+    if attribute is None:
+        return []
+    if isinstance(attribute, str):
+        return [int(x) if x.isdigit() else x for x in attribute.split(".")]
+    return [attribute]
+
+
+_TESTS_WITH_ARGS: dict[str, Callable] = {
+    "equalto": lambda v, other: v == other, "eq": lambda v, other: v == other,
+    "==": lambda v, other: v == other, "ne": lambda v, other: v != other,
+    "!=": lambda v, other: v != other, "in": lambda v, seq: v in seq,
+    "none": lambda v: v is None, "defined": lambda v: not isinstance(v, Undef),
+    "undefined": lambda v: isinstance(v, Undef), "true": lambda v: v is True,
+    "false": lambda v: v is False,
+}
+
+
+def _item_filters(getitem: Callable) -> dict:
+    """selectattr, rejectattr, map (by attribute), sum, min and max (by attribute): Jinja's,
+    reading items with ``getitem`` (the environment's, checked in a user's template)."""
+
+    def attrgetter(attribute: Any, postprocess: Callable | None = None, default: Any = None) -> Callable:
+        parts = _parts(attribute)
+
+        def get(item: Any) -> Any:
+            for part in parts:
+                item = getitem(item, part)
+                if default is not None and isinstance(item, Undef):
+                    item = default
+            if postprocess is not None:
+                item = postprocess(item)
+            return item
+        return get
+
+    def chooser(args: tuple, keep: bool) -> Callable:
+        if not args:
+            raise Bail("select without an attribute")
+        get = attrgetter(args[0])
+        if len(args) > 1:
+            test = _TESTS_WITH_ARGS.get(args[1])
+            if test is None:
+                raise Bail(f"the test {args[1]}")
+            rest = args[2:]
+            return lambda item: bool(test(get(item), *rest)) is keep
+        return lambda item: bool(get(item)) is keep
+
+    def select_or_reject(value: Any, func: Callable) -> Any:
+        if value:
+            for item in value:
+                if func(item):
+                    yield item
+
+    def f_selectattr(value: Any, *args: Any) -> Any:
+        return select_or_reject(value, chooser(args, True))
+
+    def f_rejectattr(value: Any, *args: Any) -> Any:
+        return select_or_reject(value, chooser(args, False))
+
+    def f_map(value: Any, *args: Any, **kwargs: Any) -> Any:
+        if args or "attribute" not in kwargs:
+            raise Bail("map by a filter")
+        attribute = kwargs.pop("attribute")
+        default = kwargs.pop("default", None)
+        if kwargs:
+            raise Bail("map with other keywords")
+        func = attrgetter(attribute, default=default)
+
+        def mapped() -> Any:
+            if value:
+                for item in value:
+                    yield func(item)
+        return mapped()
+
+    def f_sum(iterable: Any, attribute: Any = None, start: Any = 0) -> Any:
+        if attribute is not None:
+            iterable = map(attrgetter(attribute), iterable)
+        return sum(iterable, start)
+
+    def min_or_max(value: Any, func: Callable, case_sensitive: bool, attribute: Any) -> Any:
+        it = iter(value)
+        try:
+            first = next(it)
+        except StopIteration:
+            return UNDEF
+        key = attrgetter(attribute, postprocess=None if case_sensitive else _ignore_case)
+        return func(chain([first], it), key=key)
+
+    def f_min(value: Any, case_sensitive: bool = False, attribute: Any = None) -> Any:
+        return min_or_max(value, min, case_sensitive, attribute)
+
+    def f_max(value: Any, case_sensitive: bool = False, attribute: Any = None) -> Any:
+        return min_or_max(value, max, case_sensitive, attribute)
+
+    return {"f_selectattr": f_selectattr, "f_rejectattr": f_rejectattr, "f_map": f_map,
+            "f_sum": f_sum, "f_min": f_min, "f_max": f_max}
+
+
 def _ignore_case(value: Any) -> Any:
     return value.lower() if isinstance(value, str) else value
-
-
-def _min_or_max(value: Any, func: Callable, case_sensitive: bool, attribute: Any) -> Any:
-    if attribute is not None:
-        raise Bail("min/max by attribute")
-    it = iter(value)
-    try:
-        first = next(it)
-    except StopIteration:
-        return UNDEF
-    return func(chain([first], it), key=_identity if case_sensitive else _ignore_case)
-
-
-def f_min(value: Any, case_sensitive: bool = False, attribute: Any = None) -> Any:
-    return _min_or_max(value, min, case_sensitive, attribute)
-
-
-def f_max(value: Any, case_sensitive: bool = False, attribute: Any = None) -> Any:
-    return _min_or_max(value, max, case_sensitive, attribute)
-
-
-def f_sum(iterable: Any, attribute: Any = None, start: Any = 0) -> Any:
-    if attribute is not None:
-        raise Bail("sum by attribute")
-    return sum(iterable, start)
 
 
 def t_sequence(value: Any) -> bool:
@@ -499,8 +630,9 @@ def _namespace(sandboxed: bool) -> dict:
         "f_length": len, "f_count": len, "f_round": f_round, "f_int": f_int, "f_float": f_float,
         "f_default": f_default, "f_d": f_default, "f_join": f_join, "f_e": escape,
         "f_escape": escape, "f_trim": f_trim, "f_string": soft_str, "f_list": list,
-        "f_first": f_first, "f_last": f_last, "f_min": f_min, "f_max": f_max, "f_sum": f_sum,
-        "f_abs": abs,
+        "f_first": f_first, "f_last": f_last,
+        "f_abs": abs, "f_format": _refused if sandboxed else f_format,
+        "Namespace": Namespace, "Bail": Bail, "TList": TList, "sl_": slice_safe if sandboxed else slice_plain,
         "t_defined": lambda v: not isinstance(v, Undef),
         "t_undefined": lambda v: isinstance(v, Undef),
         "t_none": lambda v: v is None,
@@ -516,6 +648,7 @@ def _namespace(sandboxed: bool) -> dict:
         "t_integer": lambda v: isinstance(v, int) and v is not True and v is not False,
         "t_float": lambda v: isinstance(v, float),
     }
+    space.update(_item_filters(gi_safe if sandboxed else gi_plain))
     return space
 
 
@@ -549,7 +682,8 @@ class Loader:
     def __init__(self, search: tuple[str, ...], sandboxed: bool, globals_: dict,
                  parse_env: Callable[[], Any], cache: Path | None) -> None:
         self.search, self.sandboxed, self.cache = search, sandboxed, cache
-        self.globals = dict(globals_, range=range_safe if sandboxed else range)
+        self.globals = dict(globals_, range=range_safe if sandboxed else range, dict=dict,
+                            namespace=namespace)
         if sandboxed:
             _SAFE_CALLS.update(id(v) for k, v in self.globals.items() if callable(v) and k != "_cur")
         self.parse_env = parse_env

@@ -59,6 +59,24 @@ SAME = {
     "whitespace": "<g>\n  {% if true %}\n    <a/>\n  {% endif %}\n  {%- for i in range(2) -%}\n  <b/> {{ i }}\n"
                   "  {%- endfor %}\n</g>\n",
     "undefined_passed_on": "{% macro m(x) %}{{ x is defined }}{% endmacro %}{{ m() }}{{ m(missing) }}",
+    "namespace": "{% set ns = namespace(n=0, s='') %}{% for i in range(4) %}{% set ns.n = ns.n + i %}"
+                 "{% set ns.s = ns.s ~ i %}{% endfor %}{{ ns.n }} {{ ns.s }} {{ ns.zz is defined }} {{ ns }}",
+    "call_block": "{% macro box(w=1) %}<g w='{{ w }}'>{{ caller() }}</g>{% endmacro %}{% for i in [1, 2] %}"
+                  "{% call box(i) %}<i>{{ i }}{{ name }}</i>{% endcall %}{% endfor %}"
+                  "{% macro opt() %}{{ caller is defined }}{% endmacro %}{{ opt() }}",
+    "slices": "{{ l[1:] }}{{ name[:3] }}{{ l[::-1] }}{{ 'abcdef'[1:4] }}{{ tp[0:1] }}",
+    "dict_global": "{{ dict(a=1, b='<') }}{% set m = dict(x=2) %}{{ m.x }}",
+    "call_block_with_arguments": "{% macro m() %}{{ caller(1) }}{{ caller(2) }}{% endmacro %}"
+                                 "{% call(x) m() %}<{{ x }}>{% endcall %}",
+    "filtered_loop": "{% for i in l if i > 1 %}{{ loop.index }}{{ i }}{{ loop.last }}{% else %}none{% endfor %}"
+                     "{% for k, v in d.items() if v > 1 %}{{ k }}{% endfor %}{% for i in l if i > 9 %}{% else %}e{% endfor %}",
+    "attribute_filters": "{% set rows = [{'n': 'a', 'v': 2, 'on': true}, {'n': 'B', 'v': 1, 'on': false}] %}"
+                         "{{ rows|selectattr('on')|map(attribute='n')|join(',') }}{{ rows|rejectattr('on')|list|length }}"
+                         "{{ rows|selectattr('v', 'equalto', 1)|map(attribute='n')|list }}"
+                         "{{ rows|selectattr('n', 'in', ['a'])|list|length }}{{ rows|sum(attribute='v') }}"
+                         "{{ (rows|min(attribute='n')).n }}{{ (rows|max(attribute='v')).n }}"
+                         "{{ rows|map(attribute='zz', default='-')|join }}",
+    "own_list_grows": "{% set acc = [] %}{% for i in range(3) %}{% set _ = acc.append(i * 2) %}{% endfor %}{{ acc }}",
 }
 
 CONTEXT = {"name": "Ana <& 'x'>", "d": {"a": 1, "b": 2}, "l": [1, 2, 3], "tp": (4, 5)}
@@ -90,8 +108,7 @@ def test_the_compiled_code_writes_jinjas_text(tmp_path, name, sandboxed):
 
 #: Templates the compiler refuses (they keep Jinja).
 REFUSED = {
-    "namespace": "{% set ns = namespace(a=1) %}{{ ns.a }}",
-    "call_block": "{% macro m() %}{{ caller() }}{% endmacro %}{% call m() %}x{% endcall %}",
+    "varargs": "{% macro m() %}{{ varargs }}{% endmacro %}{{ m(1, 2) }}",
     "include": '{% include "lib.svg.j2" %}',
     "import_with_context": '{% import "lib.svg.j2" as lib with context %}',
     "filter_not_known": "{{ name|center(9) }}",
@@ -155,6 +172,8 @@ HOSTILE = {
     "ljust": "{{ 'x'.ljust(2000000000) }}",
     "call_a_text": "{{ name() }}",
     "undefined_attribute_use": "{{ d.nothing + 1 }}",
+    "map_by_a_filter": "{{ l|map('string')|join }}",
+    "context_list_append": "{{ l.append(5) }}{{ l }}",
 }
 
 
@@ -281,12 +300,14 @@ def catalog():
 
 @pytest.mark.parametrize("lang,ink_saver,markers", [("es", False, True), ("en", True, False)])
 def test_the_kits_compiled_faces_are_jinjas_to_the_character(catalog, lang, ink_saver, markers):
-    """Every face of the three games whose template compiles, both ways (each option both ways
-    across the two runs; bench/check_compiled.py runs all eight)."""
+    """Faces of the three games whose template compiles, both ways: up to four different faces
+    of each template (each option both ways across the two runs; bench/check_compiled.py
+    compares every face of all eight)."""
     from ludoteca.generator.build import GAMES, bleed_of, face_size, game_components
     roots = (str(templating.TEMPLATES),)
     opts = Options(lang=lang, ink_saver=ink_saver, markers=markers)
     seen: set[str] = set()
+    per_template: dict[str, int] = {}
     compared = set()
     for game in GAMES:
         for comp in game_components(game, catalog, opts, []):
@@ -294,11 +315,14 @@ def test_the_kits_compiled_faces_are_jinjas_to_the_character(catalog, lang, ink_
                 size, bleed = face_size(part, opts), bleed_of(part, opts)
                 for face in list(part.fronts) + list(part.backs or []):
                     key = face.template + repr(sorted(face.context.items(), key=str))
-                    if key in seen or not templating.compiled(face.template, roots):
+                    if key in seen or per_template.get(face.template, 0) >= 4 \
+                            or not templating.compiled(face.template, roots):
                         continue
                     seen.add(key)
+                    per_template[face.template] = per_template.get(face.template, 0) + 1
                     assert templating.render(face, size, bleed, opts, "", roots) == \
                         templating.render(face, size, bleed, opts, "", roots, compiled=False), face.template
                     assert templating.compiled(face.template, roots), face.template
                     compared.add(face.template)
-    assert {"ciudadelas/character.svg.j2", "gladiadores/token.svg.j2"} <= compared
+    assert {"ciudadelas/district.svg.j2", "el_mapa/tile_front.svg.j2", "gladiadores/gladiator.svg.j2",
+            "gladiadores/token.svg.j2"} <= compared
