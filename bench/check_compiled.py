@@ -1,6 +1,8 @@
 """Every face of the kit (three games, both languages, ink saver on and off, markers on and off)
 and of the 120-card deck (fronts and backs, ink saver on and off), rendered by its compiled
-template and by Jinja: the two texts must be the same to the character.
+template and by Jinja: the two texts must be the same to the character.  Then the whole kit is
+built in this process (no workers, a fresh cache) in both languages with every face its build
+renders (the rulebooks' pictures included) rendered both ways and compared.
 
     python bench/check_compiled.py
 
@@ -55,11 +57,43 @@ def main() -> int:
                         if fast != slow:
                             differ.append(f"{face.template} {face.name} ({lang}, ink_saver={ink_saver}, "
                                           f"markers={markers})")
-    print(f"{compared} faces compared in {time.perf_counter() - start:.1f} s; {len(differ)} differ")
+    built = builds(differ, compiled)
+    print(f"{compared} faces compared, then {built} more in two kit builds, in "
+          f"{time.perf_counter() - start:.1f} s; {len(differ)} differ")
     print(f"compiled ({len(compiled)}): {', '.join(sorted(compiled))}")
     for line in differ[:50]:
         print("DIFFERS", line)
     return 1 if differ else 0
+
+
+def builds(differ: list[str], compiled: set[str]) -> int:
+    """Both languages' kits built here, every face rendered both ways; how many were."""
+    import os
+    import tempfile
+
+    from ludoteca.generator import build
+    from ludoteca.generator.rulebook import context
+    count = [0]
+    real = templating.render
+
+    def both(face, size, bleed, opts, where="", roots=(str(templating.TEMPLATES),), warn=None,
+             compiled_=True):
+        fast = real(face, size, bleed, opts, where, roots, warn)
+        slow = real(face, size, bleed, opts, where, roots, warn, compiled=False)
+        count[0] += 1
+        if templating.compiled(face.template, roots):
+            compiled.add(face.template)
+        if fast != slow:
+            differ.append(f"{face.template} {face.name} ({where}, {opts.lang})")
+        return fast
+
+    templating.render = context.render = both
+    os.cpu_count = lambda: 1                       # no workers: every face is rendered here
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["XDG_CACHE_HOME"] = str(Path(tmp) / "cache")
+        for lang in ("es", "en"):
+            build.build(GAMES, Options(lang=lang), Path(tmp) / lang)
+    return count[0]
 
 
 if __name__ == "__main__":

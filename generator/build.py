@@ -703,7 +703,7 @@ def build(games: list[str] | tuple[str, ...], opts: Options, out_dir: Path | str
 def _import_shared(games: tuple[str, ...]) -> None:
     """What this process needs soon and the workers need as well (Jinja, the game modules),
     imported before they are forked: once, not once more in each worker."""
-    templating.environment()
+    templating.loader()                    # the compiled templates (no jinja unless one needs it)
     for game_id in games:
         try:
             importlib.import_module(f"ludoteca.generator.games.{game_id}")

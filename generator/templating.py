@@ -72,8 +72,23 @@ def loader(roots: tuple[str, ...] = (str(TEMPLATES),), sandboxed: bool = False):
     (``sandboxed``) or the kit's own; their code is kept in the user cache."""
     from .fonts import cache_dir
     from .trun import Loader
-    return Loader(_search(roots), sandboxed, _globals(), lambda: environment(roots, sandboxed),
+    fast = Loader(_search(roots), sandboxed, _globals(), lambda: environment(roots, sandboxed),
                   cache_dir("templates-compiled"))
+    _freeze()                             # as environment() does: see there
+    return fast
+
+
+def module(template: str, roots: tuple[str, ...] = (str(TEMPLATES),)) -> Any:
+    """What ``{% import template as x %}`` makes of one of the kit's templates: its public macros
+    and top-level values as attributes (from its compiled code; Jinja's when it has none)."""
+    if os.environ.get(FAST_ENV) != "0":
+        fast = loader(roots, False)
+        try:
+            if fast.unit(template) is not None:
+                return fast.module(template)
+        except Exception:             # left to Jinja, which says what is wrong in its words
+            fast.refuse(template)
+    return environment(roots).get_template(template).module
 
 
 def compiled(template: str, roots: tuple[str, ...] = (str(TEMPLATES),)) -> bool:

@@ -118,6 +118,9 @@ class CMacro:
             raise Bail("unknown keyword arguments")
         return args
 
+    def __call__(self, *args: Any, **kw: Any) -> Markup:
+        return self.call(args, kw)
+
     def call(self, args: tuple, kw: dict) -> Markup:
         """The macro's text (the depth counted; a face that raises starts again from 0)."""
         if kw or len(args) > self.argc or self.caller:

@@ -326,3 +326,18 @@ def test_the_kits_compiled_faces_are_jinjas_to_the_character(catalog, lang, ink_
                     compared.add(face.template)
     assert {"ciudadelas/district.svg.j2", "el_mapa/tile_front.svg.j2", "gladiadores/gladiator.svg.j2",
             "gladiadores/token.svg.j2"} <= compared
+
+
+@pytest.mark.parametrize("template", ["ciudadelas/_art.svg.j2", "gladiadores/_art.svg.j2", "_lib.svg.j2"])
+def test_an_imported_template_exports_what_jinjas_module_exports(template):
+    """What the games read of their art templates (the names of the drawings, POSES)."""
+    ours = templating.module(template)
+    jinjas = templating.environment().get_template(template).module
+    assert isinstance(ours, trun.TModule)
+    public = sorted(n for n in dir(jinjas) if not n.startswith("_"))
+    assert sorted(n for n in dir(ours) if not n.startswith("_")) == public
+    for name in public:
+        if isinstance(getattr(ours, name), trun.CMacro):
+            assert callable(getattr(ours, name)) and callable(getattr(jinjas, name))
+        else:
+            assert getattr(ours, name) == getattr(jinjas, name), name

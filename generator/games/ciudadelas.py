@@ -56,8 +56,8 @@ ART_TEMPLATE = "ciudadelas/_art.svg.j2"
 
 def art_elements() -> list[str]:
     """The names of the drawn elements a district's ``art:`` may use, sorted."""
-    from ludoteca.generator.templating import environment
-    module = environment().get_template(ART_TEMPLATE).module
+    from ludoteca.generator.templating import module as template_module
+    module = template_module(ART_TEMPLATE)
     return sorted(name for name, value in vars(module).items()
                   if not name.startswith("_") and callable(value))
 

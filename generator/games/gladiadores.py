@@ -83,8 +83,8 @@ ART_FAMILIES = ("scene", "gear")
 def art_library() -> dict[str, frozenset[str]]:
     """The drawings of templates/gladiadores/_art.svg.j2 by family: {"scene": {"hut", ...}, ...},
     and "pose": the keys of its POSES (how a gladiator stands)."""
-    from ludoteca.generator.templating import environment
-    module = environment().get_template(ART_TEMPLATE).module
+    from ludoteca.generator.templating import module as template_module
+    module = template_module(ART_TEMPLATE)
     names = [n for n in dir(module) if not n.startswith("_")]
     library = {fam: frozenset(n[len(fam) + 1:] for n in names if n.startswith(fam + "_"))
                for fam in ART_FAMILIES}
