@@ -117,8 +117,7 @@ def _render_compiled(template: str, context: dict, roots: tuple[str, ...], sandb
     try:
         if not sandboxed:
             return "".join(fast.render(unit, context))
-        # a third of the face's time: a face that needs more is rendered by Jinja, on the whole budget
-        with budget_face(_budget.BUDGET._replace(seconds=_budget.BUDGET.seconds / 3)) as meter:
+        with budget_face(_compiled_budget(_budget.BUDGET)) as meter:
             state.meter = meter
             return meter.output(fast.render(unit, context))
     except Exception:               # Jinja renders it again, and says what is wrong in its words
@@ -126,6 +125,13 @@ def _render_compiled(template: str, context: dict, roots: tuple[str, ...], sandb
         return None
     finally:
         state.meter = state.fit = state.t = None
+
+
+@functools.lru_cache(maxsize=4)
+def _compiled_budget(whole: Any) -> Any:
+    """A face's budget for its compiled code: a third of its time (a face that needs more is
+    rendered by Jinja, on the whole budget), the rest the same."""
+    return whole._replace(seconds=whole.seconds / 3)
 
 
 def _freeze() -> None:
