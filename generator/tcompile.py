@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .trun import CURRENT
+
 FILTERS = {"num", "lower", "upper", "safe", "length", "count", "round", "int", "float", "default",
            "d", "join", "e", "escape", "trim", "string", "list", "first", "last", "min", "max",
            "sum", "abs", "format", "selectattr", "rejectattr", "map"}
@@ -30,8 +32,6 @@ JINJA_ONLY = {"lipsum", "cycler", "joiner", "caller", "varargs", "kwargs", "self
 #: Expressions Jinja's code generator folds to constants where it can (its ``optimizeconst``).
 FOLDED = {"Add", "Sub", "Mul", "Div", "FloorDiv", "Mod", "Pow", "And", "Or", "Not", "Neg", "Pos",
           "Concat", "Compare", "Getattr", "Getitem", "Filter", "Test", "CondExpr", "Call"}
-#: Attributes of the face being rendered (``_cur``, :class:`~.trun.Current`).
-CURRENT = {"w", "h", "bleed", "lang", "ink_saver", "markers", "fit", "t"}
 LOOP_ATTRS = {"index0", "index", "first", "last", "length", "revindex", "revindex0"}
 _BINOPS = {"Add": "+", "Sub": "-", "Div": "/", "FloorDiv": "//"}
 _CMP = {"eq": "==", "ne": "!=", "gt": ">", "gteq": ">=", "lt": "<", "lteq": "<=", "in": "in",

@@ -190,7 +190,8 @@ _METHODS = {str: _STR_METHODS, Markup: _STR_METHODS,
             TList: frozenset({"index", "count", "append"}),
             tuple: frozenset({"index", "count"})}
 _FIT = frozenset({"size_pt", "lines", "fits", "size_mm", "line_height_mm", "height_mm"})
-_CURRENT = frozenset({"w", "h", "bleed", "lang", "ink_saver", "markers", "fit", "t"})  # tcompile.CURRENT
+#: What a template may read of the face being rendered (``_cur.w``...): Current's attributes.
+CURRENT = frozenset(Current.__annotations__)
 _SCALARS = (int, float, bool, type(None))
 _ITERABLE = frozenset({list, TList, tuple, types.GeneratorType, str, Markup, dict, range, type({}.keys()), type({}.values()),
                        type({}.items())})
@@ -242,7 +243,7 @@ def ga_safe(obj: Any, name: str) -> Any:
     """``obj.name`` in a user's template: public attributes of known types only."""
     kind = type(obj)
     if kind is Current:
-        if name in _CURRENT:
+        if name in CURRENT:
             return getattr(obj, name)
         raise Bail(name)
     if kind is dict:
