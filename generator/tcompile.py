@@ -18,9 +18,9 @@ rendered again by Jinja, which says what is wrong in its words.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
-from .trun import CURRENT
+from .current import CURRENT
 
 FILTERS = {"num", "lower", "upper", "safe", "length", "count", "round", "int", "float", "default",
            "d", "join", "e", "escape", "trim", "string", "list", "first", "last", "min", "max",
@@ -84,7 +84,7 @@ class _Writer:
         self.count += 1
         return f"{kind}{self.count}_"
 
-    def refuse(self, what: str, node: Any = None) -> None:
+    def refuse(self, what: str, node: Any = None) -> NoReturn:
         where = f" (line {node.lineno})" if node is not None and getattr(node, "lineno", None) else ""
         raise Unsupported(f"{what}{where}")
 
@@ -212,7 +212,7 @@ class _Writer:
         test_frame = frame.inner()
         else_frame = frame.inner()
         extended = "loop" in find_undeclared(node.iter_child_nodes(only=("body",)), ("loop",))
-        loop_ref = loop_frame.symbols.declare_parameter("loop") if extended else None
+        loop_ref: Any = loop_frame.symbols.declare_parameter("loop") if extended else None
         loop_frame.symbols.analyze_node(node, for_branch="body")
         if node.else_:
             else_frame.symbols.analyze_node(node, for_branch="else")
@@ -233,7 +233,8 @@ class _Writer:
             self.line(f"    if {self.expr(node.test, test_frame)}:")
             self.line(f"        yield {target}")
             self.depth -= 1
-            seq = f"{pick}({f'iter_({self.expr(node.iter, frame)})' if self.sandboxed else self.expr(node.iter, frame)})"
+            source = self.expr(node.iter, frame)
+            seq = f"{pick}({f'iter_({source})' if self.sandboxed else source})"
             counted = False
         else:
             seq = self.expr(node.iter, frame)

@@ -355,7 +355,7 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
     character; Jinja renders the others, and any face the compiled code could not render.
     """
     from . import fastsvg
-    from .budget import OverBudget, SvgRefused, check_svg
+    from .budget import SvgRefused, check_svg
     user = _user_root(face.template, roots)
 
     def fit(text: Any, width_mm: float, height_mm: float, max_pt: float, min_pt: float = 6,

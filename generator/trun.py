@@ -30,6 +30,7 @@ try:
 except ImportError:                                          # markupsafe without its C part
     from markupsafe._native import _escape_inner
 
+from .current import CURRENT, Current
 from .fonts import Fit
 from .units import num
 
@@ -55,6 +56,8 @@ class Undef:
         raise UndefinedUse("undefined")
 
     def __getattr__(self, name: str) -> Any:
+        if name[:2] == "__":            # Python's own questions (copy, doctest...), as Jinja's
+            raise AttributeError(name)
         raise UndefinedUse("undefined")
 
     __str__ = __iter__ = __len__ = __eq__ = __ne__ = __bool__ = __hash__ = __contains__ = _fail
@@ -67,19 +70,6 @@ class Undef:
 UNDEF = Undef()
 MISS = object()              # a macro parameter not given
 UNSURE = object()            # an exported name whose value may not be the template's own
-
-
-class Current:
-    """The face being rendered, as the shared macros of _lib.svg.j2 see it (``_cur``)."""
-
-    w: float = 0.0
-    h: float = 0.0
-    bleed: float = 0.0
-    lang: str = "es"
-    ink_saver: bool = False
-    markers: bool = True
-    fit: Any = None
-    t: Any = None
 
 
 class State:
@@ -102,26 +92,26 @@ class CMacro:
     def __init__(self, fn: Callable, name: str, params: tuple[str, ...], caller: bool = False) -> None:
         self.fn, self.name, self.params, self.argc, self.caller = fn, name, params, len(params), caller
 
-    def bind(self, args: tuple, kw: dict) -> tuple | list:
+    def bind(self, args: tuple | list, kw: dict) -> list:
         """The arguments in the parameters' order, keywords placed, then the caller of a macro
         that reads one (as Jinja's Macro does); unknown keywords refused."""
         params = self.params
         if len(args) > len(params):
             raise Bail("too many arguments")
-        args = list(args)
-        for name in params[len(args):]:
-            args.append(kw.pop(name, MISS))
+        bound = list(args)
+        for name in params[len(bound):]:
+            bound.append(kw.pop(name, MISS))
         if self.caller:
             given = kw.pop("caller", None)
-            args.append(UNDEF if given is None else given)
+            bound.append(UNDEF if given is None else given)
         if kw:
             raise Bail("unknown keyword arguments")
-        return args
+        return bound
 
     def __call__(self, *args: Any, **kw: Any) -> Markup:
         return self.call(args, kw)
 
-    def call(self, args: tuple, kw: dict) -> Markup:
+    def call(self, args: tuple | list, kw: dict) -> Markup:
         """The macro's text (the depth counted; a face that raises starts again from 0)."""
         if kw or len(args) > self.argc or self.caller:
             args = self.bind(args, kw)
@@ -184,17 +174,15 @@ _STR_METHODS = frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "starts
                           "split", "rsplit", "splitlines", "replace", "count", "find", "rfind",
                           "index", "rindex", "isdigit", "isalpha", "isalnum", "isspace", "islower",
                           "isupper", "join", "partition", "rpartition", "casefold"})
-_METHODS = {str: _STR_METHODS, Markup: _STR_METHODS,
+_METHODS: dict[type, frozenset[str]] = {str: _STR_METHODS, Markup: _STR_METHODS,
             dict: frozenset({"get", "items", "keys", "values"}),
             list: frozenset({"index", "count"}),
             TList: frozenset({"index", "count", "append"}),
             tuple: frozenset({"index", "count"})}
 _FIT = frozenset({"size_pt", "lines", "fits", "size_mm", "line_height_mm", "height_mm"})
-#: What a template may read of the face being rendered (``_cur.w``...): Current's attributes.
-CURRENT = frozenset(Current.__annotations__)
 _SCALARS = (int, float, bool, type(None))
-_ITERABLE = frozenset({list, TList, tuple, types.GeneratorType, str, Markup, dict, range, type({}.keys()), type({}.values()),
-                       type({}.items())})
+_ITERABLE = frozenset({list, TList, tuple, types.GeneratorType, str, Markup, dict, range, type({}.keys()),
+                       type({}.values()), type({}.items())})
 _BUILTIN_METHOD = type("".lower)
 
 
@@ -625,7 +613,8 @@ def _namespace(sandboxed: bool) -> dict:
     from numbers import Number
     from collections import abc
     space = {
-        "UNDEF": UNDEF, "MISS": MISS, "UNSURE": UNSURE, "Current": Current, "Markup": Markup, "escape": esc, "CMacro": CMacro,
+        "UNDEF": UNDEF, "MISS": MISS, "UNSURE": UNSURE, "Current": Current, "Markup": Markup, "escape": esc,
+        "CMacro": CMacro,
         "S_": S_, "cat_": cat, "mod_": mod, "list_": list,
         "ga_": ga_safe if sandboxed else ga_plain, "gi_": gi_safe if sandboxed else gi_plain,
         "call_": call_safe if sandboxed else call_plain, "made_": made_safe,
@@ -675,7 +664,8 @@ class _Unit:
     __slots__ = ("path", "mtime", "root", "module")
 
     def __init__(self, path: str, mtime: float, root: Callable) -> None:
-        self.path, self.mtime, self.root, self.module = path, mtime, root, None
+        self.path, self.mtime, self.root = path, mtime, root
+        self.module: TModule | None = None
 
 
 class Loader:
@@ -774,10 +764,10 @@ class Loader:
         path = self.cache / f"{key}.bin" if self.cache is not None else None
         if path is not None:
             try:
-                entry = marshal.loads(path.read_bytes())
-                if entry == ("refused",):
+                cached = marshal.loads(path.read_bytes())
+                if cached == ("refused",):
                     return None
-                kind, code, imports = entry
+                kind, code, imports = cached
                 if kind == "code" and isinstance(code, types.CodeType) and isinstance(imports, list) \
                         and all(isinstance(i, str) for i in imports):
                     return code, imports
@@ -822,7 +812,8 @@ def _jinja_stamp() -> str:
     from importlib.util import find_spec
     try:
         spec = find_spec("jinja2")
-        st = os.stat(spec.origin) if spec and spec.origin else None
+        origin = spec.origin if spec else None
+        st = os.stat(origin) if origin else None
     except (ImportError, OSError, ValueError):
         return ""
-    return f"{spec.origin}:{st.st_size}:{st.st_mtime_ns}" if st else ""
+    return f"{origin}:{st.st_size}:{st.st_mtime_ns}" if st else ""

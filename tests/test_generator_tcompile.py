@@ -30,7 +30,8 @@ SAME = {
                        "{{ loop.length }}{{ loop.revindex }}{{ loop.revindex0 }}|{% endfor %}",
     "nested_loops": "{% for a in [1, 2] %}{% for b in 'xy' %}{{ loop.index }}{{ a }}{{ b }}{% endfor %}"
                     "{{ loop.last }}{% endfor %}",
-    "loop_else_and_pairs": "{% for i in [] %}x{% else %}empty{% endfor %}{% for k, v in d.items() %}{{ k }}={{ v }};{% endfor %}",
+    "loop_else_and_pairs": "{% for i in [] %}x{% else %}empty{% endfor %}"
+                           "{% for k, v in d.items() %}{{ k }}={{ v }};{% endfor %}",
     "if_elif_else": "{% for n in [0, 1, 2, 3] %}{% if n == 0 %}zero{% elif n == 1 %}one{% elif n > 2 %}big"
                     "{% else %}two{% endif %}{% endfor %}",
     "macro_defaults_and_keywords": "{% macro m(s, t=s ~ '!', u=none) %}<b>{{ s }}{{ t }}{{ u }}</b>{% endmacro %}"
@@ -69,9 +70,11 @@ SAME = {
     "call_block_with_arguments": "{% macro m() %}{{ caller(1) }}{{ caller(2) }}{% endmacro %}"
                                  "{% call(x) m() %}<{{ x }}>{% endcall %}",
     "filtered_loop": "{% for i in l if i > 1 %}{{ loop.index }}{{ i }}{{ loop.last }}{% else %}none{% endfor %}"
-                     "{% for k, v in d.items() if v > 1 %}{{ k }}{% endfor %}{% for i in l if i > 9 %}{% else %}e{% endfor %}",
+                     "{% for k, v in d.items() if v > 1 %}{{ k }}{% endfor %}"
+                     "{% for i in l if i > 9 %}{% else %}e{% endfor %}",
     "attribute_filters": "{% set rows = [{'n': 'a', 'v': 2, 'on': true}, {'n': 'B', 'v': 1, 'on': false}] %}"
-                         "{{ rows|selectattr('on')|map(attribute='n')|join(',') }}{{ rows|rejectattr('on')|list|length }}"
+                         "{{ rows|selectattr('on')|map(attribute='n')|join(',') }}"
+                         "{{ rows|rejectattr('on')|list|length }}"
                          "{{ rows|selectattr('v', 'equalto', 1)|map(attribute='n')|list }}"
                          "{{ rows|selectattr('n', 'in', ['a'])|list|length }}{{ rows|sum(attribute='v') }}"
                          "{{ (rows|min(attribute='n')).n }}{{ (rows|max(attribute='v')).n }}"
