@@ -184,3 +184,21 @@ def test_a_cold_kits_setter_is_sent_its_books_before_the_components_are_made(tmp
     monkeypatch.setattr(build_module, "build_components", built)
     build_module.build(["ciudadelas"], Options(), tmp_path / "kit")
     assert events == ["books sent", "components", "2 books"]
+
+
+def test_sending_the_books_does_not_wait_for_the_setter_to_be_ready(monkeypatch):
+    """The catalog is more than a pipe holds: the build goes on laying out while the worker
+    still loads what setting books needs, and reads it then."""
+    import time
+    monkeypatch.setattr(rulebook, "warm_up", lambda: time.sleep(0.3))      # forked with it
+    monkeypatch.setattr(rulebook, "_make", _pid_book)
+    with render.Workers() as workers:
+        setter = rulebook.Setter()
+        workers.start()
+        setter.start(workers)
+        began = time.perf_counter()
+        setter.send(b"a catalog" * 100_000, Options(), None, [("ciudadelas", "k")])
+        sent = time.perf_counter() - began
+        assert setter.result(workers, 0)[0][3].startswith("ciudadelas in ")
+        setter.close()
+    assert sent < 0.15

@@ -231,24 +231,43 @@ class Setter:
         _ORDERS = self.reader
         self.future: Any = None
         self.sent = False
+        self.sending: Any = None
         self.results: list | None = None
 
     def start(self, workers: Any) -> None:
-        """Hand the setting to one of ``workers`` (started already; none without a pool)."""
+        """Hand the setting to one of ``workers`` (started already, all forked; none without a
+        pool)."""
         if workers.pool is not None:
             self.future = workers.submit(_serve)
+            self.reader.close()                 # the worker's copy is the one read
 
     def send(self, catalog: Any, opts: Options, cache_dir: Path | None, order: list[tuple[str, str]]) -> None:
-        """The books to set: (game, key) of each; nothing to set when ``order`` is empty."""
+        """The books to set: (game, key) of each; nothing to set when ``order`` is empty.  Sent
+        by a thread: the catalog fills the pipe, and the worker reads it only once it has
+        loaded what setting needs (this process would wait for that, some 0.05-0.1 s)."""
+        import threading
         if self.future is not None and not self.sent:
             self.sent = True
-            self.writer.send((catalog, opts, cache_dir, order) if order else None)
+            self.sending = threading.Thread(target=self._send, args=((catalog, opts, cache_dir, order)
+                                                                       if order else None,), daemon=True)
+            self.sending.start()
+
+    def _send(self, payload: Any) -> None:
+        try:
+            self.writer.send(payload)
+        except OSError:                         # the worker is gone: the build says why
+            pass
 
     def close(self) -> None:
-        """Release a worker still waiting for books that will not come (a build that failed)."""
+        """Release a worker still waiting for books that will not come (a build that failed),
+        and close this end of the pipe."""
         if self.future is not None and not self.sent:
             self.sent = True
-            self.writer.send(None)
+            self._send(None)
+        if self.sending is not None:
+            self.sending.join(10)
+        if self.sending is None or not self.sending.is_alive():
+            self.writer.close()
 
     def result(self, workers: Any, index: int) -> list[tuple]:
         """The ``index``-th book sent, set."""
