@@ -248,9 +248,13 @@ class Setter:
         import threading
         if self.future is not None and not self.sent:
             self.sent = True
-            self.sending = threading.Thread(target=self._send, args=((catalog, opts, cache_dir, order)
-                                                                       if order else None,), daemon=True)
-            self.sending.start()
+            payload = (catalog, opts, cache_dir, order) if order else None
+            try:
+                self.sending = threading.Thread(target=self._send, args=(payload,), daemon=True)
+                self.sending.start()
+            except RuntimeError:                # no thread to be had (a memory cap): sent here
+                self.sending = None
+                self._send(payload)
 
     def _send(self, payload: Any) -> None:
         try:
