@@ -582,7 +582,7 @@ class PageSender:
             self.cache.pages.mkdir(parents=True, exist_ok=True)
             for job in _jobs(self.waiting, self.cache):
                 while len(self.futures) >= self.IN_FLIGHT:
-                    self._collect(self.futures.popleft())
+                    self._collect_first()
                 file = self._file_of(job)
                 self.futures.append((self.workers.submit(_render_job_and_file, job, file[1]), file[0])
                                     if file else (self.workers.submit(_render_job, job), None))
@@ -597,6 +597,16 @@ class PageSender:
         del self.files[page.group]
         rel, key, _keys, make = found
         return (rel, key), make()
+
+    def _collect_first(self) -> None:
+        """Wait for whichever job ends first, not the oldest: a long job sent early (a
+        component of big cards) no longer holds back the next layout while the other worker
+        runs out of pages to draw."""
+        from concurrent.futures import FIRST_COMPLETED, wait
+        done, _pending = wait([future for future, _file in self.futures], return_when=FIRST_COMPLETED)
+        for sent in [sent for sent in self.futures if sent[0] in done]:
+            self.futures.remove(sent)
+            self._collect(sent)
 
     def _collect(self, sent: tuple) -> None:
         future, file = sent

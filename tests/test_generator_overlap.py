@@ -202,3 +202,38 @@ def test_sending_the_books_does_not_wait_for_the_setter_to_be_ready(monkeypatch)
         assert setter.result(workers, 0)[0][3].startswith("ciudadelas in ")
         setter.close()
     assert sent < 0.15
+
+
+def test_a_long_job_sent_early_does_not_hold_back_the_next_layout(tmp_path, monkeypatch):
+    """With as many jobs out as it sends at most, the build waits for whichever ends first (here
+    the second), not for the first sent (a component of big cards, still drawing)."""
+    import threading
+    import time
+    from concurrent.futures import Future
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    futures: list[Future] = []
+
+    class Workers:
+        pool = object()
+
+        def submit(self, fn, *args):
+            futures.append(Future())
+            return futures[-1]
+
+        def result(self, future):
+            return future.result()
+    sender = render.PageSender(render.Cache(tmp_path / "kit"), Workers())
+
+    def page(n: int) -> render.Page:
+        return render.Page("", (210.0, 297.0), (0, 0, 210, 297), (0, 0, 210, 297), f"p{n}", key=f"k{n}",
+                           group=f"g{n}")
+    for n in range(sender.IN_FLIGHT):
+        sender.send([page(n)])
+    futures[1].set_result(1)
+    late = threading.Timer(1.0, futures[0].set_result, (1,))
+    late.start()
+    began = time.perf_counter()
+    sender.send([page(9)])
+    waited = time.perf_counter() - began
+    late.cancel()
+    assert len(futures) == sender.IN_FLIGHT + 1 and waited < 0.5
