@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: function called often, summed per process instead of drawn.
 TIMED = {
     "ludoteca.cards": ["load"],
+    "ludoteca.generator.catalogcache": ["load"],
     "ludoteca.generator.build": ["_import_shared", "game_components", "plan", "plan_streamed",
                                  "merge_entries", "_write_manifest", "component_key"],
     "ludoteca.generator.render": ["_render_job", "_render_job_and_file", "_write_pdf", "_warm", "assemble_all",

@@ -660,7 +660,7 @@ def build(games: list[str] | tuple[str, ...], opts: Options, out_dir: Path | str
     A cold kit (no page of it cached) starts its workers first: while this process loads the
     cards and lays out the components, they import what setting the books and drawing the pages
     need (the books are sent to them as soon as the cards are loaded)."""
-    from ludoteca.cards import load
+    from .catalogcache import load
     from .fonts import cache_dir
     from .rulebook import Setter, any_cached, start_documents
     games = tuple(games) or GAMES
