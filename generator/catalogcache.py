@@ -40,8 +40,10 @@ def load(cards_dir: Path | str | os.PathLike | None, games: tuple[str, ...]) -> 
         return read(cards_dir, games)
     path = folder / f"{key}.pickle"
     try:
-        return pickle.loads(path.read_bytes())
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
+        kept = pickle.loads(path.read_bytes())
+        if _is_catalog(kept, games):
+            return kept
+    except Exception:       # not kept yet, or damaged in any way (a cut file, other bytes): read again
         pass
     catalog = read(cards_dir, games)              # its problems raised here, never kept
     try:
@@ -52,6 +54,13 @@ def load(cards_dir: Path | str | os.PathLike | None, games: tuple[str, ...]) -> 
     except (OSError, pickle.PicklingError, TypeError, AttributeError):
         pass
     return catalog
+
+
+def _is_catalog(kept: Any, games: tuple[str, ...]) -> bool:
+    """Whether what a copy held is a catalog of those games (a file of other bytes may unpickle
+    to anything)."""
+    from ludoteca.cards.catalog import Catalog, Game
+    return type(kept) is Catalog and all(type(kept.get(game)) is Game for game in games)
 
 
 def _mtime(path: Path) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import shutil
 from pathlib import Path
 
@@ -54,3 +55,18 @@ def test_a_stray_file_and_bad_data_are_said_every_time(cards):
         with pytest.raises(DataError, match="extra.yaml"):
             catalogcache.load(root, ("ciudadelas",))
     assert len(list((Path(catalogcache.cache_dir("catalog"))).glob("*.pickle"))) == 1
+
+
+@pytest.mark.parametrize("damage", [b"", b"\x80\x05garbage", b"\x80\x04K\x01\x85R.", b"((((((((((",
+                                    pickle.dumps(None), pickle.dumps({"ciudadelas": [1, 2]})])
+def test_a_damaged_copy_is_read_again_never_an_error(cards, damage):
+    """A cut or foreign file where the copy was (a full disk, another program): the data is read
+    from the cards again and the copy made anew."""
+    root, parsed = cards
+    first = catalogcache.load(root, ("ciudadelas",))
+    (kept,) = (Path(catalogcache.cache_dir("catalog"))).glob("*.pickle")
+    kept.write_bytes(damage)
+    parsed.clear()
+    again = catalogcache.load(root, ("ciudadelas",))
+    assert "districts.yaml" in parsed and again["ciudadelas"].kinds == first["ciudadelas"].kinds
+    assert kept.read_bytes() != damage
