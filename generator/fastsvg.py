@@ -20,6 +20,7 @@ from __future__ import annotations
 import collections
 import functools
 import math
+import operator
 import re
 import xml.etree.ElementTree as ElementTree
 from typing import Any
@@ -306,46 +307,31 @@ class _Drawer:
         """The document: its surface made by ``make(cairo, width, height)``, in device units at
         ``scale`` per pixel, its viewport set as cairosvg sets it; then every element."""
         cairo = self.cairo
-        if root.tag != NS + "svg" or any(k not in ROOT for k in root.attrib):
+        if root.tag != NS + "svg":
             raise Unsupported(root.tag)
-        attrs = dict(root.attrib)
-        _check_values(attrs)
-        for element in root.iter():      # a style sheet, a pattern, ... anywhere: not ours
-            if element is root:
-                continue
-            tag = element.tag
-            if not tag.startswith(NS) or tag[len(NS):] not in GEOMETRY and tag[len(NS):] not in DEFINITIONS:
-                raise Unsupported(tag)
-            if tag == NS + "clipPath" and "id" in element.attrib:
-                self.clips[element.attrib["id"]] = element
-            elif tag == NS + "linearGradient" and "id" in element.attrib:
-                self.gradients[element.attrib["id"]] = element
-        width = length(attrs.get("width", "0")) if attrs.get("width") else 0.0
-        height = length(attrs.get("height", "0")) if attrs.get("height") else 0.0
-        viewbox = attrs.get("viewBox")
-        if viewbox:
-            box = tuple(float(v) for v in _SEPARATORS.sub(" ", viewbox).split())
-            width = width or box[2]
-            height = height or box[3]
-        else:
-            box = (0.0, 0.0, width, height)
-        if not width or not height or len(box) != 4:
-            raise Unsupported("size")
+        width, height, box, rendering, inherited = _root_plan(tuple(root.items()))
+        tags = set(map(_TAG, root.iter()))
+        if not _KNOWN_TAGS.issuperset(tags):   # a style sheet, a pattern, ... anywhere: not ours
+            raise Unsupported(str(tags - _KNOWN_TAGS))
+        if NS + "clipPath" in tags:
+            self.clips = {el.attrib["id"]: el for el in root.iter(NS + "clipPath") if "id" in el.attrib}
+        if NS + "linearGradient" in tags:
+            self.gradients = {el.attrib["id"]: el for el in root.iter(NS + "linearGradient") if "id" in el.attrib}
         w, h = width * scale, height * scale
         surface = make(cairo, w, h)
         # a context given (draw_into) is drawn in as it is; a surface gets a context of its own
         ctx = self.ctx = surface if isinstance(surface, cairo.Context) else cairo.Context(surface)
-        self.p = ctx._pointer
-        self.lib.cairo_scale(self.p, scale, scale)
+        p = self.p = ctx._pointer
+        lib = self.lib
+        lib.cairo_scale(p, scale, scale)
         self.viewport(width, height, box)
-        self.lib.cairo_set_miter_limit(self.p, 4)
-        rendering = self.rendering = attrs.get("text-rendering", "")
-        ctx.set_font_options(_font_options(cairo, rendering))
-        inherited = _Inherited(attrs)
+        lib.cairo_set_miter_limit(p, 4)
+        self.rendering = rendering
+        lib.cairo_set_font_options(p, _font_options(cairo, rendering)._pointer)
         for child in root:
             self.node(child, inherited)
-        if self.lib.cairo_status(self.p):
-            raise Unsupported("cairo: " + str(self.lib.cairo_status(self.p)))
+        if lib.cairo_status(p):
+            raise Unsupported("cairo: " + str(lib.cairo_status(p)))
         return surface, w, h
 
     def viewport(self, width: float, height: float, box: tuple[float, ...]) -> None:
@@ -698,8 +684,7 @@ class _Drawer:
         if font is None:
             font = plan.font = _text_font(self.cairo, plan.attrs, element.attrib)
         name, slant, weight, font_size, x, y, anchor = font
-        c, p = self.lib, self.p
-        c.cairo_save(p)
+        c, p = self.lib, self.p          # no save and restore: node() has them round the text
         c.cairo_set_source_rgba(p, *(plan.fill_rgba or ()))
         c.cairo_select_font_face(p, name, slant, weight)
         c.cairo_set_font_size(p, font_size)
@@ -708,7 +693,6 @@ class _Drawer:
             x += fasttext.anchor_shift(anchor, x_bearing, width)
         c.cairo_move_to(p, x, y)
         c.cairo_show_text(p, content.encode("utf-8"))
-        c.cairo_restore(p)
 
 
 def _text_font(cairo: Any, a: dict[str, str], own: Any) -> tuple:
@@ -733,6 +717,42 @@ class _Inherited:
     def __init__(self, attrs: Any) -> None:
         self.attrs = {k: v for k, v in attrs.items() if k not in NOT_INHERITED}
         self.key = tuple(self.attrs.items())
+
+
+#: Every tag the subset reads anywhere in a document (its elements and definitions).
+_KNOWN_TAGS = frozenset(NS + tag for tag in (*GEOMETRY, *DEFINITIONS))
+_TAG = operator.attrgetter("tag")
+#: What :func:`_root_plan` made of each root's attributes (the faces of a template share theirs).
+_ROOTS: dict[tuple, tuple] = {}
+ROOTS_KEPT = 256
+
+
+def _root_plan(items: tuple[tuple[str, str], ...]) -> tuple[float, float, tuple[float, ...], str, _Inherited]:
+    """A root's size in pixels, its viewBox, its ``text-rendering`` and what its children
+    inherit, from its attributes (worked out once for each set of them); :class:`Unsupported`
+    where they are not of the subset."""
+    found = _ROOTS.get(items)
+    if found is not None:
+        return found
+    attrs = dict(items)
+    if any(k not in ROOT for k in attrs):
+        raise Unsupported("root attribute")
+    _check_values(attrs)
+    width = length(attrs.get("width", "0")) if attrs.get("width") else 0.0
+    height = length(attrs.get("height", "0")) if attrs.get("height") else 0.0
+    viewbox = attrs.get("viewBox")
+    if viewbox:
+        box = tuple(float(v) for v in _SEPARATORS.sub(" ", viewbox).split())
+        width = width or box[2]
+        height = height or box[3]
+    else:
+        box = (0.0, 0.0, width, height)
+    if not width or not height or len(box) != 4:
+        raise Unsupported("size")
+    found = _ROOTS[items] = (width, height, box, attrs.get("text-rendering", ""), _Inherited(attrs))
+    if len(_ROOTS) > ROOTS_KEPT:
+        del _ROOTS[next(iter(_ROOTS))]
+    return found
 
 
 class _Plan:

@@ -326,3 +326,16 @@ def test_a_scene_draws_a_face_it_shows_several_times_once_and_looks_the_same(tmp
     assert off < a.size[0] * a.size[1] / 100, f"{off} pixels differ"
     words = [pm.words(tmp_path / f"{name}.pdf")[1] for name in ("placed", "nested")]
     assert [w[0] for w in words[0]] == [w[0] for w in words[1]] and words[0]
+
+
+def test_the_faces_of_one_template_read_their_root_once_and_still_check_every_element(monkeypatch):
+    """A root's size, viewBox and what its children inherit are read once for the faces that
+    share its attributes (a deck's 120 faces); every element of each face is still checked."""
+    read = []
+    length = fastsvg.length
+    monkeypatch.setattr(fastsvg, "length", lambda s: read.append(s) or length(s))
+    monkeypatch.setattr(fastsvg, "_ROOTS", {}, raising=False)
+    for colour in ("#ff0000", "#00ff00", "#0000ff"):
+        assert fastsvg.record(FACE.format(f'<rect width="5" height="5" fill="{colour}"/>')) is not None
+    assert read == ["20mm", "20mm"]
+    assert fastsvg.record(FACE.format('<defs><pattern id="p"/></defs><rect width="5" height="5"/>')) is None
