@@ -302,6 +302,7 @@ class _Drawer:
         self.clips: dict[str, Any] = {}
         self.gradients: dict[str, Any] = {}
         self.rendering = ""             # the root's text-rendering (font options are set once)
+        self.matrix = cairo.ffi.new("cairo_matrix_t *")     # the current one, read into it
 
     def root(self, root: ElementTree.Element, make: Any, scale: float) -> tuple[Any, float, float]:
         """The document: its surface made by ``make(cairo, width, height)``, in device units at
@@ -401,7 +402,10 @@ class _Drawer:
         if tag == "svg":
             self.nested(own)
         if shape is not None:
-            shape(self, attrs)
+            if plan.outline is not None:
+                self.outline(plan.outline, shape, attrs)
+            else:
+                shape(self, attrs)
         if plan.paints:
             if tag == "text":
                 self.text(element, plan)
@@ -430,6 +434,26 @@ class _Drawer:
             c.cairo_pop_group_to_source(p)
             c.cairo_paint_with_alpha(p, plan.opacity)
         c.cairo_restore(p)
+
+    def outline(self, kept: dict[tuple, Any], shape: Any, attrs: dict[str, str]) -> None:
+        """A painted shape's outline, made by ``shape`` the first time its plan is drawn at this
+        scale and turn, then appended from cairo's copy of it, ``kept`` by the plan (one call
+        instead of a dozen: the path of a plan depends on nothing else, see :func:`_plan`)."""
+        c, p, m = self.lib, self.p, self.matrix
+        c.cairo_get_matrix(p, m)
+        linear = (m.xx, m.yx, m.xy, m.yy)
+        found = kept.get(linear)
+        if found is not None:
+            c.cairo_append_path(p, found)
+            return
+        shape(self, attrs)
+        path = c.cairo_copy_path(p)
+        if path.status == 0:
+            if len(kept) >= OUTLINES_KEPT:
+                kept.clear()
+            kept[linear] = self.cairo.ffi.gc(path, c.cairo_path_destroy)
+        else:
+            c.cairo_path_destroy(path)
 
     def gradient(self, tag: str, a: dict[str, str], fill: str, opacity: float) -> bool:
         """A linear gradient as the source, as cairosvg's draw_gradient sets it (in the rect's
@@ -761,7 +785,7 @@ class _Plan:
 
     __slots__ = ("tag", "attrs", "transform", "opacity", "group", "cap", "join", "dashes", "clip",
                  "x", "y", "shape", "paints", "fill", "fill_url", "fill_opacity", "fill_rgba",
-                 "stroke_width", "stroke_rgba", "child", "font")
+                 "stroke_width", "stroke_rgba", "child", "font", "outline")
     tag: str
     attrs: dict[str, str]
     transform: str | None
@@ -783,11 +807,13 @@ class _Plan:
     stroke_rgba: tuple[float, float, float, float]
     child: _Inherited | None
     font: tuple | None
+    outline: dict[tuple, Any] | None
 
 
 _SKIP = _Plan()     # an element that draws nothing (defs, a zero width or height)
 _PLANS: dict[tuple, _Plan] = {}
 PLANS_KEPT = 4096   # plans remembered (the oldest let go)
+OUTLINES_KEPT = 4   # outlines a plan keeps (scales and turns it is drawn at)
 _CAPS = {"square": "LINE_CAP_SQUARE", "round": "LINE_CAP_ROUND"}
 _JOINS = {"round": "LINE_JOIN_ROUND", "bevel": "LINE_JOIN_BEVEL"}
 
@@ -844,6 +870,12 @@ def _plan(full_tag: str, own: Any, inherited: _Inherited, paint: bool, children:
         plan.clip = match.group(1)
     plan.x, plan.y = number(own.get("x")), number(own.get("y"))
     plan.shape = SHAPES.get(tag)
+    # A painted shape starts from an empty path (its element's move_to aside): its outline is
+    # the same wherever the same plan is drawn at the same scale and turn, so it is kept, one
+    # for each (None: made every time).  Not inside a clip path (the outlines add up), nor a
+    # path with an arc (which sets the tolerance)
+    plan.outline = {} if paint and plan.shape is not None and not (
+        tag == "path" and "a" in own.get("d", "").lower()) else None
     plan.paints = paint and tag != "clipPath"
     plan.font = None
     plan.fill_rgba = None

@@ -339,3 +339,20 @@ def test_the_faces_of_one_template_read_their_root_once_and_still_check_every_el
         assert fastsvg.record(FACE.format(f'<rect width="5" height="5" fill="{colour}"/>')) is not None
     assert read == ["20mm", "20mm"]
     assert fastsvg.record(FACE.format('<defs><pattern id="p"/></defs><rect width="5" height="5"/>')) is None
+
+
+def test_a_shape_drawn_again_the_same_way_is_appended_from_its_outline(monkeypatch):
+    """The outline of an element drawn with the same plan at the same scale and turn is made
+    once and appended after; at another scale or turn it is made again, and looks as cairosvg
+    draws it there."""
+    made = []
+    rect = fastsvg.SHAPES["rect"]
+    monkeypatch.setitem(fastsvg.SHAPES, "rect", lambda drawer, a: made.append(a) or rect(drawer, a))
+    monkeypatch.setattr(fastsvg, "_PLANS", {})
+    same = '<rect x="2" y="3" width="9" height="6" rx="2" fill="#336699"/>'
+    for _ in range(3):
+        assert fastsvg.record(FACE.format(same)) is not None
+    assert len(made) == 1
+    turned = FACE.format(same + f'<g transform="rotate(30 10 10) scale(1.5)">{same}</g>{same}')
+    _assert_alike(fastsvg.record(turned), render._cairosvg_recording(turned), turned)
+    assert len(made) == 2
