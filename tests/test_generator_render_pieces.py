@@ -3,6 +3,7 @@ each page shows its own piece, whether the face is drawn straight or from a reco
 
 from __future__ import annotations
 
+import collections
 import io
 
 import pytest
@@ -37,3 +38,28 @@ def test_each_page_shows_its_own_piece_of_a_face(monkeypatch, straight):
     reader = PdfReader(io.BytesIO(render._pages_to_pdf(_pieces())))
     texts = [page.extract_text() for page in reader.pages]
     assert "IZQUIERDA" in texts[0] and "DERECHA" in texts[1], texts
+
+
+def test_drawing_and_cutting_pages_sets_off_no_pass_of_the_garbage_collector(tmp_path, monkeypatch):
+    """The drawing makes no cycles: the collector waits while a job's pages are drawn and cut
+    (its passes walked the faces waiting to be drawn), and is on again afterwards (its one pass
+    put off made then)."""
+    import gc
+    passes = []
+
+    def count(phase, _info):
+        if phase == "start":
+            passes.append(1)
+    monkeypatch.setattr(render, "_RECORDINGS", collections.OrderedDict())
+    job = [(tmp_path / f"{p.key}.pdf", p) for p in _pieces()]
+    threshold = gc.get_threshold()
+    gc.collect()
+    gc.set_threshold(10)                # a pass every few allocations, as a long build sees them
+    gc.callbacks.append(count)
+    try:
+        assert render._render_job(job) == 2
+    finally:
+        gc.callbacks.remove(count)
+        gc.set_threshold(*threshold)
+    assert len(passes) <= 1 and gc.isenabled()       # one, put off until the job is done
+    assert all((tmp_path / f"k{i}.pdf").read_bytes().rstrip().endswith(b"%%EOF") for i in (0, 1))
