@@ -7,7 +7,6 @@ import gc
 import math
 import os
 import re
-import traceback
 from pathlib import Path
 from typing import Any
 from collections.abc import Callable
@@ -396,6 +395,7 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
 def _render_jinja(face: Face, context: dict, roots: tuple[str, ...], sandboxed: bool, opts: Options,
                   where: str) -> str:
     """The face rendered by Jinja; errors name the template and line (and the face)."""
+    import traceback                       # here, not at the top: a deck's compiled faces never need it
     import jinja2
     from .budget import OverBudget
     env = environment(roots, sandboxed=sandboxed)

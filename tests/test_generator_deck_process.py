@@ -10,14 +10,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ludoteca.cli import main
 from ludoteca.generator import binding
 
 
 #: Modules a deck run does without, each a few milliseconds of its start: the pool's
 #: concurrent.futures (with logging and queue) is for the kit's workers, and a deck draws in-process;
 #: the kit's value classes are generator.record's, not dataclasses (with inspect, ast and dis);
-#: packing is for the kit's tokens, never a deck's cards.
-HEAVY = {"concurrent.futures", "logging", "queue", "dataclasses", "ludoteca.generator.pack"}
+#: packing is for the kit's tokens, never a deck's cards; traceback (with linecache, tokenize and
+#: textwrap) only for a face Jinja renders over its budget.
+HEAVY = {"concurrent.futures", "logging", "queue", "dataclasses", "ludoteca.generator.pack",
+         "traceback", "tokenize", "textwrap"}
 
 
 def test_a_deck_run_as_a_process_leaves_every_file_whole_and_its_summary_said(tmp_path: Path) -> None:
@@ -27,6 +30,7 @@ def test_a_deck_run_as_a_process_leaves_every_file_whole_and_its_summary_said(tm
     out = tmp_path / "out"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}   # a pipe's buffer kept
     binding.load()      # cairo's declarations in the cache as after a first run (pycparser not imported)
+    assert main(["deck", str(data), "--out", str(tmp_path / "first"), "-q"]) == 0   # its templates compiled
     done = subprocess.run([sys.executable, "-X", "importtime", "-m", "ludoteca", "deck", str(data), "--out", str(out)],
                           capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
