@@ -1,28 +1,36 @@
 """``ludoteca build`` and ``ludoteca deck``: the print kit and anyone's own deck.
 
-Heavy modules (cairosvg, pypdf, reportlab) are imported only when a command runs.
+Heavy modules (cairosvg, pypdf, reportlab) are imported only when a command runs; argparse only
+when a command line is not one :func:`quick_args` reads.
 """
 
 from __future__ import annotations
 
-import argparse
-import re
 import sys
 from pathlib import Path
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import argparse
 
 GAMES = ("ciudadelas", "el_mapa", "gladiadores")
+
+
+def _refused(message: str) -> Exception:
+    """The error argparse reports as a wrong value of an option's (imported when one is wrong)."""
+    import argparse
+    return argparse.ArgumentTypeError(message)
 
 
 def _bleed(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected millimetres, got {text!r}") from None
+        raise _refused(f"expected millimetres, got {text!r}") from None
     from .sheets import data
     top = float(data()["max_bleed"])
     if not 0 <= value <= top:
-        raise argparse.ArgumentTypeError(f"must be between 0 and {top:g} mm, got {text}")
+        raise _refused(f"must be between 0 and {top:g} mm, got {text}")
     return value
 
 
@@ -33,9 +41,9 @@ def _offset(text: str) -> tuple[float, float]:
             raise ValueError
         x, y = (float(p) for p in parts)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected two numbers X,Y in mm, got {text!r}") from None
+        raise _refused(f"expected two numbers X,Y in mm, got {text!r}") from None
     if abs(x) > 20 or abs(y) > 20:
-        raise argparse.ArgumentTypeError(f"offsets beyond 20 mm are not a printer's error: {text}")
+        raise _refused(f"offsets beyond 20 mm are not a printer's error: {text}")
     return x, y
 
 
@@ -48,7 +56,7 @@ def _size(text: str) -> tuple[float, float]:
         if w <= 0 or h <= 0:
             raise ValueError
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected WxH in mm (e.g. 63x88), got {text!r}") from None
+        raise _refused(f"expected WxH in mm (e.g. 63x88), got {text!r}") from None
     return w, h
 
 
@@ -56,18 +64,19 @@ def _dpi(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of dots per inch, got {text!r}") from None
+        raise _refused(f"expected a whole number of dots per inch, got {text!r}") from None
     if not 50 <= value <= 1200:
-        raise argparse.ArgumentTypeError(f"must be between 50 and 1200, got {value}")
+        raise _refused(f"must be between 50 and 1200, got {value}")
     return value
 
 
 def _url(text: str) -> str:
     """An http(s) address without spaces: where the output folder will be uploaded."""
+    from urllib.parse import urlsplit
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.netloc or any(c.isspace() for c in text) \
             or len(text) > 1000:
-        raise argparse.ArgumentTypeError(f"expected an http:// or https:// address of at most 1000 "
+        raise _refused(f"expected an http:// or https:// address of at most 1000 "
                                          f"characters without spaces, got {text[:80]!r}")
     return text
 
@@ -78,7 +87,7 @@ def _paper(text: str) -> str:
     try:
         paper_size(text)
     except GeneratorError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        raise _refused(str(exc)) from None
     return text.lower().replace("×", "x").replace(" ", "")
 
 
@@ -88,45 +97,89 @@ def _shop(text: str) -> str:
     try:
         return profile(text).id
     except GeneratorError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        raise _refused(str(exc)) from None
 
 
 def _game(text: str) -> str:
     if text not in GAMES:
-        raise argparse.ArgumentTypeError(f"unknown game {text!r} (choose from {', '.join(GAMES)})")
+        raise _refused(f"unknown game {text!r} (choose from {', '.join(GAMES)})")
     return text
 
 
+#: ``-q`` and ``-v`` exclude each other.
+LOUD = ("--quiet", "--verbose")
+
+
+def _shared(out_default: str) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
+    """The options build, export-shop and deck share, as ``add_argument`` takes them: one list
+    that registers them with argparse and that :func:`quick_args` reads."""
+    return [
+        (("--paper",), dict(type=_paper, default="a4",
+                            help="a4 (default), letter, a3, tabloid, or WxH in mm (e.g. 320x450)")),
+        (("--out",), dict(metavar="DIR", default=out_default, help=f"output folder ({out_default})")),
+        (("--bleed",), dict(metavar="MM", type=_bleed, default=None, help="bleed around every face (3)")),
+        (("--back-offset",), dict(metavar="X,Y", type=_offset, default=(0.0, 0.0),
+                                  help="shift the backs by X,Y mm (read it off the calibration sheet)")),
+        (("--layout",), dict(choices=("duplex", "fold"), default="duplex",
+                             help="duplex: backs on the next page, printed double-sided (default); fold: "
+                                  "fronts and backs side by side on one side, to fold, glue and cut")),
+        (("--lang",), dict(choices=("es", "en"), default="es", help="es (default) or en")),
+        (("--ink-saver",), dict(action="store_true", help="no full-bleed backgrounds")),
+        (("--shop",), dict(metavar="PROFILE", type=_shop, default=None,
+                           help="also the images a print shop expects, a listing of quantities and a ZIP "
+                                "(profiles: mpc-poker, tgc-poker, generic-300)")),
+        (("-q", "--quiet"), dict(action="store_true", help="no progress bar, no summary line")),
+        (("-v", "--verbose"), dict(action="store_true", help="also list every file written")),
+        (("--no-markers",), dict(dest="markers", action="store_false",
+                                 help="leave out the scan markers of the scoring components")),
+        (("--png",), dict(metavar="DPI", type=_dpi, default=None,
+                          help="also one PNG per face and Tabletop Simulator sheets")),
+        (("--tts-url",), dict(metavar="URL", type=_url, default=None,
+                              help="with --png: the Tabletop Simulator objects load their images from "
+                                   "URL/<file> (where you upload the output folder) instead of this "
+                                   "computer's files")),
+    ]
+
+
 def _common(p: argparse.ArgumentParser, out_default: str) -> None:
+    import re
     # "--back-offset -1.5,2" must read as a value, not as an unknown option
     p._negative_number_matcher = re.compile(r"^-\d[\d.,]*$|^-\.\d[\d.,]*$")
-    p.add_argument("--paper", type=_paper, default="a4",
-                   help="a4 (default), letter, a3, tabloid, or WxH in mm (e.g. 320x450)")
-    p.add_argument("--out", metavar="DIR", default=out_default, help=f"output folder ({out_default})")
-    p.add_argument("--bleed", metavar="MM", type=_bleed, default=None, help="bleed around every face (3)")
-    p.add_argument("--back-offset", metavar="X,Y", type=_offset, default=(0.0, 0.0),
-                   help="shift the backs by X,Y mm (read it off the calibration sheet)")
-    p.add_argument("--layout", choices=("duplex", "fold"), default="duplex",
-                   help="duplex: backs on the next page, printed double-sided (default); fold: "
-                        "fronts and backs side by side on one side, to fold, glue and cut")
-    p.add_argument("--lang", choices=("es", "en"), default="es", help="es (default) or en")
-    p.add_argument("--ink-saver", action="store_true", help="no full-bleed backgrounds")
-    p.add_argument("--shop", metavar="PROFILE", type=_shop, default=None,
-                   help="also the images a print shop expects, a listing of quantities and a ZIP "
-                        "(profiles: mpc-poker, tgc-poker, generic-300)")
     loud = p.add_mutually_exclusive_group()
-    loud.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary line")
-    loud.add_argument("-v", "--verbose", action="store_true", help="also list every file written")
-    p.add_argument("--no-markers", dest="markers", action="store_false",
-                   help="leave out the scan markers of the scoring components")
-    p.add_argument("--png", metavar="DPI", type=_dpi, default=None,
-                   help="also one PNG per face and Tabletop Simulator sheets")
-    p.add_argument("--tts-url", metavar="URL", type=_url, default=None,
-                   help="with --png: the Tabletop Simulator objects load their images from URL/<file> "
-                        "(where you upload the output folder) instead of this computer's files")
+    for flags, keywords in _shared(out_default):
+        (loud if flags[-1] in LOUD else p).add_argument(*flags, **keywords)
+
+
+#: ``ludoteca deck``'s own arguments (before the shared ones), and what it sets besides them.
+DECK_ARGUMENTS: list[tuple[tuple[str, ...], dict[str, Any]]] = [
+    (("data",), dict(metavar="DATA", nargs="?", help="a .csv (with header) or .yaml list of cards")),
+    (("--init",), dict(metavar="DIR", default=None,
+                       help="copy the example deck (cartas.csv, card.svg.j2, back.svg.j2) into DIR and stop")),
+    (("--template",), dict(metavar="FACE.svg.j2", default=None,
+                           help="the face template (default: the packaged example face)")),
+    (("--back",), dict(metavar="BACK.svg.j2", default=None, help="the back template")),
+    (("--size",), dict(metavar="WxH", type=_size, default=None,
+                       help="card size in mm (default: the deck item of sheets.yaml, 63x88)")),
+]
+DECK_OUT = "output/deck"
+
+
+def _deck_defaults() -> dict[str, Any]:
+    return dict(func=run_deck, quick_exit=True,     # every file written and closed when it returns
+                imports=("ludoteca.generator.build", "ludoteca.generator.deck"))
+
+
+def quick_args(argv: list[str]):
+    """``ludoteca deck ...`` read without argparse when :func:`ludoteca.cli.quick_parse` can
+    (the same arguments argparse gives); None for any other command line."""
+    if not argv or argv[0] != "deck":
+        return None
+    from ludoteca.cli import quick_parse
+    return quick_parse("deck", argv[1:], DECK_ARGUMENTS + _shared(DECK_OUT), LOUD, _deck_defaults())
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    import argparse
     p = sub.add_parser("build", help="make the print-and-play PDFs",
                        description="Make print-ready PDF sheets of every component, a manifest "
                                    "and a print guide.")
@@ -158,17 +211,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                               "--back my-deck/back.svg.j2\n"
                               "Each column of the data is a variable of the template ({{ name }}, "
                               "{{ cost }}).\nWithout --template, the packaged example face is used.")
-    d.add_argument("data", metavar="DATA", nargs="?", help="a .csv (with header) or .yaml list of cards")
-    d.add_argument("--init", metavar="DIR", default=None,
-                   help="copy the example deck (cartas.csv, card.svg.j2, back.svg.j2) into DIR and stop")
-    d.add_argument("--template", metavar="FACE.svg.j2", default=None,
-                   help="the face template (default: the packaged example face)")
-    d.add_argument("--back", metavar="BACK.svg.j2", default=None, help="the back template")
-    d.add_argument("--size", metavar="WxH", type=_size, default=None,
-                   help="card size in mm (default: the deck item of sheets.yaml, 63x88)")
-    _common(d, "output/deck")
-    d.set_defaults(func=run_deck, quick_exit=True,   # every file written and closed when it returns
-                   imports=("ludoteca.generator.build", "ludoteca.generator.deck"))
+    for flags, keywords in DECK_ARGUMENTS:
+        d.add_argument(*flags, **keywords)
+    _common(d, DECK_OUT)
+    d.set_defaults(**_deck_defaults())
 
 
 def _options(args: argparse.Namespace):

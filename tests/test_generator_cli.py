@@ -204,3 +204,33 @@ def test_a_deck_process_imports_its_modules_then_freezes_them_and_turns_the_coll
         gc.unfreeze()
         if not was:
             gc.disable()
+
+
+#: deck command lines read without argparse: each must give what argparse gives
+QUICK = [["deck"], ["deck", "x.csv"], ["deck", "--init", "mine"],
+         ["deck", "x.csv", "--template", "t.svg.j2", "--paper", "a4", "--out", "o"],
+         ["deck", "--template", "t", "x.csv", "--back", "b", "-q", "--quiet"],
+         ["deck", "x.csv", "--paper", "A4", "--paper", "100x150", "--bleed", "2", "--back-offset", "1,2",
+          "--layout", "fold", "--lang", "en", "--ink-saver", "--no-markers", "--png", "150",
+          "--tts-url", "https://x.example/k", "--size", "63x88", "--shop", "mpc-poker", "-v"]]
+#: ... and lines left to argparse, which reads them (or refuses them) in its own way
+ARGPARSE = [["deck", "--paper=a4", "x"], ["deck", "--temp", "t", "x"], ["deck", "x", "y"], ["deck", "-q", "-v"],
+            ["deck", "--back-offset", "-1,2", "x"], ["deck", "--paper", "zz"], ["deck", "--layout", "x"],
+            ["deck", "--", "x"], ["deck", "-h"], ["deck", "x", "--out"], ["deck", "-qv"], ["deck", "-"],
+            ["build"], ["export-shop", "mpc-poker"], ["validate"]]
+
+
+@pytest.mark.parametrize("argv", QUICK + ARGPARSE)
+def test_a_deck_line_read_without_argparse_gives_what_argparse_gives(argv, capsys):
+    from ludoteca.cli import build_parser
+    from ludoteca.generator.cli import quick_args
+    quick = quick_args(argv)
+    assert (quick is None) is (argv in ARGPARSE)
+    if quick is not None:
+        assert vars(quick) == vars(build_parser(argv[0]).parse_args(argv))
+
+
+def test_a_deck_line_argparse_refuses_is_refused_in_its_words(capsys):
+    code, err = _run(capsys, ["deck", "x.csv", "-q", "--verbose"])
+    assert code == 2 and err.strip().splitlines() == [
+        "ludoteca deck: error: argument -v/--verbose: not allowed with argument -q/--quiet"]
