@@ -19,9 +19,10 @@ from ludoteca.generator import binding
 #: the kit's value classes are generator.record's, not dataclasses (with inspect, ast and dis);
 #: packing is for the kit's tokens, never a deck's cards; traceback (with linecache, tokenize and
 #: textwrap) only for a face Jinja renders over its budget; argparse (with gettext and locale) only
-#: for a command line ludoteca.cli.quick_parse leaves to it.
+#: for a command line ludoteca.cli.quick_parse leaves to it; the files are synced on _thread's
+#: threads, not threading's.
 HEAVY = {"concurrent.futures", "logging", "queue", "dataclasses", "ludoteca.generator.pack",
-         "traceback", "tokenize", "textwrap", "argparse", "gettext", "locale"}
+         "traceback", "tokenize", "textwrap", "argparse", "gettext", "locale", "threading"}
 
 
 def test_a_deck_run_as_a_process_leaves_every_file_whole_and_its_summary_said(tmp_path: Path) -> None:

@@ -357,3 +357,27 @@ def test_staged_files_and_their_folders_are_synced_before_the_journal(tmp_path, 
     assert {str(stage.root / "game" / "cards.pdf"), str(stage.root / "game"), str(stage.root),
             str(stage.root / "manifest.json"), str(out)} <= before
     assert (out / "game" / "cards.pdf").read_bytes() == b"%PDF-1.5 joined"
+
+
+def test_staged_files_are_all_synced_on_threads_and_the_first_error_is_raised(tmp_path, monkeypatch):
+    """_sync_files spreads the files over threads it joins before returning: every file is
+    synced once, and an error met on any thread is raised here."""
+    import threading
+
+    from ludoteca.generator import staging
+    files = [tmp_path / f"f{i}" for i in range(6)]
+    seen: list[tuple[str, int]] = []
+
+    def sync(path: Path) -> None:
+        seen.append((path.name, threading.get_ident()))
+        if path.name == "f4":
+            raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(staging, "_sync_file", sync)
+    with pytest.raises(OSError, match="Input/output"):
+        staging._sync_files(files, threads=3)
+    assert sorted(name for name, _ in seen) == sorted(f.name for f in files)   # joined: all done
+    seen.clear()
+    monkeypatch.setattr(staging, "_sync_file", lambda path: seen.append((path.name, threading.get_ident())))
+    staging._sync_files(files[:4], threads=8)
+    assert sorted(name for name, _ in seen) == ["f0", "f1", "f2", "f3"]
