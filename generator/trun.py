@@ -608,9 +608,20 @@ def t_sequence(value: Any) -> bool:
     return True
 
 
+_Number: type | None = None       # numbers.Number, imported by the first ``is number`` test
+
+
+def t_number(value: Any) -> bool:
+    """Jinja's ``number`` test; numbers (~0.4 ms) is imported by the first template that asks."""
+    global _Number
+    if _Number is None:
+        from numbers import Number
+        _Number = Number
+    return isinstance(value, _Number)
+
+
 def _namespace(sandboxed: bool) -> dict:
     """What a compiled template's code sees besides its own names."""
-    from numbers import Number
     from collections import abc
     space = {
         "UNDEF": UNDEF, "MISS": MISS, "UNSURE": UNSURE, "Current": Current, "Markup": Markup, "escape": esc,
@@ -631,7 +642,7 @@ def _namespace(sandboxed: bool) -> dict:
         "t_none": lambda v: v is None,
         "t_odd": lambda v: v % 2 == 1,
         "t_even": lambda v: v % 2 == 0,
-        "t_number": lambda v: isinstance(v, Number),
+        "t_number": t_number,
         "t_string": lambda v: isinstance(v, str),
         "t_mapping": lambda v: isinstance(v, abc.Mapping),
         "t_sequence": t_sequence,

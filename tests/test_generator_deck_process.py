@@ -20,9 +20,9 @@ from ludoteca.generator import binding
 #: packing is for the kit's tokens, never a deck's cards; traceback (with linecache, tokenize and
 #: textwrap) only for a face Jinja renders over its budget; argparse (with gettext and locale) only
 #: for a command line ludoteca.cli.quick_parse leaves to it; the files are synced on _thread's
-#: threads, not threading's.
+#: threads, not threading's; numbers only for a template's ``is number``.
 HEAVY = {"concurrent.futures", "logging", "queue", "dataclasses", "ludoteca.generator.pack",
-         "traceback", "tokenize", "textwrap", "argparse", "gettext", "locale", "threading"}
+         "traceback", "tokenize", "textwrap", "argparse", "gettext", "locale", "threading", "numbers"}
 
 
 def test_a_deck_run_as_a_process_leaves_every_file_whole_and_its_summary_said(tmp_path: Path) -> None:
