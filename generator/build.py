@@ -225,6 +225,10 @@ def component_key(comp: Component, opts: Options, templates: str) -> str:
     digest = hashlib.sha256(blob.encode("utf-8"))
     for faces in (comp.fronts, comp.backs or []):     # face by face: a huge deck is never whole
         digest.update(b"\0faces")
+        feed = getattr(faces, "feed", None)           # a CSV deck's: its rows' bytes, not its faces
+        if feed is not None:
+            feed(digest)
+            continue
         for f in faces:
             digest.update(json.dumps((f.template, f.context, f.name), sort_keys=True,
                                      default=str).encode("utf-8") + b"\n")

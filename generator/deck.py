@@ -382,20 +382,36 @@ class CsvFaces(Sequence):
         for start in range(0, len(self), self.CHUNK):
             yield from self._run(start, min(len(self), start + self.CHUNK))
 
+    def feed(self, digest) -> None:
+        """Add to ``digest`` (a hashlib object) all these faces are made of: the template, the
+        file's name, how it is read, where each row is and the rows' bytes.  What
+        :func:`~.build.component_key` hashes of a CSV deck, without making its faces (the same
+        bytes make the same faces)."""
+        digest.update(repr((self.template, self.back, str(self.path), self.fmt.encoding, self.fmt.delimiter,
+                            self.fmt.columns)).encode("utf-8", "surrogatepass"))
+        digest.update(self.rows.tobytes())
+        if self.rows:
+            digest.update(self._bytes(0, len(self.rows) // 4 - 1))
+
+    def _bytes(self, first: int, last: int) -> bytes:
+        """The bytes of rows ``first`` to ``last`` (whole rows), read from the file unless it changed."""
+        rows = self.rows
+        try:
+            with open(self.path, "rb") as fh:
+                if (os.fstat(fh.fileno()).st_size, os.fstat(fh.fileno()).st_mtime_ns) != self.stamp:
+                    raise GeneratorError(f"{self.path}: changed while the deck was built; build again")
+                fh.seek(rows[4 * first])
+                return fh.read(rows[4 * last + 1] - rows[4 * first])
+        except OSError as exc:
+            raise GeneratorError(f"{self.path}: cannot read it ({exc.strerror or exc})") from None
+
     def _run(self, start: int, stop: int) -> list[Face]:
         """Faces ``start`` to ``stop`` (stop > start), read from the rows that hold them."""
         rows = self.rows
         upto = memoryview(rows)[3::4]
         first = bisect.bisect_right(upto, start)
         last = bisect.bisect_left(upto, stop)
-        try:
-            with open(self.path, "rb") as fh:
-                if (os.fstat(fh.fileno()).st_size, os.fstat(fh.fileno()).st_mtime_ns) != self.stamp:
-                    raise GeneratorError(f"{self.path}: changed while the deck was built; build again")
-                fh.seek(rows[4 * first])
-                raw = fh.read(rows[4 * last + 1] - rows[4 * first])
-        except OSError as exc:
-            raise GeneratorError(f"{self.path}: cannot read it ({exc.strerror or exc})") from None
+        raw = self._bytes(first, last)
         faces: list[Face] = []
         before = upto[first - 1] if first else 0
         found = _csv_rows(self.path, None, raw, self.fmt, rows[4 * first + 2])[1]

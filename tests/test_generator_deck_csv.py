@@ -286,3 +286,25 @@ def test_reading_a_csv_deck_never_holds_the_whole_file(tmp_path):
     assert len(comp.fronts) == 2000
     assert len(data) > 130_000 and peak - held < 100_000, (peak, held, len(data))
 
+
+
+def test_a_csv_decks_cache_key_is_made_of_its_rows_bytes_without_making_its_faces(tmp_path, monkeypatch):
+    """build.component_key hashes a CSV deck's rows as bytes (CsvFaces.feed): no face is made
+    for it (the deck's faces were made once more for the key alone), and any change a face would
+    show (a cell, a row's line, the template, a back) still changes the key."""
+    from ludoteca.generator.build import component_key
+    from ludoteca.generator.model import Options
+
+    def key(data: bytes, template: str = "face.svg.j2", back: str | None = None, name: str = "cards.csv") -> str:
+        comp = deck_component(_csv(tmp_path, data, name), template, back, (63.0, 88.0))
+        return component_key(comp, Options(), "templates")
+
+    data = b"id,name,count\n1,Ana,2\n2,Eva,\n"
+    first = key(data)
+    monkeypatch.setattr(deck, "_face", lambda *a: pytest.fail("a face made for the key"))
+    assert key(data) == first
+    assert key(data, name="other.csv") != first
+    others = {key(b"id,name,count\n1,Ana,2\n2,Eve,\n"), key(b"id,name,count\n1,Ana,3\n2,Eva,\n"),
+              key(b"id,name,count\n\n1,Ana,2\n2,Eva,\n"), key(data, "other.svg.j2"), key(data, back="back.svg.j2"),
+              key(b"id;name;count\n1;Ana;2\n2;Eva;\n")}
+    assert first not in others and len(others) == 6
