@@ -263,7 +263,7 @@ def _remember(laid: Laid, key: str) -> dict:
 
 
 VARIANT = ("lang", "paper", "ink_saver", "bleed_mm", "layout", "back_offset_mm")
-_TMP = re.compile(r"^\..+\.(\d+)\.tmp$")
+_TMP = r"^\..+\.(\d+)\.tmp$"       # compiled at its first use: most builds find no such file
 
 
 def variant(opts: Options) -> dict:
@@ -311,7 +311,7 @@ def remove_stale_temporaries(out_dir: Path) -> int:
     """Delete ``.NAME.PID.tmp`` files left by builds that were killed (their process is gone)."""
     removed = 0
     for path in out_dir.rglob(".*.tmp"):
-        match = _TMP.match(path.name)
+        match = re.match(_TMP, path.name)
         if match is None or not path.is_file():
             continue
         pid = int(match.group(1))

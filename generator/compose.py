@@ -13,9 +13,10 @@ from .units import num
 #: the drawing engine's version, in every page's and file's cache key: bump it when the SVG -> PDF
 #: path changes in a way the hashes of the inputs cannot see
 ENGINE_VERSION = "7"
-_XML_HEAD = re.compile(r"^\s*(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?", re.S)
-_ID = re.compile(r'\bid="([^"]+)"')
-_REF = re.compile(r'(url\(#|href="#)([^)"]+)')
+#: What :func:`nest` rewrites, compiled at its first use (re's own cache): a deck never nests.
+_XML_HEAD = r"(?s)^\s*(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?"
+_ID = r'\bid="([^"]+)"'
+_REF = r'(url\(#|href="#)([^)"]+)'
 
 
 @record(slots=True)
@@ -41,10 +42,10 @@ class Page:
 def nest(face_svg: str, x: float, y: float, w: float, h: float, prefix: str) -> str:
     """A face's SVG document placed at (x, y) with size (w, h) mm, its ids made unique (a
     rulebook's scene nests the kit's faces in one picture)."""
-    body = with_root(_XML_HEAD.sub("", face_svg, count=1), x=num(x), y=num(y), width=num(w), height=num(h))
+    body = with_root(re.sub(_XML_HEAD, "", face_svg, count=1), x=num(x), y=num(y), width=num(w), height=num(h))
     if 'id="' in body:
-        body = _ID.sub(lambda m: f'id="{prefix}{m.group(1)}"', body)
-        body = _REF.sub(lambda m: f"{m.group(1)}{prefix}{m.group(2)}", body)
+        body = re.sub(_ID, lambda m: f'id="{prefix}{m.group(1)}"', body)
+        body = re.sub(_REF, lambda m: f"{m.group(1)}{prefix}{m.group(2)}", body)
     return body
 
 

@@ -25,7 +25,8 @@ def data() -> dict:
     return owndata.load(Path(__file__).with_name("sheets.yaml"))
 
 
-_CUSTOM = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(?:mm)?\s*$", re.I)
+#: A paper given as WxH, compiled at its first use (re's own cache): a named paper never needs it.
+_CUSTOM = r"(?i)^\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(?:mm)?\s*$"
 
 
 def paper_size(paper: str) -> tuple[float, float]:
@@ -39,7 +40,7 @@ def paper_size(paper: str) -> tuple[float, float]:
     if key in papers:
         w, h = papers[key]["size"]
         return float(w), float(h)
-    match = _CUSTOM.match(paper)
+    match = re.match(_CUSTOM, paper)
     if match is None:
         raise GeneratorError(f"unknown paper '{paper}' (choose {', '.join(papers)} or WxH in mm)")
     w, h = float(match.group(1)), float(match.group(2))

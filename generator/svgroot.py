@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import re
 
-ROOT = re.compile(r"<svg\b[^>]*>", re.S)
+ROOT = r"(?s)<svg\b[^>]*>"        # compiled at its first use (re's own cache): a deck's run makes none
 
 
 @functools.cache
@@ -21,7 +21,7 @@ def with_root(svg: str, **values: str) -> str:
     >>> with_root('<?xml?><svg width="1" id="a"><rect width="2"/></svg>', width="5mm", height="4mm")
     '<?xml?><svg width="5mm" height="4mm" id="a"><rect width="2"/></svg>'
     """
-    match = ROOT.search(svg)
+    match = re.search(ROOT, svg)
     if not match:
         raise ValueError("a face template did not produce an <svg> element")
     tag = _attributes(tuple(values)).sub("", match.group(0))

@@ -262,8 +262,10 @@ def _user_folders(roots: tuple[str, ...]) -> tuple[Path, ...]:
     return tuple(base for base in (Path(root).resolve() for root in roots) if base != _kit_templates())
 
 
-_REFERENCE = re.compile(r"""(?P<head>\b(?:xlink:)?href\s*=\s*)(?P<q>["'])(?P<ref>[^"']*)(?P=q)"""
-                        r"""|(?P<url>url\(\s*(?P<uq>["']?)(?P<uref>[^"')]*)(?P=uq)\s*\))""")
+#: An href or url() of a face, compiled at its first use (re's own cache): only faces that refer to
+#: something need it.
+_REFERENCE = (r"""(?P<head>\b(?:xlink:)?href\s*=\s*)(?P<q>["'])(?P<ref>[^"']*)(?P=q)"""
+              r"""|(?P<url>url\(\s*(?P<uq>["']?)(?P<uref>[^"')]*)(?P=uq)\s*\))""")
 _MIME = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
          ".svg": "image/svg+xml", ".webp": "image/webp", ".ttf": "font/ttf", ".otf": "font/otf",
          ".woff": "font/woff", ".woff2": "font/woff2"}
@@ -337,7 +339,7 @@ def embed_references(svg: str, folder: Path, template: str, warn: Callable[[str]
         new = resolve(m.group("uref"))
         return m.group(0) if new is None else (f'url("{new}")' if new != LEFT_OUT else "none")
 
-    return _REFERENCE.sub(replace, svg)
+    return re.sub(_REFERENCE, replace, svg)
 
 
 _SVG_ROOT = re.compile(r"<svg\b", re.I)
