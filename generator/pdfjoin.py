@@ -12,6 +12,7 @@ PDFs (each carrying what its page uses).
 
 from __future__ import annotations
 
+import codecs
 import collections
 import hashlib
 import re
@@ -301,7 +302,8 @@ def text_string(text: str) -> bytes:
     if text.isascii():
         raw = text.encode("ascii")
         return b"(" + raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)") + b")"
-    return b"<FEFF" + text.encode("utf-16-be").hex().upper().encode() + b">"
+    # codecs' own encoder: the codec "utf-16-be" is looked up and its module imported (~0.3 ms)
+    return b"<FEFF" + codecs.utf_16_be_encode(text)[0].hex().upper().encode() + b">"
 
 
 def split(data: bytes | Source) -> list[bytes]:

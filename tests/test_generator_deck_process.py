@@ -20,9 +20,11 @@ from ludoteca.generator import binding
 #: packing is for the kit's tokens, never a deck's cards; traceback (with linecache, tokenize and
 #: textwrap) only for a face Jinja renders over its budget; argparse (with gettext and locale) only
 #: for a command line ludoteca.cli.quick_parse leaves to it; the files are synced on _thread's
-#: threads, not threading's; numbers only for a template's ``is number``.
+#: threads, not threading's; numbers only for a template's ``is number``; a PDF's title in UTF-16 is
+#: written by codecs' own encoder, without the codec's module.
 HEAVY = {"concurrent.futures", "logging", "queue", "dataclasses", "ludoteca.generator.pack",
-         "traceback", "tokenize", "textwrap", "argparse", "gettext", "locale", "threading", "numbers"}
+         "traceback", "tokenize", "textwrap", "argparse", "gettext", "locale", "threading", "numbers",
+         "encodings.utf_16_be"}
 
 
 def test_a_deck_run_as_a_process_leaves_every_file_whole_and_its_summary_said(tmp_path: Path) -> None:
