@@ -154,7 +154,7 @@ def _csv_rows(path: Path, notes: list[str] | None, raw: bytes | None = None,
     return fmt, itertools.chain([head] if head is not None else [], found)
 
 
-_LONE_CR = re.compile(rb"\r(?!\n)")
+_LONE_CR = rb"\r(?!\n)"        # compiled at its first use (re's own cache): most files have none
 
 
 def _split_lone_cr(lines: Iterator[bytes]) -> Iterator[bytes]:
@@ -162,8 +162,13 @@ def _split_lone_cr(lines: Iterator[bytes]) -> Iterator[bytes]:
     file opened with ``newline=""`` gives (``\\n``, ``\\r\\n`` and ``\\r`` end a line), in an
     encoding where those bytes are only those characters (UTF-8, Windows-1252, Latin-1)."""
     for line in lines:
+        first = line.find(b"\r")
+        if first < 0 or first == len(line) - 1 or first == len(line) - 2 and line[-1:] == b"\n":
+            if line:
+                yield line                  # no \r, or only the line's own end (\r, \r\n)
+            continue
         start = 0
-        for match in _LONE_CR.finditer(line):
+        for match in re.finditer(_LONE_CR, line):
             yield line[start:match.end()]
             start = match.end()
         if start < len(line):

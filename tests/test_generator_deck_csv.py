@@ -308,3 +308,19 @@ def test_a_csv_decks_cache_key_is_made_of_its_rows_bytes_without_making_its_face
               key(b"id,name,count\n\n1,Ana,2\n2,Eva,\n"), key(data, "other.svg.j2"), key(data, back="back.svg.j2"),
               key(b"id;name;count\n1;Ana;2\n2;Eva;\n")}
     assert first not in others and len(others) == 6
+
+
+def test_lone_carriage_returns_split_lines_as_the_pattern_says_for_every_short_line():
+    """_split_lone_cr looks for a pattern only in a line with a \\r before its own end: every line
+    of up to six bytes of a, \\r and \\n is cut where the lone-\\r pattern cuts it."""
+    import itertools
+    import re
+
+    def by_pattern(line: bytes) -> list[bytes]:
+        cuts = [m.end() for m in re.finditer(rb"\r(?!\n)", line)]
+        return [line[a:b] for a, b in zip([0] + cuts, cuts + [len(line)]) if a < b]
+
+    for size in range(7):
+        for parts in itertools.product((b"a", b"\r", b"\n"), repeat=size):
+            line = b"".join(parts)
+            assert list(deck._split_lone_cr([line])) == by_pattern(line), line
