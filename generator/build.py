@@ -108,8 +108,10 @@ def plan_streamed(comp: Component, opts: Options, roots: tuple[str, ...], notes:
     """A big grid component, slice by slice: render the slice's faces, lay out its sheets,
     send its pages to be rendered into the cache, then keep only each page's key and boxes.
 
-    Memory holds one slice of SVG at a time, whatever the size of the deck.
+    Memory holds one slice of SVG at a time, whatever the size of the deck; what it freed is
+    handed back to the system after each slice (:func:`.heap.give_back`).
     """
+    from .heap import give_back
     from .layout import per_sheet
     if comp.backs is not None and len(comp.backs) != len(comp.fronts):
         raise GeneratorError(f"{comp.game}/{comp.id}: {len(comp.backs)} backs for "
@@ -117,7 +119,7 @@ def plan_streamed(comp: Component, opts: Options, roots: tuple[str, ...], notes:
     n = per_sheet(comp, opts)
     step = n * STREAM_SHEETS
     pages: list[Page] = []
-    shared: dict[tuple, tuple] = {}
+    shared: dict = {}
     first: Laid | None = None
     for start in range(0, len(comp.fronts), step):
         stop = start + step
@@ -127,13 +129,17 @@ def plan_streamed(comp: Component, opts: Options, roots: tuple[str, ...], notes:
         laid = lay_out(comp, fronts, backs, opts, first_sheet=start // n)
         del fronts, backs
         sender.send(laid.pages)
-        for page in laid.pages:            # kept: the key, and boxes shared by equal pages
+        for page in laid.pages:            # kept: the key, and boxes (and group) shared by equal pages
             page.svg, page.overlay, page.faces = "", "", []
+            page.group = shared.setdefault(page.group, page.group)
             page.size, page.trimbox, page.bleedbox = (shared.setdefault(page.size, page.size),
                                                       shared.setdefault(page.trimbox, page.trimbox),
                                                       shared.setdefault(page.bleedbox, page.bleedbox))
         pages += laid.pages
-        first = first or laid
+        if first is None:                  # its shape, not its faces' SVG (laid.fronts)
+            first = Laid([], 0, laid.item, laid.gutter, laid.grid, folded=laid.folded)
+        del laid
+        give_back()
     return Laid(pages, -(-len(comp.fronts) // n), first.item, first.gutter, first.grid,
                 folded=first.folded)
 

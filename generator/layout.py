@@ -51,8 +51,9 @@ def lay_out(comp: Component, fronts: list[str], backs: list[str] | None, opts: O
         laid = make(comp, fronts, backs, opts, first_sheet) if comp.layout == "grid" else \
             make(comp, fronts, backs, opts)
         laid.fronts, laid.backs = fronts, backs
+        group = f"{comp.game}/{comp.id}"      # one text for all (a huge deck keeps its pages)
         for page in laid.pages:
-            page.group = f"{comp.game}/{comp.id}"
+            page.group = group
         return laid
     raise GeneratorError(f"{comp.game}/{comp.id}: unknown layout '{comp.layout}' "
                          "(grid, page, board or pack)")
