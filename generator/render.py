@@ -106,16 +106,23 @@ class Cache:
         self.index[rel] = {"key": key, "size": st.st_size, "mtime_ns": st.st_mtime_ns}
 
     def prune(self, keep: set[str]) -> int:
-        """Delete cached pages that no remembered component and no page in ``keep`` uses."""
+        """Delete cached pages that no remembered component and no page in ``keep`` uses.
+
+        The folder is read an entry at a time (a glob listed a huge deck's thousands of pages
+        at once, the last peak of its build)."""
         for name, memo in self.index.items():
             if name.startswith("component:"):
-                keep |= {entry[0] for entry in memo.get("pages", [])}
+                keep.update(entry[0] for entry in memo.get("pages", []))
         removed = 0
-        if self.pages.is_dir():
-            for path in self.pages.glob("*.pdf"):
-                if path.stem not in keep:
-                    path.unlink(missing_ok=True)
-                    removed += 1
+        try:
+            with os.scandir(self.pages) as entries:
+                for entry in entries:
+                    stem, dot, suffix = entry.name.rpartition(".")
+                    if dot and suffix == "pdf" and stem not in keep and entry.is_file():
+                        Path(entry.path).unlink(missing_ok=True)
+                        removed += 1
+        except FileNotFoundError:
+            pass
         return removed
 
     def save_index(self) -> None:
