@@ -126,7 +126,6 @@ def test_pages_no_longer_used_are_pruned_from_the_cache(tmp_path):
     assert len(after) == len(before) == 1 and after != before
 
 
-
 def test_pruning_a_huge_deck_s_pages_reads_the_folder_an_entry_at_a_time(tmp_path, monkeypatch):
     import tracemalloc
     from ludoteca.generator.render import Cache
@@ -147,6 +146,7 @@ def test_pruning_a_huge_deck_s_pages_reads_the_folder_an_entry_at_a_time(tmp_pat
     assert removed == 600
     assert sorted(p.name for p in cache.pages.iterdir()) == sorted([".x.pdf.123.tmp"] + [f"{n}.pdf" for n in keep])
     assert peak < 100_000, peak          # listed whole, 1,200 entries held about 440 KB
+
 
 def test_the_cache_lives_in_the_user_cache_folder_never_in_the_kit(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
@@ -235,7 +235,7 @@ def test_the_cache_index_is_written_as_it_is_encoded(tmp_path):
     cache = Cache(tmp_path / "kit")
     box = [10.5, 12.0, 189.0, 264.0]
     cache.index["component:deck/cards.pdf"] = {"key": "k", "pages": [
-        [f"{i:032x}", [210.0, 297.0], box, box, f"deck/cards sheet {i + 1}"] for i in range(1200)]}
+        [f"{i:032x}", [210.0, 297.0], box, box, f"deck/cards sheet {i + 1}"] for i in range(3000)]}
     tracemalloc.start()
     try:
         cache.save_index()
