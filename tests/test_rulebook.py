@@ -192,12 +192,34 @@ def test_the_least_pages_of_the_tight_setting_are_never_more_than_it_takes(catal
     the usual one) cannot save a sheet: that least must never be more than the count."""
     from ludoteca.generator.rulebook import Book
     from ludoteca.generator.rulebook.content import blocks
-    from ludoteca.generator.rulebook.typeset import _set, pages_set
+    from ludoteca.generator.rulebook.typeset import _Least, _set, pages_set
     parts = blocks(catalog[game], "es", catalog)
     book = Book("", "", "es", "", "#000000", booklet_page_mm("a4"))
-    least: list[int] = []
+    least = _Least()
     pages = _set(parts, book, draw=False, least=least)[2]
-    assert 4 < least[0] <= pages_set(parts, book, tight=True) <= pages
+    assert 4 < least.pages <= pages_set(parts, book, tight=True) <= pages
+
+
+def test_counting_the_tight_setting_stops_once_it_cannot_save_a_sheet(catalog, monkeypatch):
+    """Ciudadelas takes 9 pages either way (at least 8 tight, so the count runs): counting its
+    tight setting stops before its last pages once the pages filled and the least of the blocks
+    left pass 8, and a limit it can keep to never stops it (the count is the pages it takes)."""
+    from ludoteca.generator.rulebook import Book
+    from ludoteca.generator.rulebook import typeset as ts
+    from ludoteca.generator.rulebook.content import blocks
+    parts = blocks(catalog["ciudadelas"], "es", catalog)
+    book = Book("", "", "es", "", "#000000", booklet_page_mm("a4"))
+    least = ts._Least()
+    pages = ts._set(parts, book, draw=False, least=least)[2]
+    assert least.pages == 8 < pages == 9
+    ended: list[int] = []
+    rest = ts._Least.rest
+    monkeypatch.setattr(ts._Least, "rest", lambda self, started: ended.append(started) or rest(self, started))
+    assert ts.pages_set(parts, book, tight=True, limit=(least, pages)) == pages       # never stopped
+    assert len(ended) == pages
+    ended.clear()
+    assert ts.pages_set(parts, book, tight=True, limit=(least, 8)) > 8                 # stopped early
+    assert len(ended) < pages - 1
 
 
 @pytest.mark.parametrize("paper", sorted(PAPERS))

@@ -352,21 +352,68 @@ def fit_booklet(blocks: list[Block], book: Book) -> bytes:
     booklet: a booklet has a multiple of 4 pages, so a book one page over 8 would print 3 blank
     pages at its end, where a slightly tighter setting fits it in 8."""
     from .impose import padded
-    least: list[int] = []
+    least = _Least()
     pdf, placed, pages = _set(blocks, book, least=least)
     # the tighter setting is only counted (laid out, never drawn), and set whole if it is kept;
-    # not even counted when it cannot take fewer pages than a sheet less (``least``)
-    if padded(pages) != pages and padded(least[0]) < padded(pages) \
-            and padded(pages_set(blocks, book, tight=True)) < padded(pages):
+    # not even counted when it cannot take fewer pages than a sheet less (``least``), and the
+    # count stops as soon as the pages it has filled and the least of the rest pass that
+    target = padded(pages) - 4
+    if padded(pages) != pages and least.pages <= target \
+            and pages_set(blocks, book, tight=True, limit=(least, target)) <= target:
         pdf, placed, pages = _set(blocks, book, tight=True)
     return _draw_pictures(pdf, placed)          # the pictures drawn once, on the setting kept
 
 
-def pages_set(blocks: list[Block], book: Book, tight: bool = False) -> int:
+def pages_set(blocks: list[Block], book: Book, tight: bool = False,
+              limit: tuple[_Least, int] | None = None) -> int:
     """How many pages :func:`typeset` sets the blocks on, found by laying them out without
     drawing or writing anything (where a page breaks depends only on the sizes each block
-    wraps to): about a third of the cost of setting them."""
-    return _set(blocks, book, tight, draw=False)[2]
+    wraps to): about a third of the cost of setting them.  ``limit`` (the tight setting only):
+    (the least of the usual setting, a page count): the count stops, giving a number over that
+    count, as soon as it knows it will pass it."""
+    return _set(blocks, book, tight, draw=False, limit=limit)[2]
+
+
+class _Over(Exception):
+    """A count stopped: the setting takes more pages than its limit (reportlab makes a new
+    exception of this class with its own words added, so it carries nothing)."""
+
+
+class _Least:
+    """What setting a book as usual tells of its tight setting: the least height (points) each
+    top-level block takes in it and the run of pages (between page breaks) it is in; the fewest
+    pages it can take (``pages``, :func:`_least_pages`) and the frame's height."""
+
+    def __init__(self) -> None:
+        self.shares: list[float] = []
+        self.runs: list[int] = []
+        self.frame_h = 0.0
+        self.pages = 0
+
+    def rest(self, started: int) -> int:
+        """The fewest pages the blocks from ``started`` on can take, on pages of their own."""
+        heights: dict[int, float] = {}
+        for share, run in zip(self.shares[started:], self.runs[started:]):
+            heights[run] = heights.get(run, 0.0) + share
+        return _least_pages(list(heights.values()), self.frame_h)
+
+
+class _Started:
+    """Which top-level blocks of a build have been taken from its queue (placed or being
+    placed): reportlab takes them from the front and puts split parts back at the front, so the
+    blocks not started are always the queue's tail, in order."""
+
+    def __init__(self, blocks: list) -> None:
+        self.blocks = blocks
+        self.count = 0
+
+    def update(self, queue: list, skip: int = 0) -> int:
+        """The number of blocks started, ``queue`` being the build's (its first ``skip`` taken)."""
+        n = len(self.blocks)
+        while self.count < n and (len(queue) - skip < n - self.count
+                                  or queue[len(queue) - (n - self.count)] is not self.blocks[self.count]):
+            self.count += 1
+        return self.count
 
 
 def _plain(text: str) -> str:
@@ -384,11 +431,12 @@ def typeset(blocks: list[Block], book: Book, tight: bool = False) -> bytes:
 
 
 def _set(blocks: list[Block], book: Book, tight: bool = False, draw: bool = True,
-         least: list[int] | None = None) -> tuple[bytes, list[Placed], int]:
+         least: _Least | None = None, limit: tuple[_Least, int] | None = None) -> tuple[bytes, list[Placed], int]:
     """The blocks set as :func:`typeset` sets them, the pictures not yet drawn: the PDF, where
     each picture goes, and the number of pages.  ``draw=False``: only laid out, to count the
-    pages (no PDF: empty bytes).  ``least`` (the usual setting only): given the fewest pages the
-    tight setting can take (:func:`_least_pages`)."""
+    pages (no PDF: empty bytes).  ``least`` (the usual setting only): filled with what the tight
+    setting takes at least (:class:`_Least`).  ``limit``: see :func:`pages_set` (the count it
+    stopped at is the pages given)."""
     from reportlab.lib.colors import HexColor
     from reportlab.platypus import BaseDocTemplate, PageTemplate
     Frame = _frame_class(draw)
@@ -403,11 +451,18 @@ def _set(blocks: list[Block], book: Book, tight: bool = False, draw: bool = True
     cover = Frame(margin, bottom, w - 2 * margin, h - margin - bottom, id="cover",
                   leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
     runs: list[float] = [0.0]        # per run of pages between page breaks: its least tight height
+    placed: list[Placed] = []
+    queue = _flowables(blocks, book, styles, col_w, placed)     # reportlab takes them as it goes
+    started = _Started(list(queue))
     if least is not None:
         share = _shares(styles, _styles(book.accent, tight=True))
+        least.shares = [0.0] * len(queue)
+        least.runs = [0] * len(queue)
 
         def measured(flowable, used: float) -> None:
-            runs[-1] += share(flowable, used)
+            part = share(flowable, used)
+            runs[-1] += part
+            least.shares[started.count - 1] += part     # the block it is (a part of)
         for frame in frames + [cover]:
             frame.measured = measured
 
@@ -437,6 +492,27 @@ def _set(blocks: list[Block], book: Book, tight: bool = False, draw: bool = True
             runs.append(0.0)
             super().handle_pageBreak(slow)
 
+        def handle_flowable(self, flowables) -> None:
+            if flowables is not queue:                  # what hangs on a page's beginning
+                super().handle_flowable(flowables)
+                return
+            before = started.count
+            started.update(queue, 1)                    # the block at the front is being started
+            if least is not None:
+                least.runs[before:started.count] = [len(runs) - 1] * (started.count - before)
+            super().handle_flowable(queue)
+            if least is not None:                       # blocks kept with it, started with it
+                before = started.count
+                started.update(queue)
+                least.runs[before:started.count] = [len(runs) - 1] * (started.count - before)
+
+        def handle_pageEnd(self) -> None:
+            if limit is not None:
+                stopped[:] = [self.page + limit[0].rest(started.update(queue))]
+                if stopped[0] > limit[1]:
+                    raise _Over()
+            super().handle_pageEnd()
+
         def afterFlowable(self, flowable) -> None:
             mark = getattr(flowable, "_bookmark", None)
             if mark:
@@ -451,11 +527,15 @@ def _set(blocks: list[Block], book: Book, tight: bool = False, draw: bool = True
               topMargin=margin, bottomMargin=bottom, initialFontName="Vera", initialFontSize=BODY_PT)
     doc.addPageTemplates([PageTemplate("cover", [cover], onPage=on_cover),
                           PageTemplate("body", frames, onPage=on_page)])
-    placed: list[Placed] = []
     doc._doSave = draw                      # reportlab's switch: no PDF written when only counting
-    doc.build(_flowables(blocks, book, styles, col_w, placed))
+    stopped: list[int] = []         # the fewest pages a count stopped by ``limit`` knew of
+    try:
+        doc.build(queue)
+    except _Over:
+        return b"", placed, stopped[0]
     if least is not None:
-        least[:] = [_least_pages(runs, h - margin - bottom)]
+        least.frame_h = h - margin - bottom
+        least.pages = _least_pages(runs, least.frame_h)
     return out.getvalue(), placed, doc.page
 
 
