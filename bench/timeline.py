@@ -43,7 +43,9 @@ TIMED = {
                                     "booklet_of", "_measure", "start_documents", "_documents"],
     "ludoteca.generator.rulebook.content": ["blocks"],
     "ludoteca.generator.rulebook.common": ["scored_example"],
-    "ludoteca.generator.rulebook.typeset": ["_set", "_draw_pictures", "*_drawn", "pages_set"],
+    "ludoteca.generator.rulebook.typeset": ["_set", "_draw_pictures", "_pictured", "_written", "*_drawn",
+                                            "pages_set"],
+    "ludoteca.generator.rulebook.impose": ["impose", "impose_pages"],
     "ludoteca.generator.templating": ["_import_env", "*environment", "*render"],
     "ludoteca.generator.layout": ["*lay_out"],
 }

@@ -616,3 +616,27 @@ def test_an_art_edit_of_a_card_the_book_draws_changes_its_key(catalog):
     shown = [["buildings", False, 0]]
     assert _shown_key(edited, "gladiadores", opts, base, shown) != _shown_key(catalog, "gladiadores", opts, base, shown)
     assert _shown_key(edited, "gladiadores", opts, base, []) == _shown_key(catalog, "gladiadores", opts, base, [])
+
+
+def test_a_book_is_imposed_and_measured_without_reading_its_files_back(catalog, monkeypatch):
+    """Setting a book for the kit reads neither of its files back (the imposition takes the
+    pages pypdf holds, the counts and sizes are known): the pages and sizes it gives are those
+    of the files."""
+    import io
+
+    from ludoteca.generator.rulebook import _key, _make
+    read: list[bytes] = []
+
+    class Reader(pypdf.PdfReader):
+        def __init__(self, stream, *args, **kwargs):
+            read.append(stream.getvalue() if isinstance(stream, io.BytesIO) else b"")
+            super().__init__(stream, *args, **kwargs)
+    monkeypatch.setattr(pypdf, "PdfReader", Reader)
+    opts = Options(lang="en", paper="letter")
+    made = _make(catalog, "ciudadelas", opts, None, _key(catalog, "ciudadelas", opts))
+    assert read and not any(data in read for data, *_ in made)
+    monkeypatch.undo()
+    for data, n, size, _note in made:
+        pdf = pypdf.PdfReader(io.BytesIO(data))
+        box = pdf.pages[0].mediabox
+        assert (n, size) == (len(pdf.pages), (float(box.width) * 25.4 / 72, float(box.height) * 25.4 / 72))

@@ -31,9 +31,9 @@ from collections.abc import Callable
 from ..model import Options
 from ..sheets import paper_size
 from .content import blocks, lang_ok
-from .impose import impose, padded
+from .impose import impose, impose_pages, padded, sheet_pt, sides
 from .source import TEXTS
-from .typeset import Book, fit_booklet
+from .typeset import Book, fit_booklet, set_book
 
 VERSION = "1"             # bump when the typesetting changes in a way the inputs cannot show
 
@@ -92,6 +92,12 @@ def book_pages(catalog: Any, game_id: str, opts: Options, examples: Path | None 
                with_example: bool = True, shown: list | None = None) -> bytes:
     """The book set on pages half the paper, in reading order (the plain file); the faces of the
     kit its pictures draw are added to ``shown``."""
+    return fit_booklet(*_parts(catalog, game_id, opts, examples, with_example, shown))
+
+
+def _parts(catalog: Any, game_id: str, opts: Options, examples: Path | None = None,
+           with_example: bool = True, shown: list | None = None) -> tuple[list, Book]:
+    """The blocks of a game's book and what goes around them (see :func:`book_pages`)."""
     from .source import texts
     lang = lang_ok(opts.lang)
     game = catalog[game_id]
@@ -99,7 +105,7 @@ def book_pages(catalog: Any, game_id: str, opts: Options, examples: Path | None 
     accent = texts(game_id).get("accent", "#6b2d1f")
     title = f"{game.meta['name'][lang]} · {TITLES[lang][0]}"
     subject = {"es": "Reglas de juego", "en": "Rules of play"}[lang]
-    return fit_booklet(parts, Book(title, subject, lang, title, accent, booklet_page_mm(opts.paper)))
+    return parts, Book(title, subject, lang, title, accent, booklet_page_mm(opts.paper))
 
 
 ART = "art"               # the field of an entry that holds its picture (only drawn, never quoted)
@@ -359,15 +365,6 @@ def _documents(catalog: Any, made: dict[str, Any], opts: Options, notes: list[st
     return out
 
 
-def _measure(data: bytes) -> tuple[int, tuple[float, float]]:
-    """Page count and first page size (mm) of a PDF."""
-    import io
-    from pypdf import PdfReader
-    reader = PdfReader(io.BytesIO(data))
-    box = reader.pages[0].mediabox
-    return len(reader.pages), (float(box.width) * 25.4 / 72, float(box.height) * 25.4 / 72)
-
-
 def _make(catalog: Any, game_id: str, opts: Options, cache_dir: Path | None, key: str) -> list[tuple]:
     """Set a game's book once and impose it: [(data, pages, size, note)] for the plain file and the
     booklet, written to the cache under ``key`` (see :func:`_key`) and the faces it drew."""
@@ -381,13 +378,21 @@ def _make(catalog: Any, game_id: str, opts: Options, cache_dir: Path | None, key
         with_example = False
         note = f"{game_id} rulebook: no worked example ({exc})"
     shown: list[tuple[str, bool, int]] = []
-    pages = book_pages(catalog, game_id, opts, None, with_example, shown)
+    # the pages pypdf holds once the pictures are drawn are imposed as they are (not read again
+    # from the file), and the files' page counts and sizes are known without reading them
+    plain, pages = set_book(*_parts(catalog, game_id, opts, None, with_example, shown))
+    lang = lang_ok(opts.lang)
+    title = f"{catalog[game_id].meta['name'][lang]} · {TITLES[lang][1]}"
+    booklet = impose_pages(pages, paper_size(opts.paper), title, lang)
+    box = pages[0].mediabox
+    sheet = sheet_pt(paper_size(opts.paper))
+    measured = [(len(pages), (float(box.width) * 25.4 / 72, float(box.height) * 25.4 / 72)),
+                (len(sides(len(pages))), (sheet[0] * 25.4 / 72, sheet[1] * 25.4 / 72))]
     shown = list(dict.fromkeys(shown))
     full = _shown_key(catalog, game_id, opts, key, shown)
     out = []
     from ludoteca.atomic import write_bytes
-    for kind, data in (("plain", pages), ("booklet", booklet_of(pages, catalog, game_id, opts))):
-        n, size = _measure(data)
+    for kind, data, (n, size) in (("plain", plain, measured[0]), ("booklet", booklet, measured[1])):
         if cache_dir is not None and full is not None:
             # a cache, made again if lost: no fsync (a book a crash cut short is not read back)
             write_bytes(cache_dir / f"{full}-{kind}.pdf", data, durable=False)

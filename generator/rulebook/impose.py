@@ -33,6 +33,13 @@ def sides(pages: int) -> list[tuple[int, int]]:
     return out
 
 
+def sheet_pt(sheet_mm: tuple[float, float]) -> tuple[float, float]:
+    """A sheet's width and height in points, turned landscape, as the booklet's PDF gives them."""
+    from pypdf.generic import FloatObject
+    sw, sh = (float(FloatObject(mm_to_pt(v)).myrepr()) for v in sheet_mm)
+    return (sh, sw) if sw < sh else (sw, sh)
+
+
 def impose(pdf: bytes, sheet_mm: tuple[float, float], title: str = "", lang: str = "") -> bytes:
     """Two pages of ``pdf`` side by side on each landscape ``sheet_mm`` side, in folding order.
 
@@ -40,17 +47,22 @@ def impose(pdf: bytes, sheet_mm: tuple[float, float], title: str = "", lang: str
     of the sheet, placed as a form XObject (its content is not re-parsed); a short dashed tick marks
     the fold at the top and bottom edges.
     """
-    from pypdf import PdfReader, PdfWriter
+    from pypdf import PdfReader
+    return impose_pages(list(PdfReader(io.BytesIO(pdf)).pages), sheet_mm, title, lang)
+
+
+def impose_pages(pages: list, sheet_mm: tuple[float, float], title: str = "", lang: str = "") -> bytes:
+    """:func:`impose` of pages pypdf holds already (a reader's or a writer's)."""
+    from pypdf import PdfWriter
     from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject,
                                NameObject, TextStringObject)
-    reader = PdfReader(io.BytesIO(pdf))
-    count = len(reader.pages)
+    count = len(pages)
     sw, sh = (mm_to_pt(v) for v in sheet_mm)
     if sw < sh:
         sw, sh = sh, sw
     writer = PdfWriter()
     forms = []
-    for page in reader.pages:
+    for page in pages:
         form = DecodedStreamObject()
         contents: Any = page["/Contents"].get_object()
         streams = contents if isinstance(contents, list) else [contents]

@@ -12,6 +12,7 @@ import functools
 import io
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from ..fonts import font_dir
 from ..units import mm_to_pt
@@ -233,10 +234,20 @@ def _drawn(picture: Picture) -> bytes:
 
 
 def _draw_pictures(pdf: bytes, placed: list[Placed]) -> bytes:
-    """The pictures drawn where their room was kept: each picture's PDF page becomes a form
-    XObject, painted on its page scaled to its room (its drawing is copied, never re-parsed)."""
-    if not placed:
-        return pdf
+    """The pictures drawn where their room was kept (see :func:`_pictured`)."""
+    return _written(_pictured(pdf, placed)) if placed else pdf
+
+
+def _written(writer: Any) -> bytes:
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def _pictured(pdf: bytes, placed: list[Placed]) -> Any:
+    """The book read into a pypdf writer, the pictures drawn where their room was kept: each
+    picture's PDF page becomes a form XObject, painted on its page scaled to its room (its
+    drawing is copied, never re-parsed)."""
     from typing import cast
 
     from pypdf import PdfReader, PdfWriter
@@ -265,9 +276,7 @@ def _draw_pictures(pdf: bytes, placed: list[Placed]) -> bytes:
         shown = old.get_object()
         parts = list(shown) if isinstance(shown, ArrayObject) else [old]
         page[NameObject("/Contents")] = ArrayObject(parts + [writer._add_object(paint)])
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+    return writer
 
 
 def _flowables(blocks: list[Block], book: Book, styles: dict, frame_w: float,
@@ -351,6 +360,22 @@ def fit_booklet(blocks: list[Block], book: Book) -> bytes:
     """The book set as usual, unless setting it a little tighter saves a sheet of the folded
     booklet: a booklet has a multiple of 4 pages, so a book one page over 8 would print 3 blank
     pages at its end, where a slightly tighter setting fits it in 8."""
+    return _draw_pictures(*_fit(blocks, book))   # the pictures drawn once, on the setting kept
+
+
+def set_book(blocks: list[Block], book: Book) -> tuple[bytes, list]:
+    """:func:`fit_booklet`'s PDF and its pages as pypdf holds them (to impose them without
+    reading the PDF again)."""
+    pdf, placed = _fit(blocks, book)
+    if not placed:
+        from pypdf import PdfReader
+        return pdf, list(PdfReader(io.BytesIO(pdf)).pages)
+    writer = _pictured(pdf, placed)
+    return _written(writer), list(writer.pages)
+
+
+def _fit(blocks: list[Block], book: Book) -> tuple[bytes, list[Placed]]:
+    """The setting :func:`fit_booklet` keeps, its pictures not yet drawn."""
     from .impose import padded
     least = _Least()
     pdf, placed, pages = _set(blocks, book, least=least)
@@ -361,7 +386,7 @@ def fit_booklet(blocks: list[Block], book: Book) -> bytes:
     if padded(pages) != pages and least.pages <= target \
             and pages_set(blocks, book, tight=True, limit=(least, target)) <= target:
         pdf, placed, pages = _set(blocks, book, tight=True)
-    return _draw_pictures(pdf, placed)          # the pictures drawn once, on the setting kept
+    return pdf, placed
 
 
 def pages_set(blocks: list[Block], book: Book, tight: bool = False,
