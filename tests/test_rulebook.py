@@ -640,3 +640,25 @@ def test_a_book_is_imposed_and_measured_without_reading_its_files_back(catalog, 
         pdf = pypdf.PdfReader(io.BytesIO(data))
         box = pdf.pages[0].mediabox
         assert (n, size) == (len(pdf.pages), (float(box.width) * 25.4 / 72, float(box.height) * 25.4 / 72))
+
+
+def test_a_text_is_parsed_once_for_both_settings(catalog, monkeypatch):
+    """Counting the tight setting parses none of the texts the usual one parsed (their
+    fragments look the same: only the spacing differs), and counts the pages it counts when it
+    parses them all again."""
+    from reportlab.platypus.paraparser import ParaParser
+
+    from ludoteca.generator.rulebook import Book
+    from ludoteca.generator.rulebook import typeset as ts
+    from ludoteca.generator.rulebook.content import blocks
+    parts = blocks(catalog["ciudadelas"], "es", catalog)
+    book = Book("", "", "es", "", "#000000", booklet_page_mm("a4"))
+    ts._FRAGS.clear()
+    ts.pages_set(parts, book)
+    parsed: list[str] = []
+    parse = ParaParser.parse
+    monkeypatch.setattr(ParaParser, "parse", lambda self, text, style: parsed.append(text) or parse(self, text, style))
+    tight = ts.pages_set(parts, book, tight=True)
+    assert parsed == []
+    ts._FRAGS.clear()
+    assert ts.pages_set(parts, book, tight=True) == tight and len(parsed) > 100

@@ -279,13 +279,60 @@ def _pictured(pdf: bytes, placed: list[Placed]) -> Any:
     return writer
 
 
+#: the fragments reportlab parsed a paragraph's text into, by the text and its style's look
+_FRAGS: dict[tuple, tuple[str, list]] = {}
+#: what a style's look is, by style (:func:`_look`)
+_LOOKS: dict[int, tuple] = {}
+#: what sets lines and paragraphs apart, not how their text looks (the tight setting changes these)
+_SPACING = ("name", "leading", "spaceBefore", "spaceAfter", "parent")
+
+
+def _look(style) -> tuple:
+    """What a paragraph style gives the fragments its text is parsed into: all of it but the
+    spacing (so a text parsed for the usual setting serves the tight one too)."""
+    key = id(style)
+    if key not in _LOOKS or _LOOKS[key][0] is not style:
+        if len(_LOOKS) > 256:
+            _LOOKS.clear()
+        _LOOKS[key] = (style, tuple(sorted((k, repr(v)) for k, v in vars(style).items() if k not in _SPACING)))
+    return _LOOKS[key][1]
+
+
+def _paragraphs():
+    """reportlab's Paragraph, made from the fragments its text was parsed into before when the
+    same text was parsed for a style of the same look (in this book's other setting, or in a
+    table cell or book before): parsing a text is a tenth of setting a book."""
+    from reportlab.platypus import Paragraph
+    from reportlab.platypus.paragraph import cleanBlockQuotedText
+    from reportlab.platypus.paraparser import ParaParser
+
+    def paragraph(text: str, style) -> Paragraph:
+        key = (text, _look(style))
+        found = _FRAGS.get(key)
+        if found is None:
+            cleaned = cleanBlockQuotedText(text)
+            parser = ParaParser()
+            parser.caseSensitive = 1                    # as Paragraph's own parse
+            parsed, frags, bullet = parser.parse(cleaned, style)
+            if frags is None or bullet or parsed is not style:   # not ours: reportlab's own way
+                return Paragraph(text, style)
+            from reportlab.platypus.paragraph import textTransformFrags
+            textTransformFrags(frags, style)
+            if len(_FRAGS) > 4096:
+                _FRAGS.clear()
+            found = _FRAGS[key] = (cleaned, frags)
+        return Paragraph(found[0], style, frags=found[1])
+    return paragraph
+
+
 def _flowables(blocks: list[Block], book: Book, styles: dict, frame_w: float,
                placed: list[Placed]) -> list:
     from reportlab.lib.colors import HexColor
     from reportlab.platypus import (CondPageBreak, KeepTogether, ListFlowable, ListItem,
-                                    NextPageTemplate, PageBreak, Paragraph, Spacer)
+                                    NextPageTemplate, PageBreak, Spacer)
     from reportlab.platypus import Table as RLTable
     from reportlab.platypus import TableStyle
+    Paragraph = _paragraphs()
     out: list = []
     for block in blocks:
         if isinstance(block, Title):
