@@ -662,3 +662,29 @@ def test_a_text_is_parsed_once_for_both_settings(catalog, monkeypatch):
     assert parsed == []
     ts._FRAGS.clear()
     assert ts.pages_set(parts, book, tight=True) == tight and len(parsed) > 100
+
+
+def test_a_paragraph_breaks_into_lines_once_for_both_settings(catalog, monkeypatch):
+    """A paragraph measured again in the tight setting takes the lines it broke into at the
+    same widths in the usual one: only the parts a page break splits off break anew; the
+    tight count is the pages it counts breaking every line anew."""
+    from reportlab.platypus import Paragraph
+
+    from ludoteca.generator.rulebook import Book
+    from ludoteca.generator.rulebook import typeset as ts
+    from ludoteca.generator.rulebook.content import blocks
+    parts = blocks(catalog["ciudadelas"], "es", catalog)
+    book = Book("", "", "es", "", "#000000", booklet_page_mm("a4"))
+    broken: list[int] = []
+    breaks = Paragraph.breakLines
+    monkeypatch.setattr(Paragraph, "breakLines", lambda self, width: broken.append(1) or breaks(self, width))
+    ts._FRAGS.clear()
+    ts._LINES.clear()
+    ts.pages_set(parts, book)
+    first = len(broken)
+    tight = ts.pages_set(parts, book, tight=True)
+    again = len(broken) - first
+    ts._FRAGS.clear()
+    ts._LINES.clear()
+    assert ts.pages_set(parts, book, tight=True) == tight
+    assert 5 * again < len(broken) - first - again

@@ -301,12 +301,14 @@ def _look(style) -> tuple:
 def _paragraphs():
     """reportlab's Paragraph, made from the fragments its text was parsed into before when the
     same text was parsed for a style of the same look (in this book's other setting, or in a
-    table cell or book before): parsing a text is a tenth of setting a book."""
-    from reportlab.platypus import Paragraph
-    from reportlab.platypus.paragraph import cleanBlockQuotedText
+    table cell or book before): parsing a text is a tenth of setting a book.  Such a paragraph
+    also breaks into the lines it broke into before at the same widths (reportlab breaks a
+    paragraph again each time it is measured, some twice or more per setting, and the lines are
+    the same in either setting: the spacing does not change where they break)."""
+    from reportlab.platypus.paragraph import cleanBlockQuotedText, textTransformFrags
     from reportlab.platypus.paraparser import ParaParser
 
-    def paragraph(text: str, style) -> Paragraph:
+    def paragraph(text: str, style):
         key = (text, _look(style))
         found = _FRAGS.get(key)
         if found is None:
@@ -315,14 +317,41 @@ def _paragraphs():
             parser.caseSensitive = 1                    # as Paragraph's own parse
             parsed, frags, bullet = parser.parse(cleaned, style)
             if frags is None or bullet or parsed is not style:   # not ours: reportlab's own way
-                return Paragraph(text, style)
-            from reportlab.platypus.paragraph import textTransformFrags
+                return _paragraph_class()(text, style)
             textTransformFrags(frags, style)
             if len(_FRAGS) > 4096:
                 _FRAGS.clear()
+                _LINES.clear()
             found = _FRAGS[key] = (cleaned, frags)
-        return Paragraph(found[0], style, frags=found[1])
+        made = _paragraph_class()(found[0], style, frags=found[1])
+        made.memo = key
+        return made
     return paragraph
+
+
+#: the lines a paragraph made by :func:`_paragraphs` broke into, by its text, look and widths
+_LINES: dict[tuple, object] = {}
+
+
+@functools.cache
+def _paragraph_class() -> type:
+    from reportlab.platypus import Paragraph
+
+    class Remembered(Paragraph):
+        """A paragraph that breaks into the lines its text broke into before at the same widths
+        (the parts it splits into break anew)."""
+
+        memo: tuple | None = None
+
+        def breakLines(self, width):
+            if self.memo is None:
+                return super().breakLines(width)
+            key = (self.memo, *width) if isinstance(width, (list, tuple)) else (self.memo, width)
+            found = _LINES.get(key)
+            if found is None:
+                found = _LINES[key] = super().breakLines(width)
+            return found
+    return Remembered
 
 
 def _flowables(blocks: list[Block], book: Book, styles: dict, frame_w: float,
