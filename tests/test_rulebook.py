@@ -688,3 +688,27 @@ def test_a_paragraph_breaks_into_lines_once_for_both_settings(catalog, monkeypat
     ts._LINES.clear()
     assert ts.pages_set(parts, book, tight=True) == tight
     assert 5 * again < len(broken) - first - again
+
+
+def test_numbers_are_written_as_reportlab_writes_them():
+    """The books' numbers are written by our fp_str once the fonts are registered: the text
+    reportlab's own gives, for whole, tiny, huge, negative, rounded and random numbers, alone
+    or in lists, the second time (kept) as the first."""
+    import random
+
+    from reportlab.lib.rl_accel import _py_fp_str
+    from reportlab.pdfgen import canvas, textobject
+
+    from ludoteca.generator.rulebook import typeset as ts
+    ts._fonts()
+    assert canvas.fp_str is textobject.fp_str is ts.fp_str
+    pick = random.Random(23)
+    numbers = [0, -0.0, 1e-7, -1e-7, 2e-7, 5e-7, 1e-6, True, 0.5, -0.5, 0.9999999, 9.9999999, 999.9995, 123456.789]
+    numbers += [sign * 10.0 ** k for k in range(-8, 9) for sign in (1, -1)] + [10 ** k for k in range(9)]
+    numbers += [pick.choice((1, -1)) * 10 ** pick.uniform(-8, 8) for _ in range(3000)]
+    numbers += [round(pick.uniform(-2000, 2000), pick.randint(0, 8)) for _ in range(3000)]
+    ts._WRITTEN.clear()
+    for _ in range(2):
+        assert [ts.fp_str(n) for n in numbers] == [_py_fp_str(n) for n in numbers]
+    assert ts.fp_str(numbers[:40]) == _py_fp_str(numbers[:40]) == ts.fp_str(*numbers[:40])
+    assert ts.fp_str(tuple(numbers[-9:])) == _py_fp_str(tuple(numbers[-9:]))

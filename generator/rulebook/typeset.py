@@ -48,6 +48,7 @@ def _fonts() -> None:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
     rl_config.useA85 = 0
+    _quick_numbers()
     for name, file in FACES.items():
         if name not in pdfmetrics.getRegisteredFontNames():
             pdfmetrics.registerFont(TTFont(name, str(font_dir() / file)))
@@ -55,6 +56,65 @@ def _fonts() -> None:
     addMapping("Vera", 1, 0, "VeraBd")
     addMapping("Vera", 0, 1, "VeraIt")
     addMapping("Vera", 1, 1, "VeraBI")
+
+
+_LN10 = math.log(10.0)
+_FORMATS = ("%.0f", "%.1f", "%.2f", "%.3f", "%.4f", "%.5f", "%.6f")
+
+
+def fp_str(*numbers) -> str:
+    """reportlab's ``fp_str`` (the numbers a page's content is written with: each with up to
+    six decimals, fewer as it grows, no trailing zeros, no leading zero), the same text, each
+    number's text worked out once: reportlab's own (the pure Python one, when it has no compiled
+    one) was a ninth of setting a book, and a book writes the same few numbers over and over."""
+    if len(numbers) == 1 and isinstance(numbers[0], (list, tuple)):
+        numbers = numbers[0]
+    try:
+        return " ".join([_WRITTEN[number] for number in numbers])
+    except (KeyError, TypeError):
+        pass
+    if len(_WRITTEN) > 65536:
+        _WRITTEN.clear()
+    out = []
+    for number in numbers:
+        text = _number(number)
+        try:
+            _WRITTEN[number] = text
+        except TypeError:                       # not hashable: written, not kept
+            pass
+        out.append(text)
+    return " ".join(out)
+
+
+#: a number's text as :func:`fp_str` writes it (1 and 1.0 are one key and one text)
+_WRITTEN: dict = {}
+
+
+def _number(number) -> str:
+    size = abs(number)
+    if size <= 1e-7:
+        return "0"
+    places = 6 if size <= 1 else min(max(0, 6 - int(math.log(size) / _LN10)), 6)
+    text = _FORMATS[places] % number
+    if places:
+        text = text.rstrip("0")
+        if text[-1] == ".":
+            text = text[:-1]
+    return text[1:] if text[0] == "0" and len(text) > 1 else text
+
+
+def _quick_numbers() -> None:
+    """Have reportlab's modules write numbers with :func:`fp_str` where they use its pure Python
+    ``fp_str`` (a compiled one is left alone)."""
+    import sys
+
+    from reportlab.lib import rl_accel
+    slow = getattr(rl_accel, "_py_fp_str", None)
+    if slow is None:
+        return
+    for name, module in list(sys.modules.items()):
+        if name.startswith("reportlab") and getattr(module, "fp_str", None) is slow:
+            module.fp_str = fp_str
 
 
 def _styles(accent: str, tight: bool = False) -> dict:
