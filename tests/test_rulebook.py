@@ -712,3 +712,22 @@ def test_numbers_are_written_as_reportlab_writes_them():
         assert [ts.fp_str(n) for n in numbers] == [_py_fp_str(n) for n in numbers]
     assert ts.fp_str(numbers[:40]) == _py_fp_str(numbers[:40]) == ts.fp_str(*numbers[:40])
     assert ts.fp_str(tuple(numbers[-9:])) == _py_fp_str(tuple(numbers[-9:]))
+
+
+def test_the_worked_example_names_its_cards_without_searching_every_kind(catalog, monkeypatch):
+    """The worked example shows each card its record names in the book's language, found in
+    all kinds at once: no kind that lacks it is searched (each miss worked out the closest
+    names of its error), and a name no kind has is shown as written."""
+    import difflib
+
+    from ludoteca.generator.rulebook.content import blocks
+    from ludoteca.generator.rulebook.context import Context
+    from ludoteca.generator.rulebook.games import _name
+    close: list[str] = []
+    matches = difflib.get_close_matches
+    monkeypatch.setattr(difflib, "get_close_matches",
+                        lambda word, *a, **k: close.append(word) or matches(word, *a, **k))
+    blocks(catalog["gladiadores"], "en", catalog)
+    assert close == []
+    ctx = Context(catalog["gladiadores"], "en", catalog)
+    assert _name(ctx, "no such card") == "no such card" and close
