@@ -62,13 +62,13 @@ _LN10 = math.log(10.0)
 _FORMATS = ("%.0f", "%.1f", "%.2f", "%.3f", "%.4f", "%.5f", "%.6f")
 
 
-def fp_str(*numbers) -> str:
+def fp_str(*numbers: Any) -> str:
     """reportlab's ``fp_str`` (the numbers a page's content is written with: each with up to
     six decimals, fewer as it grows, no trailing zeros, no leading zero), the same text, each
     number's text worked out once: reportlab's own (the pure Python one, when it has no compiled
     one) was a ninth of setting a book, and a book writes the same few numbers over and over."""
     if len(numbers) == 1 and isinstance(numbers[0], (list, tuple)):
-        numbers = numbers[0]
+        numbers = tuple(numbers[0])
     try:
         return " ".join([_WRITTEN[number] for number in numbers])
     except (KeyError, TypeError):
@@ -114,7 +114,7 @@ def _quick_numbers() -> None:
         return
     for name, module in list(sys.modules.items()):
         if name.startswith("reportlab") and getattr(module, "fp_str", None) is slow:
-            module.fp_str = fp_str
+            module.fp_str = fp_str              # type: ignore[attr-defined]
 
 
 def _styles(accent: str, tight: bool = False) -> dict:
