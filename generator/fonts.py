@@ -146,8 +146,50 @@ class FitError(GeneratorError):
     """A text cannot fit its box even at the smallest size allowed."""
 
 
+#: Whether ``sum`` of floats adds them one by one (Python before 3.12): then a line's width grows
+#: word by word to the same float as measuring the whole line again.
+_PLAIN_SUM = sum([1e100, 1.0, -1e100]) == 0.0
+
+
 def _wrap(text: str, width_mm: float, size_pt: float, bold: bool) -> list[str] | None:
-    """Greedy word wrap; None when a single word is wider than the box."""
+    """Greedy word wrap; None when a single word is wider than the box.
+
+    Each candidate line's width is its line's width so far plus the space and the word's
+    advances, added one by one in the same order :func:`_em_width` adds them: the same float
+    as measuring the candidate from its start, without going over the line again.
+    """
+    if not _PLAIN_SUM:
+        return _wrap_measured(text, width_mm, size_pt, bold)
+    face = FACES["bold" if bold else "regular"]
+    table, default = _widths()[face]
+    get = table.get
+    space = get(32, default)
+    scale = 0.001 * size_pt
+    lines: list[str] = []
+    for paragraph in str(text).split("\n"):
+        line = ""
+        line_em: float = 0
+        for word in paragraph.split():
+            if line:
+                em = line_em + space
+                for c in word:
+                    em += get(ord(c), default)
+            else:
+                em = _em_width(word, face)
+            if pt_to_mm(scale * em) <= width_mm:
+                line = f"{line} {word}" if line else word
+                line_em = em
+                continue
+            if not line or pt_to_mm(scale * _em_width(word, face)) > width_mm:
+                return None
+            lines.append(line)
+            line, line_em = word, _em_width(word, face)
+        lines.append(line)
+    return lines
+
+
+def _wrap_measured(text: str, width_mm: float, size_pt: float, bold: bool) -> list[str] | None:
+    """:func:`_wrap`, each candidate line measured whole (where ``sum`` compensates its floats)."""
     lines: list[str] = []
     for paragraph in str(text).split("\n"):
         line = ""

@@ -84,3 +84,23 @@ def test_the_texts_remembered_for_fitting_do_not_grow_with_the_deck():
         fonts.fit.cache_clear()
         fonts._em_width.cache_clear()
     assert held < 2_000_000, held
+
+
+def test_a_line_is_measured_word_by_word_not_again_from_its_start(monkeypatch):
+    """Wrapping measures each word, never the growing line again: the work stays linear."""
+    from ludoteca.generator import fonts
+    measured = []
+    real = fonts._em_width.__wrapped__
+    monkeypatch.setattr(fonts, "_em_width", lambda text, face: measured.append(text) or real(text, face))
+    text = " ".join(f"palabra{i}" for i in range(200))
+    lines = fonts._wrap(text, 60, 9, False)
+    assert lines is not None and len(lines) > 10
+    assert sum(map(len, measured)) <= 2 * len(text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=WORDS | st.text(alphabet="ab cdÑ\n\t.-", max_size=80), width=st.floats(1, 80),
+       size=st.sampled_from([6.0, 6.25, 8.5, 9.75, 12.0, 23.5]), bold=st.booleans())
+def test_wrapping_word_by_word_gives_the_lines_of_measuring_each_line_whole(text, width, size, bold):
+    from ludoteca.generator import fonts
+    assert fonts._wrap(text, width, size, bold) == fonts._wrap_measured(text, width, size, bold)
