@@ -185,14 +185,60 @@ def face(budget: Budget | None = None) -> Iterator[Meter]:
         yield meter
 
 
+class _Run:
+    """The cap armed for a run of faces (:func:`faces`): the limits found before it, the address
+    space and resident memory when it was armed, and the room each face is given."""
+
+    __slots__ = ("limits", "memory_mb", "resident", "allowed")
+
+    def __init__(self) -> None:
+        self.limits: tuple[int, int] | None = None     # (soft, hard) before the run capped them
+        self.memory_mb: int | None = None              # the budget the cap was armed for
+        self.resident = 0
+        self.allowed = 0
+
+
+_run: _Run | None = None
+
+
+@contextlib.contextmanager
+def faces() -> Iterator[None]:
+    """Faces rendered one after another: the address space is capped once, at the first face,
+    at what the process holds then plus the face's budget, and lifted when the run ends (not
+    capped and lifted again for every face).  The process grows little between faces, so a face
+    still cannot take more than its budget beyond what the process held before it; a face that
+    raises (over its budget, or refused) ends the armed cap, and the next face arms it afresh."""
+    global _run
+    if _run is not None:                      # inside a run already: that run holds the cap
+        yield
+        return
+    run = _run = _Run()
+    try:
+        yield
+    finally:
+        _run = None
+        if run.limits is not None:
+            import resource
+            resource.setrlimit(resource.RLIMIT_AS, run.limits)
+
+
 @contextlib.contextmanager
 def memory_cap(meter: Meter) -> Iterator[None]:
     """The face's memory, two ways, while it renders.  Values that grow bit by bit are seen by
     the meter (the process's resident memory, looked at every few milliseconds): past
     ``budget.memory_mb``, or :data:`RESERVE` short of a cap already set, the face is stopped
     cleanly.  One allocation too big fails at once: the address space is capped at the budget
-    plus :data:`RESERVE` (never above a cap already set).  Restored afterwards; nothing of this
-    where the platform cannot say its size."""
+    plus :data:`RESERVE` (never above a cap already set).  Restored afterwards (inside
+    :func:`faces`, when the run ends); nothing of this where the platform cannot say its size."""
+    run = _run
+    if run is not None and run.memory_mb == meter.budget.memory_mb:
+        meter.watch(run.resident, run.allowed)          # armed by an earlier face of the run
+        try:
+            yield
+        except BaseException:
+            run.memory_mb = None                        # the next face measures afresh
+            raise
+        return
     resource: ModuleType | None
     try:
         import resource
@@ -203,7 +249,10 @@ def memory_cap(meter: Meter) -> Iterator[None]:
         yield
         return
     size, resident = now
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if run is not None and run.limits is not None:
+        soft, hard = run.limits                         # what held before the run capped it
+    else:
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     allowed = meter.budget.memory_mb * MB
     cap = size + allowed + RESERVE
     for limit in (soft, hard):
@@ -212,10 +261,19 @@ def memory_cap(meter: Meter) -> Iterator[None]:
             cap = min(cap, limit)
     meter.watch(resident, allowed)
     resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    if run is not None:
+        run.limits = (soft, hard)
+        run.resident, run.allowed = resident, allowed
+        run.memory_mb = None
+    ok = False
     try:
         yield
+        ok = True
     finally:
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+        if run is None:
+            resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+        elif ok:
+            run.memory_mb = meter.budget.memory_mb      # the next faces keep this cap
 
 
 class SvgRefused(Exception):

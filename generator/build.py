@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from collections.abc import Callable
 
-from . import templating
+from . import budget, templating
 from ludoteca.atomic import Unwritable, folder_target
 from .compose import Page
 from .layout import Laid, bleed_of, face_size, lay_out
@@ -62,13 +62,14 @@ def render_faces(comp: Component, faces: list[Face], opts: Options,
     bleed = bleed_of(comp, opts)
     done: dict[str, str] = {}
     out = []
-    for face in faces:
-        key = face.template + "\0" + json.dumps(face.context, sort_keys=True, default=str)
-        if key not in done:
-            where = f"{comp.game}/{comp.id} face '{face.name}'"
-            done[key] = templating.render(face, size, bleed, opts, where, roots, warn)
-            templating.check_text_sizes(done[key], face, where)
-        out.append(done[key])
+    with budget.faces():              # a user's template: memory capped once for the run of faces
+        for face in faces:
+            key = face.template + "\0" + json.dumps(face.context, sort_keys=True, default=str)
+            if key not in done:
+                where = f"{comp.game}/{comp.id} face '{face.name}'"
+                done[key] = templating.render(face, size, bleed, opts, where, roots, warn)
+                templating.check_text_sizes(done[key], face, where)
+            out.append(done[key])
     return out
 
 

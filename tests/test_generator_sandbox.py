@@ -96,6 +96,30 @@ def test_the_memory_cap_is_lifted_after_each_face(capsys, tmp_path):
     assert resource.getrlimit(resource.RLIMIT_AS) == before
 
 
+def test_a_run_of_faces_caps_memory_once_and_lifts_the_cap_at_its_end(monkeypatch):
+    """Faces rendered one after another are capped at the first face and lifted at the end of
+    the run: each face is still capped while it renders, and one that raises makes the next arm
+    the cap afresh (from what the process holds then)."""
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    sets = []
+    real = resource.setrlimit
+    monkeypatch.setattr(resource, "setrlimit", lambda kind, limits: sets.append(limits) or real(kind, limits))
+    with budget.faces():
+        for _ in range(5):
+            with budget.face() as meter:
+                assert resource.getrlimit(resource.RLIMIT_AS)[0] != resource.RLIM_INFINITY
+                assert meter.memory_mb == budget.BUDGET.memory_mb
+        assert len(sets) == 1
+        with pytest.raises(budget.OverBudget):
+            with budget.face():
+                raise budget.OverBudget("over")
+        with budget.face():
+            pass
+        assert len(sets) == 2
+    assert sets[-1] == before and len(sets) == 3
+    assert resource.getrlimit(resource.RLIMIT_AS) == before
+
+
 def test_a_template_inside_its_budget_builds(capsys, tmp_path):
     body = ("{% for i in range(200) %}<rect x=\"{{ i % 20 }}\" y=\"{{ i // 20 }}\" width=\"0.5\" "
             "height=\"0.5\"/>{% endfor %}<desc>{{ lipsum(2) }}{{ 'ab' * 50 }}{{ 2 ** 64 }}</desc>"
