@@ -87,25 +87,35 @@ S_ = State()
 class CMacro:
     """A compiled macro: called with positional and keyword arguments as Jinja's Macro is."""
 
-    __slots__ = ("fn", "name", "params", "argc", "caller")
+    __slots__ = ("fn", "name", "params", "argc", "caller", "where")
 
     def __init__(self, fn: Callable, name: str, params: tuple[str, ...], caller: bool = False) -> None:
         self.fn, self.name, self.params, self.argc, self.caller = fn, name, params, len(params), caller
+        self.where = {param: i for i, param in enumerate(params)}
 
     def bind(self, args: tuple | list, kw: dict) -> list:
         """The arguments in the parameters' order, keywords placed, then the caller of a macro
-        that reads one (as Jinja's Macro does); unknown keywords refused."""
-        params = self.params
-        if len(args) > len(params):
+        that reads one (as Jinja's Macro does); unknown keywords refused, and keywords for a
+        parameter given by position."""
+        given = len(args)
+        if given > self.argc:
             raise Bail("too many arguments")
-        bound = list(args)
-        for name in params[len(bound):]:
-            bound.append(kw.pop(name, MISS))
+        bound = [*args, *[MISS] * (self.argc - given)]
+        caller = UNDEF
+        where = self.where
+        for name, value in kw.items():
+            i = where.get(name)
+            if i is None:
+                if name == "caller" and self.caller:
+                    if value is not None:
+                        caller = value
+                    continue
+                raise Bail("unknown keyword arguments")
+            if i < given:
+                raise Bail("unknown keyword arguments")
+            bound[i] = value
         if self.caller:
-            given = kw.pop("caller", None)
-            bound.append(UNDEF if given is None else given)
-        if kw:
-            raise Bail("unknown keyword arguments")
+            bound.append(caller)
         return bound
 
     def __call__(self, *args: Any, **kw: Any) -> Markup:
@@ -230,6 +240,14 @@ def gi_plain(obj: Any, key: Any) -> Any:
 def ga_safe(obj: Any, name: str) -> Any:
     """``obj.name`` in a user's template: public attributes of known types only."""
     kind = type(obj)
+    if kind is TModule:                     # a macro of an imported template: the most read
+        if name.startswith("_"):
+            raise Bail(name)
+        return obj.__dict__.get(name, UNDEF)
+    if kind is Fit:
+        if name in _FIT:
+            return getattr(obj, name)
+        raise Bail(name)
     if kind is Current:
         if name in CURRENT:
             return getattr(obj, name)
@@ -240,18 +258,10 @@ def ga_safe(obj: Any, name: str) -> Any:
                 return getattr(obj, name)
             raise Bail(name)
         return obj[name] if name in obj else UNDEF
-    if kind is TModule:
-        if name.startswith("_"):
-            raise Bail(name)
-        return obj.__dict__.get(name, UNDEF)
     if kind is Namespace:
         if name.startswith("_"):
             raise Bail(name)
         return obj.attrs.get(name, UNDEF)
-    if kind is Fit:
-        if name in _FIT:
-            return getattr(obj, name)
-        raise Bail(name)
     if kind in _METHODS:
         if hasattr(kind, name):
             if name in _METHODS[kind]:
@@ -299,9 +309,16 @@ def call_safe(f: Any, /, *args: Any, **kw: Any) -> Any:
     and the whitelisted methods of texts, dicts, lists and tuples."""
     meter = S_.meter
     kind = type(f)
-    if kind is CMacro:
+    if kind is CMacro:                      # CMacro.call, inline: most calls of a face are these
         meter.tick()
-        text = f.call(args, kw)
+        if kw or len(args) > f.argc or f.caller:
+            args = f.bind(args, kw)
+        state = S_
+        if state.depth >= MAX_DEPTH:
+            raise Bail("macros nested too deep")
+        state.depth += 1
+        text = f.fn(*args)
+        state.depth -= 1
         if len(text) > meter.budget.size:
             meter.made(text)
         return text
