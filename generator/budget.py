@@ -176,13 +176,22 @@ RESERVE = 32 * MB
 FLOOR = 16 * MB
 
 
-@contextlib.contextmanager
-def face(budget: Budget | None = None) -> Iterator[Meter]:
+class face:
     """A fresh meter for one face (on ``budget``, else :data:`BUDGET`), its memory capped while it
-    lasts."""
-    meter = Meter(budget or BUDGET)
-    with memory_cap(meter):
-        yield meter
+    lasts (``with face() as meter``; a plain class, not a generator: it is entered for every face)."""
+
+    __slots__ = ("meter", "cap")
+
+    def __init__(self, budget: Budget | None = None) -> None:
+        self.meter = Meter(budget or BUDGET)
+        self.cap = memory_cap(self.meter)
+
+    def __enter__(self) -> Meter:
+        self.cap.__enter__()
+        return self.meter
+
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
+        self.cap.__exit__(kind, exc, tb)
 
 
 class _Run:
@@ -222,58 +231,64 @@ def faces() -> Iterator[None]:
             resource.setrlimit(resource.RLIMIT_AS, run.limits)
 
 
-@contextlib.contextmanager
-def memory_cap(meter: Meter) -> Iterator[None]:
+class memory_cap:
     """The face's memory, two ways, while it renders.  Values that grow bit by bit are seen by
     the meter (the process's resident memory, looked at every few milliseconds): past
     ``budget.memory_mb``, or :data:`RESERVE` short of a cap already set, the face is stopped
     cleanly.  One allocation too big fails at once: the address space is capped at the budget
     plus :data:`RESERVE` (never above a cap already set).  Restored afterwards (inside
     :func:`faces`, when the run ends); nothing of this where the platform cannot say its size."""
-    run = _run
-    if run is not None and run.memory_mb == meter.budget.memory_mb:
-        meter.watch(run.resident, run.allowed)          # armed by an earlier face of the run
+
+    __slots__ = ("meter", "run", "restore")
+
+    def __init__(self, meter: Meter) -> None:
+        self.meter = meter
+        self.run: _Run | None = None         # the run whose cap this face keeps, if it keeps one
+        self.restore: tuple[int, int] | None = None
+
+    def __enter__(self) -> None:
+        meter, run = self.meter, _run
+        self.run = run
+        if run is not None and run.memory_mb == meter.budget.memory_mb:
+            meter.watch(run.resident, run.allowed)      # armed by an earlier face of the run
+            return
+        resource: ModuleType | None
         try:
-            yield
-        except BaseException:
-            run.memory_mb = None                        # the next face measures afresh
-            raise
-        return
-    resource: ModuleType | None
-    try:
-        import resource
-    except ImportError:
-        resource = None
-    now = _memory() if resource is not None else None
-    if resource is None or now is None:
-        yield
-        return
-    size, resident = now
-    if run is not None and run.limits is not None:
-        soft, hard = run.limits                         # what held before the run capped it
-    else:
-        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    allowed = meter.budget.memory_mb * MB
-    cap = size + allowed + RESERVE
-    for limit in (soft, hard):
-        if limit != resource.RLIM_INFINITY:
-            allowed = min(allowed, max(limit - size - RESERVE, FLOOR))
-            cap = min(cap, limit)
-    meter.watch(resident, allowed)
-    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-    if run is not None:
-        run.limits = (soft, hard)
-        run.resident, run.allowed = resident, allowed
-        run.memory_mb = None
-    ok = False
-    try:
-        yield
-        ok = True
-    finally:
+            import resource
+        except ImportError:
+            resource = None
+        now = _memory() if resource is not None else None
+        if resource is None or now is None:
+            self.run = None
+            return
+        size, resident = now
+        if run is not None and run.limits is not None:
+            soft, hard = run.limits                     # what held before the run capped it
+        else:
+            soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        allowed = meter.budget.memory_mb * MB
+        cap = size + allowed + RESERVE
+        for limit in (soft, hard):
+            if limit != resource.RLIM_INFINITY:
+                allowed = min(allowed, max(limit - size - RESERVE, FLOOR))
+                cap = min(cap, limit)
+        meter.watch(resident, allowed)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
         if run is None:
-            resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-        elif ok:
-            run.memory_mb = meter.budget.memory_mb      # the next faces keep this cap
+            self.restore = (soft, hard)
+        else:
+            run.limits = (soft, hard)
+            run.resident, run.allowed = resident, allowed
+            run.memory_mb = None                        # set when this face ends well
+
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
+        run = self.run
+        if run is not None:
+            # the next faces keep this cap; after a face that raised, the next measures afresh
+            run.memory_mb = self.meter.budget.memory_mb if kind is None else None
+        elif self.restore is not None:
+            import resource
+            resource.setrlimit(resource.RLIMIT_AS, self.restore)
 
 
 class SvgRefused(Exception):
