@@ -50,6 +50,22 @@ class Summary:
                 f"{self.cached} cached), {self.written} written, {self.seconds:.2f} s")
 
 
+#: Values whose ``==`` and hash tell apart exactly what a face writes of them (not floats: -0.0
+#: equals 0.0 but writes otherwise).
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+
+def _face_key(face: Face) -> object:
+    """What makes two faces the same face: the template and the context.  A context of plain
+    values (a CSV row's texts and its line number) is keyed by its names, their values and
+    their types, in order; any other by its JSON text."""
+    context = face.context
+    kinds = tuple(map(type, context.values()))
+    if _PLAIN.issuperset(kinds):
+        return (face.template, tuple(context), kinds, tuple(context.values()))
+    return face.template + "\0" + json.dumps(context, sort_keys=True, default=str)
+
+
 def render_faces(comp: Component, faces: list[Face], opts: Options,
                  roots: tuple[str, ...], notes: list[str] | None = None) -> list[str]:
     """Every face to SVG text; identical faces (copies) are rendered once.  Warnings (a
@@ -64,7 +80,7 @@ def render_faces(comp: Component, faces: list[Face], opts: Options,
     out = []
     with budget.faces():              # a user's template: memory capped once for the run of faces
         for face in faces:
-            key = face.template + "\0" + json.dumps(face.context, sort_keys=True, default=str)
+            key = _face_key(face)
             if key not in done:
                 where = f"{comp.game}/{comp.id} face '{face.name}'"
                 done[key] = templating.render(face, size, bleed, opts, where, roots, warn)

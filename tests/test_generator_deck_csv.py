@@ -324,3 +324,30 @@ def test_lone_carriage_returns_split_lines_as_the_pattern_says_for_every_short_l
         for parts in itertools.product((b"a", b"\r", b"\n"), repeat=size):
             line = b"".join(parts)
             assert list(deck._split_lone_cr([line])) == by_pattern(line), line
+
+
+def test_a_rows_face_is_rendered_once_per_distinct_context_without_writing_it_as_json(tmp_path, monkeypatch):
+    """Copies of a row render once; rows that differ in a value's type (1, True, '1') or its
+    order of names render apart; a CSV row's plain values are keyed without JSON."""
+    from ludoteca.generator import build, templating
+    from ludoteca.generator.model import Face, Options
+    data = tmp_path / "cards.csv"
+    data.write_text("id,name,count\nc1,Ana,3\nc2,Bo,1\n", encoding="utf-8")
+    comp = deck_component(data, "card.svg.j2", None, (63.0, 88.0))
+    rendered = []
+    monkeypatch.setattr(templating, "render", lambda face, *a, **k: rendered.append(face) or
+                        f'<svg font-size="3">{len(rendered)}</svg>')
+
+    def no_json(*args, **kwargs):
+        raise AssertionError("a plain context written as JSON")
+    monkeypatch.setattr(build.json, "dumps", no_json)
+    faces = list(comp.fronts)
+    assert len(faces) == 4
+    svgs = build.render_faces(comp, faces, Options(), (str(templating.TEMPLATES),))
+    assert len(rendered) == 2 and svgs[0] == svgs[1] == svgs[2] != svgs[3]
+    rendered.clear()
+    twins = [Face("t.svg.j2", {"a": v}, "x") for v in (1, True, "1", 1)]
+    twins.append(Face("t.svg.j2", {"a": 1, "b": 2}, "x"))
+    twins.append(Face("t.svg.j2", {"a": 1, "b": 2}, "x"))
+    svgs = build.render_faces(comp, twins, Options(), (str(templating.TEMPLATES),))
+    assert len(rendered) == 4 and svgs[0] == svgs[3] and svgs[4] == svgs[5]
