@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 
@@ -49,6 +50,13 @@ def nest(face_svg: str, x: float, y: float, w: float, h: float, prefix: str) -> 
     return body
 
 
+@functools.lru_cache(maxsize=64)
+def _path(lines: tuple[Line, ...]) -> str:
+    """The path data of straight lines, each written once per set of lines: every sheet of a
+    grid has the same crop marks."""
+    return "".join(f"M{num(a)} {num(b)}L{num(c)} {num(e)}" for a, b, c, e in lines)
+
+
 class PageBuilder:
     """Collects clipped faces and marks, then makes the page."""
 
@@ -75,7 +83,10 @@ class PageBuilder:
     def lines(self, lines: list[Line], width: float | None = None, colour: str | None = None,
               dash: str = "") -> None:
         m = data()["marks"]
-        d = "".join(f"M{num(a)} {num(b)}L{num(c)} {num(e)}" for a, b, c, e in lines)
+        try:
+            d = _path(tuple(lines))
+        except TypeError:                   # lines of lists: not kept
+            d = _path.__wrapped__(lines)
         if d:
             extra = f' stroke-dasharray="{dash}"' if dash else ""
             self.parts.append(f'<path d="{d}" fill="none" stroke="{colour or m["colour"]}" '

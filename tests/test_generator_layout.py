@@ -429,3 +429,25 @@ def test_a_board_is_split_when_its_bleed_does_not_fit(item, grid):
     from ludoteca.generator.sheets import Board
     board = Board.make("a4", item, 3.0)
     assert (board.cols, board.rows) == grid
+
+
+def test_the_crop_marks_every_sheet_shares_are_written_once(tmp_path, monkeypatch):
+    """A grid's sheets have the same crop marks: their path is written once, not per sheet,
+    and each sheet's overlay holds it."""
+    from ludoteca.generator import compose, layout
+    from ludoteca.generator.deck import deck_component
+    from ludoteca.generator.model import Options
+    data = tmp_path / "cards.csv"
+    data.write_text("id,count\na,27\n", encoding="utf-8")
+    comp = deck_component(data, "card.svg.j2", None, (63.0, 88.0))
+    written = []
+    real = compose.num
+    monkeypatch.setattr(compose, "num", lambda x: written.append(x) or real(x))
+    compose._path.cache_clear()
+    marks = 4 * len(layout.grid_of(comp, Options(paper="a4")).marks())
+    one = layout.lay_out(comp, ["<svg/>"] * 9, None, Options(paper="a4"))
+    once = len(written)
+    three = layout.lay_out(comp, ["<svg/>"] * 27, None, Options(paper="a4"))
+    assert len(one.pages) == 1 and len(three.pages) == 3
+    assert once > marks > 0 and len(written) - once < marks      # two more sheets, no more marks
+    assert all(page.overlay == one.pages[0].overlay for page in three.pages)
