@@ -74,6 +74,7 @@ class Cache:
             self.index = {}
         if not isinstance(self.index, dict):
             self.index = {}
+        self._saved: dict | None = None      # the index as this process last wrote it
 
     def has_page(self, key: str) -> bool:
         """Whether the page is cached whole. Cached pages are written without fsync (they can be
@@ -128,8 +129,11 @@ class Cache:
     def save_index(self) -> None:
         """Write the index (and the folder it is of) without fsync: a cache too.  One a crash of
         the system cut short does not parse and counts as none; an older one is checked against
-        the files and pages as they are (:meth:`fresh`, :meth:`has_page`)."""
-        if not self.temporary:
+        the files and pages as they are (:meth:`fresh`, :meth:`has_page`).  Not written again
+        when nothing changed since this process wrote it (its entries are replaced, never changed
+        in place: a copy of the top level tells)."""
+        if not self.temporary and self.index != self._saved:
+            self._saved = dict(self.index)
             write_text(self.root / "path.txt", str(self.out_dir) + "\n", True, durable=False)
             # written as it is encoded: a huge deck's index made whole took MBs of small pieces
             write_pieces(self.index_path, _batched(json.JSONEncoder(sort_keys=True, indent=0).iterencode(self.index)),

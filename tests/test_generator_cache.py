@@ -225,6 +225,24 @@ def test_the_cache_index_is_written_without_fsync(tmp_path, monkeypatch):
     assert synced == [] and Cache(tmp_path / "kit").index == cache.index
 
 
+def test_the_cache_index_is_not_written_again_when_nothing_changed(tmp_path, monkeypatch):
+    """A build saves the index where it stops and again at its end: unchanged in between, the
+    second is not written; an entry replaced in between is."""
+    from ludoteca.generator import render
+    (tmp_path / "kit").mkdir()
+    cache = render.Cache(tmp_path / "kit")
+    writes = []
+    real = render.write_pieces
+    monkeypatch.setattr(render, "write_pieces", lambda path, *a, **k: writes.append(path) or real(path, *a, **k))
+    cache.index["cards.pdf"] = {"key": "k", "size": 1, "mtime_ns": 2}
+    cache.save_index()
+    cache.save_index()
+    assert len(writes) == 1
+    cache.index["cards.pdf"] = {"key": "k", "size": 1, "mtime_ns": 3}
+    cache.save_index()
+    assert len(writes) == 2 and render.Cache(tmp_path / "kit").index == cache.index
+
+
 def test_the_cache_index_is_written_as_it_is_encoded(tmp_path):
     """A huge deck's index (a key and boxes per page) is never whole in memory as text: encoding
     it whole held its pieces, several times its size."""
