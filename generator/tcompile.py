@@ -328,7 +328,7 @@ class _Writer:
             else:
                 self.line(f"    {ref} = {self.expr(default, mframe)}")
         self.body(node.body, mframe)
-        self.line("return Markup(''.join(o_))")
+        self.line("return mk_(Markup, ''.join(o_))")      # Markup's own __new__, without its checks
         self.in_macro = was
         self.depth -= 1
         return fn, tuple(arg.name for arg in node.args), caller

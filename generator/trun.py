@@ -425,12 +425,20 @@ def _identity(value: Any) -> Any:
 
 # -- filters and tests: each as Jinja computes it --------------------------------------------------
 
-#: :func:`~.units.num` of the numbers faces write, each worked out once (a deck's faces repeat them).
-_num = functools.lru_cache(maxsize=4096)(num)
+#: :func:`~.units.num` of the numbers faces write, each worked out once (a deck's faces repeat
+#: them), the first 4,096 kept: read without a call for most of a face's numbers.
+_NUMS: dict[float, str] = {}
 
 
 def f_num(x: Any) -> str:
-    return _num(float(x))
+    if type(x) is not float:
+        x = float(x)
+    text = _NUMS.get(x)
+    if text is None:
+        text = num(x)
+        if len(_NUMS) < 4096:
+            _NUMS[x] = text
+    return text
 
 
 def f_lower(s: Any) -> str:
@@ -642,6 +650,7 @@ def _namespace(sandboxed: bool) -> dict:
     from collections import abc
     space = {
         "UNDEF": UNDEF, "MISS": MISS, "UNSURE": UNSURE, "Current": Current, "Markup": Markup, "escape": esc,
+        "mk_": str.__new__,
         "CMacro": CMacro,
         "S_": S_, "cat_": cat, "mod_": mod, "list_": list,
         "ga_": ga_safe if sandboxed else ga_plain, "gi_": gi_safe if sandboxed else gi_plain,
