@@ -219,3 +219,17 @@ def test_an_attribute_found_safe_once_is_still_looked_at_when_it_is_a_format_met
         env.from_string("{{ b.v('x') }}").render(b=_Box("{0.__class__}".format))
     with pytest.raises(SecurityError):
         env.from_string("{{ a.__class__ }}").render(a=_Box("x"))
+
+
+def test_a_face_without_use_elements_is_not_walked_for_them(monkeypatch):
+    """The walk that follows <use> elements runs only when the SVG's text can hold one."""
+    plain = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/><text>fuse</text></svg>'
+    looping = '<svg xmlns="http://www.w3.org/2000/svg"><g id="a"><use href="#a"/></g></svg>'
+    walked = []
+    real = budget._check_uses
+    monkeypatch.setattr(budget, "_check_uses", lambda root, limit: walked.append(root) or real(root, limit))
+    assert budget.check_svg(plain.replace("fuse", "fuzz")).tag.endswith("svg") and walked == []
+    budget.check_svg(plain)                          # "use" in a text: walked, nothing found
+    assert len(walked) == 1
+    with pytest.raises(budget.SvgRefused, match="draws an element holding it"):
+        budget.check_svg(looping)
