@@ -142,6 +142,10 @@ class Fit(NamedTuple):
         return self.line_height_mm * len(self.lines)
 
 
+#: What a template may read of a fit.
+FIT_FIELDS = frozenset({"size_pt", "lines", "fits", "size_mm", "line_height_mm", "height_mm"})
+
+
 class FitError(GeneratorError):
     """A text cannot fit its box even at the smallest size allowed."""
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 from .current import CURRENT
+from .fonts import FIT_FIELDS
 
 FILTERS = {"num", "lower", "upper", "safe", "length", "count", "round", "int", "float", "default",
            "d", "join", "e", "escape", "trim", "string", "list", "first", "last", "min", "max",
@@ -401,9 +402,14 @@ class _Writer:
                 return {"index0": i, "index": f"({i} + 1)", "first": f"({i} == 0)",
                         "last": f"({i} == {length} - 1)", "length": length,
                         "revindex": f"({length} - {i})", "revindex0": f"({length} - {i} - 1)"}[node.attr]
+            obj = self.expr(inner, frame)
             if node.attr in CURRENT:             # _cur.w: read at once when it is the face's
-                obj = self.expr(inner, frame)
                 return f"({obj}.{node.attr} if type({obj}) is Current else ga_({obj}, {node.attr!r}))"
+            if node.attr in FIT_FIELDS:          # f.lines of a fit: the same
+                return f"({obj}.{node.attr} if type({obj}) is Fit else ga_({obj}, {node.attr!r}))"
+            if not node.attr.startswith("_"):    # lib.text of an imported template: its macro
+                return (f"({obj}.__dict__.get({node.attr!r}, UNDEF) if type({obj}) is TModule "
+                        f"else ga_({obj}, {node.attr!r}))")
         return f"ga_({self.expr(inner, frame)}, {node.attr!r})"
 
     def x_Getitem(self, node: Any, frame: Any) -> str:

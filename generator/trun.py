@@ -31,7 +31,7 @@ except ImportError:                                          # markupsafe withou
     from markupsafe._native import _escape_inner
 
 from .current import CURRENT, Current
-from .fonts import Fit
+from .fonts import FIT_FIELDS, Fit
 from .units import num
 
 MAX_RANGE = 100_000          # jinja's sandbox refuses larger ranges
@@ -189,7 +189,6 @@ _METHODS: dict[type, frozenset[str]] = {str: _STR_METHODS, Markup: _STR_METHODS,
             list: frozenset({"index", "count"}),
             TList: frozenset({"index", "count", "append"}),
             tuple: frozenset({"index", "count"})}
-_FIT = frozenset({"size_pt", "lines", "fits", "size_mm", "line_height_mm", "height_mm"})
 _SCALARS = (int, float, bool, type(None))
 _ITERABLE = frozenset({list, TList, tuple, types.GeneratorType, str, Markup, dict, range, type({}.keys()),
                        type({}.values()), type({}.items())})
@@ -245,7 +244,7 @@ def ga_safe(obj: Any, name: str) -> Any:
             raise Bail(name)
         return obj.__dict__.get(name, UNDEF)
     if kind is Fit:
-        if name in _FIT:
+        if name in FIT_FIELDS:
             return getattr(obj, name)
         raise Bail(name)
     if kind is Current:
@@ -650,6 +649,7 @@ def _namespace(sandboxed: bool) -> dict:
     from collections import abc
     space = {
         "UNDEF": UNDEF, "MISS": MISS, "UNSURE": UNSURE, "Current": Current, "Markup": Markup, "escape": esc,
+        "Fit": Fit, "TModule": TModule,
         "mk_": str.__new__,
         "CMacro": CMacro,
         "S_": S_, "cat_": cat, "mod_": mod, "list_": list,
