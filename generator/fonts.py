@@ -72,31 +72,31 @@ def _widths() -> dict[str, tuple[dict[int, float], float]]:
     Read from reportlab once and kept in the cache folder (keyed by the font files), so a build
     does not load reportlab and parse three TrueType files just to measure text.
     """
-    import json
+    import marshal
     folder = font_dir()
     stamp: list[Any] = [FACES]
     for name in FACES.values():
         st = (folder / f"{name}.ttf").stat()
         stamp.append([name, st.st_size, st.st_mtime_ns])
     cache = cache_dir("fonts")
-    path = cache / "widths.json" if cache else None
+    path = cache / "widths.bin" if cache else None      # marshal: read in a fifth of JSON's time
     if path is not None:
         try:
-            saved = json.loads(path.read_text(encoding="utf-8"))
-            if saved["stamp"] == json.loads(json.dumps(stamp)):
-                return {face: ({int(k): v for k, v in table.items()}, default)
-                        for face, (table, default) in saved["faces"].items()}
-        except (OSError, ValueError, KeyError, TypeError):
-            pass
+            saved, faces = marshal.loads(path.read_bytes())
+            if saved == stamp and isinstance(faces, dict) and set(faces) == set(FACES.values()) \
+                    and all(type(f) is tuple and len(f) == 2 and type(f[0]) is dict for f in faces.values()):
+                return faces
+        except (OSError, ValueError, EOFError, TypeError):
+            pass                                        # not cached, or damaged: read again
     pm = _metrics()
     faces = {}
     for name in FACES.values():
         face = pm.getFont(name).face
         faces[name] = (dict(face.charWidths), face.defaultWidth)
     if path is not None:
-        from ludoteca.atomic import write_text
+        from ludoteca.atomic import write_bytes
         try:
-            write_text(path, json.dumps({"stamp": stamp, "faces": faces}), durable=False)   # a cache
+            write_bytes(path, marshal.dumps((stamp, faces)), durable=False)   # a cache
         except OSError:
             pass
     return faces

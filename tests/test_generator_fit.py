@@ -62,7 +62,7 @@ def test_measuring_text_does_not_load_reportlab_once_the_tables_are_cached(tmp_p
                            check=True).stdout.split()
     second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                             check=True).stdout.split()
-    assert (tmp_path / "ludoteca" / "fonts" / "widths.json").is_file()
+    assert (tmp_path / "ludoteca" / "fonts" / "widths.bin").is_file()
     assert first[1] == "True" and second == [first[0], "False"]
 
 
