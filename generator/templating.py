@@ -16,6 +16,8 @@ from .units import pt_to_mm
 from ludoteca import folder_of
 from ludoteca.cards import markers
 from .model import Face, GeneratorError, Options
+from . import budget as _budget, trun
+from .budget import OverBudget, SvgRefused, check_svg
 from .trun import Current, f_num as _num_filter
 
 TEMPLATES = folder_of("ludoteca.templates").resolve()  # the same path however reached
@@ -100,8 +102,6 @@ def _render_compiled(template: str, context: dict, roots: tuple[str, ...], sandb
                      markers_on: bool) -> str | None:
     """The face rendered by the template's compiled code; None when it has none or it raised
     (then that template is left to Jinja for the rest of the process)."""
-    from . import budget as _budget, trun
-    from .budget import face as budget_face
     fast = loader(roots, sandboxed)
     unit = fast.unit(template)
     if unit is None:
@@ -116,7 +116,7 @@ def _render_compiled(template: str, context: dict, roots: tuple[str, ...], sandb
     try:
         if not sandboxed:
             return "".join(fast.render(unit, context))
-        with budget_face(_compiled_budget(_budget.BUDGET)) as meter:
+        with _budget.face(_compiled_budget(_budget.BUDGET)) as meter:
             state.meter = meter
             return meter.output(fast.render(unit, context))
     except Exception:               # Jinja renders it again, and says what is wrong in its words
@@ -280,7 +280,6 @@ LEFT_OUT = "#ludoteca-left-out"
 @functools.lru_cache(maxsize=256)
 def _refused_svg(path: Path, mtime_ns: int, size: int) -> str | None:
     """Why cairosvg could not draw an SVG file a template embeds, or None (other files: None)."""
-    from .budget import SvgRefused, check_svg
     if path.suffix.lower() != ".svg":
         return None
     try:
@@ -305,8 +304,6 @@ def embed_references(svg: str, folder: Path, template: str, warn: Callable[[str]
     if "href" not in svg and "url(" not in svg:
         return svg
     import html                          # only for faces that refer to something
-
-    from .budget import SvgRefused
 
     def resolve(ref: str) -> str | None:
         ref = html.unescape(ref).strip()
@@ -355,8 +352,6 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
     compiles (:mod:`.tcompile`) runs its compiled code, which gives Jinja's text to the
     character; Jinja renders the others, and any face the compiled code could not render.
     """
-    from . import fastsvg
-    from .budget import SvgRefused, check_svg
     user = _user_root(face.template, roots)
 
     def fit(text: Any, width_mm: float, height_mm: float, max_pt: float, min_pt: float = 6,
@@ -390,6 +385,7 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
         except SvgRefused as exc:
             raise TemplateError(f"template {face.template}: {exc}{suffix}") from None
         if svg is checked:                  # drawn in this process: not parsed a second time
+            from . import fastsvg
             fastsvg.parsed(svg, root)
     return svg
 
@@ -399,7 +395,6 @@ def _render_jinja(face: Face, context: dict, roots: tuple[str, ...], sandboxed: 
     """The face rendered by Jinja; errors name the template and line (and the face)."""
     import traceback                       # here, not at the top: a deck's compiled faces never need it
     import jinja2
-    from .budget import OverBudget
     env = environment(roots, sandboxed=sandboxed)
     cur = env.globals["_cur"]
     for key in ("w", "h", "bleed", "lang", "ink_saver", "t", "fit"):
