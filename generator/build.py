@@ -10,7 +10,7 @@ import re
 import sys
 import time
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from . import budget, templating
 from ludoteca.atomic import Unwritable, folder_target
@@ -55,7 +55,7 @@ class Summary:
 _PLAIN = frozenset({str, int, bool, type(None)})
 
 
-def _face_key(face: Face) -> object:
+def _face_key(face: Face) -> Hashable:
     """What makes two faces the same face: the template and the context.  A context of plain
     values (a CSV row's texts and its line number) is keyed by its names, their values and
     their types, in order; any other by its JSON text."""
@@ -76,7 +76,7 @@ def render_faces(comp: Component, faces: list[Face], opts: Options,
 
     size = face_size(comp, opts)
     bleed = bleed_of(comp, opts)
-    done: dict[str, str] = {}
+    done: dict[Hashable, str] = {}
     out = []
     with budget.faces():              # a user's template: memory capped once for the run of faces
         for face in faces:
