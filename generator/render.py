@@ -507,6 +507,16 @@ def _all_alive() -> Iterator[None]:
                              "nothing was written") from None
 
 
+def _address_space_capped() -> bool:
+    """Whether this process runs under a cap on its address space (``ulimit -v``): there a pool's
+    threads and workers fail at any step (a thread's stack or heap, a task's pickle) with a
+    MemoryError that no caller sees, and the build could wait for them for ever; it draws
+    everything in this process instead."""
+    import resource
+    soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
+    return soft != resource.RLIM_INFINITY
+
+
 class Workers:
     """A pool of renderers (fork), started early on a cold build so cairo loads meanwhile.
 
@@ -518,7 +528,7 @@ class Workers:
         self.pool = None
 
     def start(self, n: int | None = None) -> None:
-        if self.pool is None and (os.cpu_count() or 1) > 1:
+        if self.pool is None and (os.cpu_count() or 1) > 1 and not _address_space_capped():
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
             try:

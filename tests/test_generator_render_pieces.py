@@ -63,3 +63,22 @@ def test_drawing_and_cutting_pages_sets_off_no_pass_of_the_garbage_collector(tmp
         gc.set_threshold(*threshold)
     assert len(passes) <= 1 and gc.isenabled()       # one, put off until the job is done
     assert all((tmp_path / f"k{i}.pdf").read_bytes().rstrip().endswith(b"%%EOF") for i in (0, 1))
+
+
+def test_a_process_under_an_address_space_cap_draws_without_a_pool():
+    """Under ``ulimit -v`` a pool's threads and workers can fail with a MemoryError nobody sees
+    (the hostile corpus' kit builds printed "Exception in thread" or waited): no pool there."""
+    import subprocess
+    import sys
+    code = (
+        "import resource\n"
+        "from ludoteca.generator.render import Workers\n"
+        "w = Workers(); w.start(); print('free', w.pool is not None); w.close()\n"
+        "soft, hard = resource.getrlimit(resource.RLIMIT_AS)\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (8 << 30, hard))\n"
+        "w = Workers(); w.start(); print('capped', w.pool is not None)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    import os
+    assert done.stdout.split() == ["free", str((os.cpu_count() or 1) > 1), "capped", "False"]
