@@ -164,7 +164,7 @@ class Meta:
 
 PageSource = bytes | Path | Source        # a page PDF, the file that holds one, or it parsed
 SHARED_KEPT = 4096                        # objects remembered for sharing (those written last)
-PAGES_KEPT = 1024                         # page objects remembered for placing again (the last)
+PAGES_KEPT = 64                           # page objects remembered for placing again (the last)
 #: A page: its PDF (its first page), or (the PDF, the index of the page in it).
 PageRef = PageSource | tuple[PageSource, int]
 
