@@ -106,10 +106,7 @@ def _render_compiled(template: str, context: dict, roots: tuple[str, ...], sandb
     unit = fast.unit(template)
     if unit is None:
         return None
-    cur = fast.globals["_cur"]
-    for key in ("w", "h", "bleed", "lang", "ink_saver", "t", "fit"):
-        setattr(cur, key, context[key])
-    cur.markers = markers_on
+    _set_current(fast.globals["_cur"], context, markers_on)
     state = trun.S_
     state.fit, state.t, state.depth = context["fit"], context["t"], 0
     _freeze()
@@ -124,6 +121,14 @@ def _render_compiled(template: str, context: dict, roots: tuple[str, ...], sandb
         return None
     finally:
         state.meter = state.fit = state.t = None
+
+
+def _set_current(cur: Any, context: dict, markers_on: bool) -> None:
+    """``_cur`` (what the shared macros read) made the face being rendered: its size, bleed,
+    language, ink saving, fit, t and markers."""
+    for key in ("w", "h", "bleed", "lang", "ink_saver", "t", "fit"):
+        setattr(cur, key, context[key])
+    cur.markers = markers_on
 
 
 @functools.lru_cache(maxsize=4)
@@ -396,10 +401,7 @@ def _render_jinja(face: Face, context: dict, roots: tuple[str, ...], sandboxed: 
     import traceback                       # here, not at the top: a deck's compiled faces never need it
     import jinja2
     env = environment(roots, sandboxed=sandboxed)
-    cur = env.globals["_cur"]
-    for key in ("w", "h", "bleed", "lang", "ink_saver", "t", "fit"):
-        setattr(cur, key, context[key])
-    cur.markers = getattr(opts, "markers", True)
+    _set_current(env.globals["_cur"], context, getattr(opts, "markers", True))
     suffix = _in(where, face)
     try:
         if not sandboxed:

@@ -308,16 +308,9 @@ def call_safe(f: Any, /, *args: Any, **kw: Any) -> Any:
     and the whitelisted methods of texts, dicts, lists and tuples."""
     meter = S_.meter
     kind = type(f)
-    if kind is CMacro:                      # CMacro.call, inline: most calls of a face are these
+    if kind is CMacro:                      # most calls of a face are these
         meter.tick()
-        if kw or len(args) > f.argc or f.caller:
-            args = f.bind(args, kw)
-        state = S_
-        if state.depth >= MAX_DEPTH:
-            raise Bail("macros nested too deep")
-        state.depth += 1
-        text = f.fn(*args)
-        state.depth -= 1
+        text = f.call(args, kw)
         if len(text) > meter.budget.size:
             meter.made(text)
         return text
