@@ -488,36 +488,21 @@ def main() -> int:
         print(
             f"  deck120 / {other[:-2]}, median of the pairs: CPU {ratio['cpu']:.2f}x{target}, wall {ratio['wall']:.2f}x"
         )
-    if AGAINST:
-        mine, theirs = results["kit_cold_s"], AGAINST
+    for key, theirs, label in (("kit_cold_s", AGAINST, "cold"), ("kit_fresh_s", AGAINST_FRESH, "fresh")):
+        if not theirs:
+            continue
+        mine = results[key]
         n = min(len(mine), len(theirs))
-        cpu_mine, cpu_theirs = CPU["kit_cold_s"][:n], CPU["against_kit_cold_s"][:n]
-        pairs["against"] = {
+        cpu_mine, cpu_theirs = CPU[key][:n], CPU[f"against_{key}"][:n]
+        a = pairs["against" if label == "cold" else "against_fresh"] = {
             "dir": str(args.against),
             "wall": statistics.median(theirs[:n]),
             "cpu": statistics.median(cpu_theirs),
-            "wall_ratio": statistics.median(a / b for a, b in zip(mine[:n], theirs[:n])),
-            "cpu_ratio": statistics.median(a / b for a, b in zip(cpu_mine, cpu_theirs)),
+            "wall_ratio": statistics.median(x / y for x, y in zip(mine[:n], theirs[:n])),
+            "cpu_ratio": statistics.median(x / y for x, y in zip(cpu_mine, cpu_theirs)),
         }
-        a = pairs["against"]
         print(
-            f"  kit cold against {args.against}: its wall {a['wall']:.3f} s, CPU {a['cpu']:.2f} s; "
-            f"this / that, median of the pairs: wall {a['wall_ratio']:.3f}x, CPU {a['cpu_ratio']:.3f}x"
-        )
-    if AGAINST_FRESH:
-        mine, theirs = results["kit_fresh_s"], AGAINST_FRESH
-        n = min(len(mine), len(theirs))
-        cpu_mine, cpu_theirs = CPU["kit_fresh_s"][:n], CPU["against_kit_fresh_s"][:n]
-        pairs["against_fresh"] = {
-            "dir": str(args.against),
-            "wall": statistics.median(theirs[:n]),
-            "cpu": statistics.median(cpu_theirs),
-            "wall_ratio": statistics.median(a / b for a, b in zip(mine[:n], theirs[:n])),
-            "cpu_ratio": statistics.median(a / b for a, b in zip(cpu_mine, cpu_theirs)),
-        }
-        a = pairs["against_fresh"]
-        print(
-            f"  kit fresh against {args.against}: its wall {a['wall']:.3f} s, CPU {a['cpu']:.2f} s; "
+            f"  kit {label} against {args.against}: its wall {a['wall']:.3f} s, CPU {a['cpu']:.2f} s; "
             f"this / that, median of the pairs: wall {a['wall_ratio']:.3f}x, CPU {a['cpu_ratio']:.3f}x"
         )
     for note in notes:
