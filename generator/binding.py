@@ -100,22 +100,41 @@ def _sources() -> tuple[Path, bytes] | None:
 
 
 def _prebuilt() -> types.ModuleType | None:
-    """A stand-in for ``cairocffi.ffi`` whose ``ffi`` and ``ffi_pixbuf`` come from the cache."""
-    import _cffi_backend
-
+    """A stand-in for ``cairocffi.ffi`` whose ``ffi`` and ``ffi_pixbuf`` come from the modules
+    shipped with the package (:mod:`.shipped`), else from the user cache (written there first)."""
+    from . import shipped
     from .fonts import cache_dir
     found = _sources()
-    folder_cache = cache_dir("cffi")
-    if found is None or folder_cache is None:
+    if found is None:
         return None
     folder, text = found
-    digest = hashlib.sha256(text + _cffi_backend.__version__.encode()).hexdigest()[:16]
-    names = (f"_ludoteca_cairo_{digest}", f"_ludoteca_pixbuf_{digest}")
+    names = module_names(text)
+    paths = [shipped.FOLDER / f"{name}.py" for name in names]
+    if all(p.is_file() for p in paths):
+        try:
+            return _stand_in(names, paths)
+        except Exception:          # a damaged shipped file: the user cache's, as if it were not there
+            pass
+    folder_cache = cache_dir("cffi")
+    if folder_cache is None:
+        return None
     paths = [folder_cache / f"{name}.py" for name in names]
     if not all(p.is_file() for p in paths):
         with _one_at_a_time(folder_cache / ".write.lock"):
             if not all(p.is_file() for p in paths):      # unless another process just wrote them
                 _write(folder, names, paths)
+    return _stand_in(names, paths)
+
+
+def module_names(text: bytes) -> tuple[str, str]:
+    """The generated modules' names: by cairocffi's declarations and the cffi backend's version,
+    so modules written from other declarations, or for another cffi, are never read."""
+    import _cffi_backend
+    digest = hashlib.sha256(text + _cffi_backend.__version__.encode()).hexdigest()[:16]
+    return f"_ludoteca_cairo_{digest}", f"_ludoteca_pixbuf_{digest}"
+
+
+def _stand_in(names: tuple[str, str], paths: list[Path]) -> types.ModuleType:
     module = types.ModuleType(FFI_MODULE)
     module.__file__ = str(paths[0])
     module.ffi = _load_module(names[0], paths[0]).ffi  # type: ignore[attr-defined]

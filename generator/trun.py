@@ -30,6 +30,7 @@ try:
 except ImportError:                                          # markupsafe without its C part
     from markupsafe._native import _escape_inner
 
+from . import shipped
 from .current import CURRENT, Current
 from .fonts import FIT_FIELDS, Fit
 from .units import num
@@ -755,15 +756,20 @@ class Loader:
         ctx.update(context)
         return unit.root(ctx)
 
-    def _load(self, name: str) -> _Unit | None:
+    def find(self, name: str) -> str | None:
+        """The file of template ``name``, found as Jinja's FileSystemLoader finds it."""
         pieces = _split(name)
         if pieces is None:
             return None
         for base in self.search:
             path = os.path.join(base, *pieces)
             if os.path.isfile(path):
-                break
-        else:
+                return path
+        return None
+
+    def _load(self, name: str) -> _Unit | None:
+        path = self.find(name)
+        if path is None:
             return None
         try:
             with open(path, encoding="utf-8") as fh:
@@ -786,11 +792,10 @@ class Loader:
         return _Unit(path, mtime, space["root"])
 
     def _code(self, name: str, source: str) -> tuple[types.CodeType, list[str]] | None:
-        """The code of ``source`` and the templates it imports: from the cache, else compiled
-        (and cached); None if the compiler refuses it."""
-        key = hashlib.sha256("\0".join((_compiler_stamp(), sys.version, _jinja_stamp(),
-                                        "sandboxed" if self.sandboxed else "kit", source))
-                              .encode("utf-8", "surrogatepass")).hexdigest()[:40]
+        """The code of ``source`` and the templates it imports: from the user cache, else shipped
+        with the package (:mod:`.shipped`), else compiled (and cached); None if the compiler
+        refuses it."""
+        key = template_key(self.sandboxed, source)
         path = self.cache / f"{key}.bin" if self.cache is not None else None
         if path is not None:
             try:
@@ -803,16 +808,23 @@ class Loader:
                     return code, imports
             except (OSError, ValueError, EOFError, TypeError):
                 pass                                  # not cached, or damaged: compiled again
-        from .tcompile import Unsupported, compile_template
+        found = _shipped(self.sandboxed, source)
+        if found is not MISS:
+            return found
         try:
-            text, imports = compile_template(self.parse_env(), source, name, self.sandboxed)
-            code = compile(text, f"<compiled {name}>", "exec")
-            found: tuple | None = (code, imports)
-            entry: tuple = ("code", code, imports)
-        except Unsupported:
-            found, entry = None, ("refused",)
+            made = self.translate(name, source)
         except Exception:                          # a syntax error: Jinja says it in its words
             return None
+        entry: tuple
+        if made is None:
+            found, entry = None, ("refused",)
+        else:
+            text, imports = made
+            try:
+                code = compile(text, f"<compiled {name}>", "exec")
+            except Exception:
+                return None
+            found, entry = (code, imports), ("code", code, imports)
         if path is not None:
             from ludoteca.atomic import write_bytes
             try:
@@ -820,6 +832,41 @@ class Loader:
             except OSError:
                 pass
         return found
+
+    def translate(self, name: str, source: str) -> tuple[str, list[str]] | None:
+        """The Python text of template ``name`` (its text ``source``) and the templates it
+        imports, as :mod:`.tcompile` writes them; None if the compiler refuses it (a template Jinja
+        cannot parse raises)."""
+        from .tcompile import Unsupported, compile_template
+        try:
+            return compile_template(self.parse_env(), source, name, self.sandboxed)
+        except Unsupported:
+            return None
+
+
+def template_key(sandboxed: bool, source: str, shipped: bool = False) -> str:
+    """What a compiled template is kept under: the compiler, the kind, the template's text and
+    jinja, which parsed it.  In the user cache (marshal'd code): this Python and that jinja's
+    files; ``shipped`` with the package (Python source, made elsewhere): jinja's version."""
+    made_by = (jinja_version(),) if shipped else (sys.version, _jinja_stamp())
+    return hashlib.sha256("\0".join((_compiler_stamp(), *made_by, "sandboxed" if sandboxed else "kit", source))
+                          .encode("utf-8", "surrogatepass")).hexdigest()[:40]
+
+
+def _shipped(sandboxed: bool, source: str) -> Any:
+    """The compiled template of ``source`` shipped with the package: (code, imports), None if the
+    compiler refuses it, MISS if it is not there (or its file does not compile)."""
+    entries = shipped.templates()
+    if not entries:
+        return MISS
+    key = template_key(sandboxed, source, shipped=True)
+    if key not in entries:
+        return MISS
+    imports = entries[key]
+    if imports is None:
+        return None
+    code = shipped.code(shipped.FOLDER / shipped.template_file(key))
+    return MISS if code is None else (code, imports)
 
 
 @functools.cache
@@ -835,15 +882,36 @@ def _compiler_stamp() -> str:
     return digest.hexdigest()
 
 
+def _jinja_origin() -> str | None:
+    """jinja's ``__init__.py``, found without importing it."""
+    from importlib.util import find_spec
+    try:
+        spec = find_spec("jinja2")
+    except (ImportError, ValueError):
+        return None
+    return spec.origin if spec else None
+
+
 @functools.cache
 def _jinja_stamp() -> str:
     """Which jinja parsed the cached templates (its files' size and time), found without
     importing it."""
-    from importlib.util import find_spec
+    origin = _jinja_origin()
     try:
-        spec = find_spec("jinja2")
-        origin = spec.origin if spec else None
         st = os.stat(origin) if origin else None
-    except (ImportError, OSError, ValueError):
+    except (OSError, ValueError):
         return ""
     return f"{origin}:{st.st_size}:{st.st_mtime_ns}" if st else ""
+
+
+@functools.cache
+def jinja_version() -> str:
+    """jinja's version, read from its ``__init__.py`` without importing it ("" if not found)."""
+    import re
+    origin = _jinja_origin()
+    try:
+        text = Path(origin).read_text(encoding="utf-8") if origin else ""
+    except (OSError, UnicodeDecodeError):
+        return ""
+    found = re.search(r"""^__version__\s*=\s*["']([^"']+)["']""", text, re.M)
+    return found.group(1) if found else ""

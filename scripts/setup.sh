@@ -47,4 +47,9 @@ fi
 # a process run under PYTHONDONTWRITEBYTECODE=1 compiles NumPy, OpenCV's and YAML's Python at every
 # start (about 40 % of a `ludoteca scan`'s CPU, and of every test that starts a process).
 .venv/bin/uv sync -q --frozen --inexact --extra app --extra test --compile-bytecode
+# What a first build on a new machine would otherwise make (every template compiled, cairo's headers
+# parsed), written into the checkout as the wheel's build writes it into the wheel: the folder
+# generator/_prebuilt/ (gitignored; generator/prebuild.py), byte-compiled as an installer does.
+.venv/bin/python -m ludoteca.generator.prebuild
+.venv/bin/python -m compileall -q generator/_prebuilt
 echo "setup: Ludoteca is installed in .venv; run it as .venv/bin/ludoteca (or activate .venv first)"

@@ -6,10 +6,18 @@ import os
 import subprocess
 import sys
 
-from ludoteca.generator import binding, fonts
+import pytest
+
+from ludoteca.generator import binding, fonts, shipped
 
 
-def test_prebuilt_declarations_are_the_ones_cairocffi_parses(tmp_path, monkeypatch):
+@pytest.fixture
+def nothing_shipped(tmp_path, monkeypatch):
+    """The user cache's modules, as if the package shipped none (tests/test_generator_shipped.py)."""
+    monkeypatch.setattr(shipped, "FOLDER", tmp_path / "package" / "_prebuilt")
+
+
+def test_prebuilt_declarations_are_the_ones_cairocffi_parses(tmp_path, monkeypatch, nothing_shipped):
     import cffi
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     module = binding._prebuilt()
@@ -50,12 +58,13 @@ def test_a_deferred_module_is_the_real_one_at_first_use(monkeypatch):
     assert sys.modules["colorsys"] is importlib.import_module("colorsys") is not stand_in
 
 
-def test_without_a_cache_folder_cairocffi_is_used_as_it_is(monkeypatch):
+def test_without_a_cache_folder_cairocffi_is_used_as_it_is(monkeypatch, nothing_shipped):
     monkeypatch.setattr(fonts, "cache_dir", lambda _name: None)
     assert binding._prebuilt() is None
 
 
-def test_workers_starting_together_on_a_new_cache_parse_the_declarations_once(tmp_path, monkeypatch):
+def test_workers_starting_together_on_a_new_cache_parse_the_declarations_once(tmp_path, monkeypatch,
+                                                                              nothing_shipped):
     """A build's two workers start at once: one writes the module, the other waits and reads it."""
     import threading
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))

@@ -269,9 +269,13 @@ def test_an_edited_template_is_compiled_again_in_the_same_process(tmp_path):
 
 
 def test_a_warm_deck_never_imports_jinja(tmp_path):
-    """The process itself: the second run of a deck finds its templates compiled in the cache."""
+    """The process itself: the second run of a deck finds its templates compiled in the cache (a
+    user's own template: the package ships the default face compiled, tests/test_generator_shipped.py)."""
     data = tmp_path / "cards.csv"
     data.write_text("id,name,colour,text\nc1,Ana,blue,Hola\nc2,Luis,red,\n", encoding="utf-8")
+    face = tmp_path / "mine" / "card.svg.j2"
+    face.parent.mkdir()
+    face.write_text("{# mine #}" + (templating.TEMPLATES / "deck" / "card.svg.j2").read_text("utf-8"), "utf-8")
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
     env.pop(templating.FAST_ENV, None)
     check = ("import runpy, sys, os\n"
@@ -285,8 +289,7 @@ def test_a_warm_deck_never_imports_jinja(tmp_path):
              "except SystemExit as e:\n    leave(e.code or 0)\n")
     said = []
     for run in range(2):
-        done = subprocess.run([sys.executable, "-c", check, "deck", str(data), "--template",
-                               str(templating.TEMPLATES / "deck" / "card.svg.j2"), "-q",
+        done = subprocess.run([sys.executable, "-c", check, "deck", str(data), "--template", str(face), "-q",
                                "--out", str(tmp_path / f"out{run}")],
                               capture_output=True, text=True, env=env, timeout=60)
         assert done.returncode == 0, done.stderr

@@ -7,6 +7,7 @@ import ast
 from pathlib import Path
 
 import ludoteca
+from ludoteca.generator import shipped
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -17,6 +18,8 @@ def _modules() -> dict[str, Path]:
     found.update({f"ludoteca.{p.stem}": p for p in (ROOT / "ludoteca").glob("*.py") if p.stem != "__init__"})
     for part in ludoteca.PARTS:
         for path in (ROOT / part).rglob("*.py"):
+            if shipped.FOLDER.name in path.parts:    # generated (generator/prebuild.py): imports none of these
+                continue
             names = list(path.relative_to(ROOT).with_suffix("").parts)
             if names[-1] == "__init__":
                 names.pop()

@@ -1,0 +1,137 @@
+"""What the package ships made ahead of time (generator/shipped.py, written by
+generator/prebuild.py): a first build on an empty user cache reads the compiled templates and the
+cairo binding from it, compiles nothing and writes nothing into the user cache; a shipped file that
+is stale (another template text, compiler or jinja) or damaged is passed over."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from ludoteca.atomic import cache_dir
+from ludoteca.generator import binding, prebuild, shipped, tcompile, templating, trun
+from ludoteca.generator.model import Options
+
+ROOT = Path(__file__).resolve().parent.parent
+DECK = (templating.TEMPLATES / "deck").resolve()
+KIT = "ciudadelas/district.svg.j2"
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory) -> Path:
+    """A shipped folder as prebuild writes it, with one of the kit's templates (and its imports)
+    besides the default deck's."""
+    folder = tmp_path_factory.mktemp("package") / "_prebuilt"
+    assert prebuild.write(folder, kit=[KIT]) == []
+    return folder
+
+
+@pytest.fixture
+def fresh(made, tmp_path, monkeypatch):
+    """An empty user cache, ``made`` as the package's folder, and the compiler counted."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(shipped, "FOLDER", made)
+    calls: list[str] = []
+    real = tcompile.compile_template
+
+    def counted(env, source, name, sandboxed):
+        calls.append(name)
+        return real(env, source, name, sandboxed)
+    monkeypatch.setattr(tcompile, "compile_template", counted)
+    templating.loader.cache_clear()
+    yield calls
+    templating.loader.cache_clear()
+
+
+def _deck_faces():
+    from ludoteca.generator.deck import deck_component
+    from ludoteca.generator.sheets import data, item_size
+    comp = deck_component(ROOT / "examples" / "deck" / "cartas.csv", "card.svg.j2", "back.svg.j2",
+                          item_size(data()["deck"]["item"]))
+    return comp, list(comp.fronts)[:3] + list(comp.backs)[:1]
+
+
+def _compiled_in_cache() -> list[Path]:
+    folder = cache_dir("templates-compiled")
+    return sorted(folder.iterdir()) if folder else []
+
+
+def test_a_first_deck_reads_its_compiled_templates_from_the_package(fresh):
+    from ludoteca.generator.build import bleed_of, face_size
+    comp, faces = _deck_faces()
+    roots = (str(DECK),)
+    opts = Options()
+    size, bleed = face_size(comp, opts), bleed_of(comp, opts)
+    svgs = [templating.render(face, size, bleed, opts, "", roots) for face in faces]
+    assert templating.compiled("card.svg.j2", roots) and templating.compiled("back.svg.j2", roots)
+    assert fresh == [] and _compiled_in_cache() == []          # nothing compiled, nothing written
+    assert svgs == [templating.render(face, size, bleed, opts, "", roots, compiled=False) for face in faces]
+
+
+def test_the_kits_own_templates_are_read_from_the_package(fresh):
+    loader = templating.loader()
+    assert loader.unit(KIT) is not None and loader.module("_lib.svg.j2") is not None
+    assert fresh == [] and _compiled_in_cache() == []
+
+
+def _other_template(tmp_path: Path) -> tuple[str, ...]:
+    """A user's copy of the default face, one comment added: a text nothing was shipped for."""
+    (tmp_path / "card.svg.j2").write_text("{# mine #}" + (DECK / "card.svg.j2").read_text("utf-8"), "utf-8")
+    return (str(tmp_path),)
+
+
+@pytest.mark.parametrize("stale", ["template", "compiler", "jinja", "file", "index"])
+def test_a_stale_or_damaged_shipped_template_is_compiled_instead(stale, fresh, made, tmp_path, monkeypatch):
+    roots = (str(DECK),)
+    if stale == "template":
+        roots = _other_template(tmp_path)
+    elif stale == "compiler":
+        monkeypatch.setattr(trun, "_compiler_stamp", lambda: "another compiler")
+    elif stale == "jinja":
+        monkeypatch.setattr(trun, "jinja_version", lambda: "2.11.3")
+    else:
+        copy = tmp_path / "package" / "_prebuilt"
+        shutil.copytree(made, copy)
+        monkeypatch.setattr(shipped, "FOLDER", copy)
+        source = (DECK / "card.svg.j2").read_text("utf-8")
+        key = trun.template_key(True, source, shipped=True)
+        damaged = copy / (shipped.template_file(key) if stale == "file" else shipped.INDEX)
+        damaged.write_text("def root(ctx:\n", "utf-8")
+    loader = templating.loader(roots, True)
+    unit = loader.unit("card.svg.j2")
+    assert unit is not None and "card.svg.j2" in fresh
+    assert _compiled_in_cache()                                     # kept in the user cache, as before
+    if stale != "template":                                         # what it renders is Jinja's
+        from ludoteca.generator.build import bleed_of, face_size
+        comp, faces = _deck_faces()
+        opts = Options()
+        size, bleed = face_size(comp, opts), bleed_of(comp, opts)
+        assert templating.render(faces[0], size, bleed, opts, "", roots) == \
+            templating.render(faces[0], size, bleed, opts, "", roots, compiled=False)
+
+
+def test_the_shipped_cairo_binding_is_read_first_and_a_damaged_one_passed_over(made, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(shipped, "FOLDER", made)
+    names = binding.module_names(binding._sources()[1])
+    for name in names:
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    written: list[int] = []
+    write = binding._write
+    monkeypatch.setattr(binding, "_write", lambda *args: (written.append(1), write(*args)))
+    module = binding._prebuilt()
+    assert module is not None and Path(module.__file__).parent == made and written == []
+    types = module.ffi.list_types()
+    assert "cairo_t" in types[0] and "GdkPixbuf" in module.ffi_pixbuf.list_types()[0]
+    copy = tmp_path / "package" / "_prebuilt"
+    shutil.copytree(made, copy)
+    (copy / f"{names[0]}.py").write_text("raise ImportError('damaged')\n", "utf-8")
+    monkeypatch.setattr(shipped, "FOLDER", copy)
+    for name in names:
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    again = binding._prebuilt()
+    assert again is not None and Path(again.__file__).parent == cache_dir("cffi") and written == [1]
+    assert again.ffi.list_types() == types
