@@ -8,7 +8,9 @@ environment, so nothing can come from the source tree.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -18,6 +20,7 @@ import lockenv
 import pdfmeasure as pm
 from ludoteca.cards import load
 from ludoteca.companion.engine.scoring import read_record, score_record
+from ludoteca.generator import binding, shipped, templating, trun
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,10 +39,14 @@ def installed(wheel, tmp_path_factory) -> Path:
     return env_dir
 
 
-def run(env_dir: Path, cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    """``ludoteca ARGS`` from the environment's own script, in ``cwd``, with no PYTHONPATH."""
+def run(env_dir: Path, cwd: Path, *args: str, check: bool = True,
+        cache: Path | None = None) -> subprocess.CompletedProcess:
+    """``ludoteca ARGS`` from the environment's own script, in ``cwd``, with no PYTHONPATH (and
+    ``cache`` as the user cache folder, if given)."""
     env = lockenv.clean_env()
     env["LUDOTECA_DB"] = str(cwd / "games.db")
+    if cache is not None:
+        env["XDG_CACHE_HOME"] = str(cache)
     done = subprocess.run([str(env_dir / "bin" / "ludoteca"), *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=300)
     if check:
@@ -60,6 +67,41 @@ def test_the_wheel_holds_one_top_level_package_with_its_data(wheel):
     assert not any(name.startswith("ludoteca/tests") or "/__pycache__/" in name for name in names)
     licences = {Path(name).name for name in names if "/licenses/" in name}
     assert licences == {"LICENSE", "LICENSE-ART"}
+
+
+def test_the_wheel_ships_the_templates_compiled_and_the_cairo_binding(wheel):
+    """Found by the keys this checkout computes: made from these templates, by this compiler, with
+    the jinja (and cffi, cairocffi) an installation runs."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    folder = "ludoteca/generator/" + shipped.FOLDER.name
+    made = {name for name in names if name.startswith(folder + "/")}
+    wanted = {f"{folder}/{shipped.INDEX}"}
+    for path in templating.TEMPLATES.rglob("*.j2"):
+        wanted.add(f"{folder}/{shipped.template_file(trun.template_key(False, path.read_text('utf-8'), shipped=True))}")
+    for path in (templating.TEMPLATES / "deck").glob("*.j2"):
+        wanted.add(f"{folder}/{shipped.template_file(trun.template_key(True, path.read_text('utf-8'), shipped=True))}")
+    wanted |= {f"{folder}/{name}.py" for name in binding.module_names(binding._sources()[1])}
+    assert wanted <= made and len(made) == len(wanted) + 1      # and the sandbox's _lib.svg.j2
+
+
+def test_the_wheels_build_runs_the_locks_versions():
+    """The build's environment has what the prebuilt folder is made with, each at the version uv.lock
+    holds (the one an installation runs), pinned in build-constraint-dependencies."""
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    lock = tomllib.loads((ROOT / "uv.lock").read_text("utf-8"))
+
+    def norm(name: str) -> str:
+        return re.sub(r"[-_.]+", "-", name).lower()
+    required = {norm(re.match(r"[\w.-]+", r).group(0)) for r in pyproject["build-system"]["requires"]}
+    assert {"jinja2", "markupsafe", "cffi", "pycparser", "cairocffi"} <= required
+    pins = dict(pin.split("==") for pin in pyproject["tool"]["uv"]["build-constraint-dependencies"])
+    pins = {norm(name): version for name, version in pins.items()}
+    assert set(pins) == required
+    locked = {norm(package["name"]): package.get("version") for package in lock["package"]}
+    assert {name: pins[name] for name in required - {"setuptools"}} == \
+        {name: locked[name] for name in required - {"setuptools"}}
+    assert {norm(c["name"]): c["specifier"] for c in lock["manifest"]["build-constraints"]} == \
+        {name: f"=={version}" for name, version in pins.items()}
 
 
 def test_installed_top_level_names_are_ludoteca_only(installed, tmp_path):
@@ -103,8 +145,11 @@ def test_the_packaged_example_deck(installed, tmp_path):
     assert sorted(p.name for p in (tmp_path / "mine").iterdir()) == ["back.svg.j2", "card.svg.j2", "cartas.csv"]
     again = run(installed, tmp_path, "deck", "--init", "mine", check=False)
     assert again.returncode == 2 and "already there" in again.stderr and len(again.stderr.splitlines()) == 1
+    cache = tmp_path / "cache"              # a machine that never ran Ludoteca: nothing compiled, no header parsed
     run(installed, tmp_path, "deck", "mine/cartas.csv", "--template", "mine/card.svg.j2",
-        "--back", "mine/back.svg.j2", "--out", "deck")
+        "--back", "mine/back.svg.j2", "--out", "deck", cache=cache)
+    assert list((cache / "ludoteca" / "templates-compiled").iterdir()) == []
+    assert not (cache / "ludoteca" / "cffi").exists()
     rows = (tmp_path / "mine" / "cartas.csv").read_text("utf-8").splitlines()[1:]
     copies = sum(int(row.rsplit(",", 1)[1]) for row in rows)
     pdf = tmp_path / "deck" / "cartas.pdf"
