@@ -3,7 +3,8 @@
     python bench/bench_build.py [--runs 5] [--paper a4] [--games GAME ...]
 
 Measures the whole kit cold (empty output folder, page and rulebook caches emptied) and fresh (on an
-empty user cache: templates compiled, the cairo binding built again), a rebuild with nothing
+empty user cache: the card data and fonts read anew; the compiled templates and the cairo binding
+come from the checkout's generator/_prebuilt/, as from an installed package), a rebuild with nothing
 changed, a rebuild after editing one card's name and one after editing one card's art (on a copy of cards/), peak RSS,
 the kit's total PDF size, and the 120-card deck of
 bench/data/cards120.csv (a copy of the shared benchmark input) on A4 with crop marks (and, for
@@ -134,7 +135,10 @@ def cold(out: Path) -> None:
 def fresh(out: Path) -> dict[str, str]:
     """The environment of a build on an empty user cache folder (no compiled templates, no cairo
     binding, no fonts' or card data's caches): a kit built on a machine that never ran Ludoteca,
-    the issue's "cold (fresh cache)".  A folder of its own, emptied: the cold builds' cache is
+    the issue's "cold (fresh cache)".  The templates and the binding then come compiled from the
+    package (generator/_prebuilt/, which scripts/setup.sh writes into the checkout as the wheel's
+    build writes it into the wheel); without that folder, or for a template edited since it was
+    written, they are made and kept here.  A folder of its own, emptied: the cold builds' cache is
     left as it was (emptying theirs made each checkout compile its templates again after the
     other's fresh build)."""
     shutil.rmtree(out, ignore_errors=True)

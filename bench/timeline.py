@@ -3,7 +3,7 @@
     python bench/timeline.py [--runs 3] [--fresh] [--against DIR] [-- BUILD ARGS...]
 
 Builds the whole kit cold (``python -m ludoteca.cli build``, the page and rulebook caches emptied;
-``--fresh``: the whole user cache emptied, so Jinja compiles every template) in a fresh process
+``--fresh``: the whole user cache emptied, as on a machine that never ran Ludoteca) in a fresh process
 whose build steps and render jobs are timed where they run: the parent's steps (cards loaded,
 components laid out, books waited for, files joined, staging committed) and each worker's jobs
 (warm-up, a rulebook set, a component's pages drawn, a file joined), with the CPU each took.

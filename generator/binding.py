@@ -3,10 +3,11 @@
 cairocffi parses cairo's C headers with pycparser every time a process imports it: 0.15-0.2 s in
 the build and again in every render worker.  cffi can write the parsed declarations out as a
 small Python module (its "out-of-line ABI" mode: no C compiler is involved, the library is still
-opened with ``dlopen``).  :func:`load` writes that module once into the user cache folder, named
-by a hash of cairocffi's declarations and of the cffi backend's version, and every later process
-loads the declarations from it in a few milliseconds; cairocffi itself is unchanged and imported
-as usual, its ``cairocffi.ffi`` module being the loaded one.
+opened with ``dlopen``), named by a hash of cairocffi's declarations and of the cffi backend's
+version.  The package ships that module (:mod:`.shipped`, written when it is built); when it has
+none for these declarations, :func:`load` writes it once into the user cache folder.  Every
+process loads the declarations from it in a few milliseconds; cairocffi itself is unchanged and
+imported as usual, its ``cairocffi.ffi`` module being the loaded one.
 
 Whenever this cannot be done (no cache folder, an xcffib installation whose XCB declarations
 cairocffi would add, a cffi that cannot write the module) cairocffi is simply imported as it is.
