@@ -56,8 +56,26 @@ def write(folder: Path = shipped.FOLDER, kit: list[str] | None = None) -> list[s
 
 
 def _write(new: Path, kit: list[str] | None) -> list[str]:
-    left_out = []
+    left_out: list[str] = []
     entries: dict[str, list[str] | None] = {}
+    if trun.jinja_version():
+        _templates(new, kit, entries, left_out)
+    else:                                   # its key could not tell one jinja from another
+        left_out.append("templates: no jinja here, or one whose version cannot be told")
+    try:
+        left_out += _binding(new)
+    except Exception as exc:                   # no cffi here: the binding is made at its first use
+        left_out.append(f"cairo binding: {type(exc).__name__}: {exc}")
+    stamps = {"compiler": trun._compiler_stamp(), "jinja": trun.jinja_version()}
+    lines = [f"STAMPS = {stamps!r}", "TEMPLATES = {"]
+    lines += [f"    {key!r}: {imports!r}," for key, imports in sorted(entries.items())]
+    write_bytes(new / shipped.INDEX, ("\n".join(lines) + "\n}\n").encode("utf-8"), durable=False)
+    return left_out
+
+
+def _templates(new: Path, kit: list[str] | None, entries: dict[str, list[str] | None],
+               left_out: list[str]) -> None:
+    """Each template compiled into its file, and its entry (key -> imports, None if refused)."""
     for loader, names in _loaders(kit):
         todo = list(names)
         while todo:
@@ -82,15 +100,6 @@ def _write(new: Path, kit: list[str] | None) -> list[str]:
             write_bytes(new / shipped.template_file(key), text.encode("utf-8"), durable=False)
             entries[key] = imports
             todo += imports
-    try:
-        left_out += _binding(new)
-    except Exception as exc:                   # no cffi here: the binding is made at its first use
-        left_out.append(f"cairo binding: {type(exc).__name__}: {exc}")
-    stamps = {"compiler": trun._compiler_stamp(), "jinja": trun.jinja_version()}
-    lines = [f"STAMPS = {stamps!r}", "TEMPLATES = {"]
-    lines += [f"    {key!r}: {imports!r}," for key, imports in sorted(entries.items())]
-    write_bytes(new / shipped.INDEX, ("\n".join(lines) + "\n}\n").encode("utf-8"), durable=False)
-    return left_out
 
 
 def _binding(folder: Path) -> list[str]:

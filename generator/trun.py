@@ -857,7 +857,7 @@ def _shipped(sandboxed: bool, source: str) -> Any:
     """The compiled template of ``source`` shipped with the package: (code, imports), None if the
     compiler refuses it, MISS if it is not there (or its file does not compile)."""
     entries = shipped.templates()
-    if not entries:
+    if not entries or not jinja_version():        # a jinja whose version cannot be told: compiled here
         return MISS
     key = template_key(sandboxed, source, shipped=True)
     if key not in entries:
@@ -906,12 +906,17 @@ def _jinja_stamp() -> str:
 
 @functools.cache
 def jinja_version() -> str:
-    """jinja's version, read from its ``__init__.py`` without importing it ("" if not found)."""
+    """jinja's version, found without importing it: its ``__init__.py``'s ``__version__``, else its
+    dist-info folder's name ("" if neither tells)."""
     import re
     origin = _jinja_origin()
-    try:
-        text = Path(origin).read_text(encoding="utf-8") if origin else ""
-    except (OSError, UnicodeDecodeError):
+    if not origin:
         return ""
-    found = re.search(r"""^__version__\s*=\s*["']([^"']+)["']""", text, re.M)
-    return found.group(1) if found else ""
+    try:
+        found = re.search(r"""^__version__\s*=\s*["']([^"']+)["']""", Path(origin).read_text(encoding="utf-8"), re.M)
+    except (OSError, UnicodeDecodeError):
+        found = None
+    if found:
+        return found.group(1)
+    infos = sorted(Path(origin).parent.parent.glob("[Jj]inja2-*.dist-info"))
+    return infos[0].name[len("jinja2-"):-len(".dist-info")] if len(infos) == 1 else ""

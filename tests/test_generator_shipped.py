@@ -135,3 +135,24 @@ def test_the_shipped_cairo_binding_is_read_first_and_a_damaged_one_passed_over(m
     again = binding._prebuilt()
     assert again is not None and Path(again.__file__).parent == cache_dir("cffi") and written == [1]
     assert again.ffi.list_types() == types
+
+
+def test_jinjas_version_is_read_without_importing_it(tmp_path, monkeypatch):
+    package = tmp_path / "site" / "jinja2" / "__init__.py"
+    package.parent.mkdir(parents=True)
+    monkeypatch.setattr(trun, "_jinja_origin", lambda: str(package))
+    package.write_text('"""jinja"""\n__version__ = "3.1.6"\n', "utf-8")
+    assert trun.jinja_version.__wrapped__() == "3.1.6"
+    package.write_text('from importlib.metadata import version\n__version__ = version("jinja2")\n', "utf-8")
+    assert trun.jinja_version.__wrapped__() == ""
+    (tmp_path / "site" / "jinja2-3.2.0.dist-info").mkdir()
+    assert trun.jinja_version.__wrapped__() == "3.2.0"
+
+
+def test_without_jinjas_version_no_template_is_shipped(tmp_path, monkeypatch):
+    """A key without it could not tell one jinja from another: nothing is written to be found by it."""
+    monkeypatch.setattr(trun, "jinja_version", lambda: "")
+    monkeypatch.setattr(binding, "_sources", lambda: None)
+    left_out = prebuild.write(tmp_path / "_prebuilt", kit=[KIT])
+    assert [line.split(":")[0] for line in left_out] == ["templates", "cairo binding"]
+    assert [p.name for p in (tmp_path / "_prebuilt").iterdir()] == [shipped.INDEX]
