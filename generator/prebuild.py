@@ -1,13 +1,13 @@
 """Write what the package ships made ahead of time (read by :mod:`.shipped`): every template of
 the kit compiled as the kit's own, the templates ``ludoteca deck`` uses by default compiled for
-the sandbox (with those they import), and the cairo binding.
+the sandbox (with those they import), the cairo binding, and the catalog of the package's cards.
 
     python -m ludoteca.generator.prebuild [FOLDER]
 
 FOLDER defaults to the package's own ``_prebuilt/``.  The wheel's build runs this on the built
 tree (packaging/wheel_hook.py), ``scripts/setup.sh`` on the checkout.  The folder is replaced
 whole: a new one is written beside it and renamed into place.  A piece that cannot be made here
-(no jinja, no cffi) is left out, and made in the user cache at its first use as before.
+(no jinja, no cffi, no PyYAML) is left out, and made in the user cache at its first use as before.
 """
 
 from __future__ import annotations
@@ -66,6 +66,10 @@ def _write(new: Path, kit: list[str] | None) -> list[str]:
         left_out += _binding(new)
     except Exception as exc:                   # no cffi here: the binding is made at its first use
         left_out.append(f"cairo binding: {type(exc).__name__}: {exc}")
+    try:
+        left_out += _catalog(new)
+    except Exception as exc:                   # no PyYAML here: the catalog is read at the first build
+        left_out.append(f"card catalog: {type(exc).__name__}: {exc}")
     stamps = {"compiler": trun._compiler_stamp(), "jinja": trun.jinja_version()}
     lines = [f"STAMPS = {stamps!r}", "TEMPLATES = {"]
     lines += [f"    {key!r}: {imports!r}," for key, imports in sorted(entries.items())]
@@ -109,6 +113,20 @@ def _binding(folder: Path) -> list[str]:
     source, text = found
     names = binding.module_names(text)
     binding._write(source, names, [folder / f"{name}.py" for name in names])
+    return []
+
+
+def _catalog(folder: Path) -> list[str]:
+    """The catalog of the package's own cards, every game's, as a whole kit's build loads it."""
+    from ludoteca.cards import default_dir, load
+
+    from . import catalogcache
+    from .build import GAMES
+    root = default_dir()
+    key = catalogcache.shipped_key(root, GAMES)
+    if key is None:
+        return ["card catalog: its files or the loader's cannot be read"]
+    write_bytes(folder / shipped.catalog_file(key), catalogcache.dumps_anywhere(load(root, GAMES)), durable=False)
     return []
 
 

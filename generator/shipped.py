@@ -25,6 +25,12 @@ INDEX = "index.py"
 _indexes: dict[Path, dict[str, list[str] | None]] = {}
 
 
+def catalog_file(key: str) -> str:
+    """The name of the file that holds the catalog of the package's cards (pickled; key: of
+    :func:`~.catalogcache.shipped_key`)."""
+    return f"catalog-{key}.pickle"
+
+
 def template_file(key: str) -> str:
     """The name of the file that holds the compiled template of ``key``."""
     return f"t_{key}.py"

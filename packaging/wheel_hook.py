@@ -1,9 +1,9 @@
 """The wheel's build_py (pyproject.toml: ``[tool.setuptools.cmdclass]``): after setuptools lays the
 package out in the build folder, what can be made ahead of time is written into it, into
-``ludoteca/generator/_prebuilt/`` (the compiled templates, the cairo binding), by the package's own
+``ludoteca/generator/_prebuilt/`` (the compiled templates, the cairo binding, the cards' catalog), by the package's own
 code (``python -m ludoteca.generator.prebuild``) run on that built tree, in a process of its own.
 
-The build's environment holds jinja2, MarkupSafe, cffi and cairocffi at the lock's versions
+The build's environment holds jinja2, MarkupSafe, cffi, cairocffi and PyYAML at the lock's versions
 (``[build-system] requires``, pinned in ``[tool.uv] build-constraint-dependencies``), the ones an
 installation runs with.  If the step fails, the wheel is built without the folder: a first build
 on a new machine is then slower, nothing else.  Editable installs skip it: scripts/setup.sh writes
@@ -41,4 +41,4 @@ class BuildPy(build_py):
         for line in done.stderr.splitlines()[-20:]:
             self.warn(line)
         if done.returncode != 0:
-            self.warn("the prebuilt templates and cairo binding are left out of the wheel")
+            self.warn("the prebuilt templates, cairo binding and catalog are left out of the wheel")

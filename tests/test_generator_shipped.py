@@ -153,6 +153,53 @@ def test_without_jinjas_version_no_template_is_shipped(tmp_path, monkeypatch):
     """A key without it could not tell one jinja from another: nothing is written to be found by it."""
     monkeypatch.setattr(trun, "jinja_version", lambda: "")
     monkeypatch.setattr(binding, "_sources", lambda: None)
+    monkeypatch.setattr(prebuild, "_catalog", lambda _folder: [])
     left_out = prebuild.write(tmp_path / "_prebuilt", kit=[KIT])
     assert [line.split(":")[0] for line in left_out] == ["templates", "cairo binding"]
     assert [p.name for p in (tmp_path / "_prebuilt").iterdir()] == [shipped.INDEX]
+
+
+@pytest.fixture
+def cards_copy(tmp_path) -> Path:
+    """The package's card data copied elsewhere (as bench/bench_build.py builds from a copy)."""
+    from ludoteca.cards import default_dir
+    copy = tmp_path / "my cards"
+    shutil.copytree(default_dir(), copy, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    return copy
+
+
+def _reads(monkeypatch) -> list[Path]:
+    """The card folders the loader reads (from the next call on)."""
+    import ludoteca.cards
+    read, calls = ludoteca.cards.load, []
+    monkeypatch.setattr(ludoteca.cards, "load", lambda root, games: (calls.append(root), read(root, games))[1])
+    return calls
+
+
+def test_a_first_kit_reads_the_cards_catalog_from_the_package_placed_in_its_folder(fresh, cards_copy, monkeypatch):
+    from ludoteca.cards import load
+    from ludoteca.generator import catalogcache
+    from ludoteca.generator.build import GAMES
+    reads = _reads(monkeypatch)
+    catalog = catalogcache.load(cards_copy, GAMES)
+    assert reads == [] and list(cache_dir("catalog").iterdir()) == []
+    assert catalog.root == cards_copy and catalog["el_mapa"].folder == cards_copy / "el_mapa"
+    assert catalog == load(cards_copy, GAMES)          # every entry, and where each was read
+
+
+@pytest.mark.parametrize("stale", ["card", "file"])
+def test_a_stale_or_damaged_shipped_catalog_is_read_instead(stale, fresh, made, cards_copy, tmp_path, monkeypatch):
+    from ludoteca.generator import catalogcache
+    from ludoteca.generator.build import GAMES
+    if stale == "card":
+        districts = cards_copy / "ciudadelas" / "districts.yaml"
+        districts.write_text(districts.read_text("utf-8").replace("Catedral", "Catedral Mayor", 1), "utf-8")
+    else:
+        copy = tmp_path / "package" / "_prebuilt"
+        shutil.copytree(made, copy)
+        monkeypatch.setattr(shipped, "FOLDER", copy)
+        (copy / shipped.catalog_file(catalogcache.shipped_key(cards_copy, GAMES))).write_bytes(b"\x80\x05junk")
+    reads = _reads(monkeypatch)
+    catalog = catalogcache.load(cards_copy, GAMES)
+    assert reads == [cards_copy] and len(list(cache_dir("catalog").iterdir())) == 1
+    assert ("Catedral Mayor" in str(catalog["ciudadelas"].entries("district"))) == (stale == "card")

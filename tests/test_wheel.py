@@ -20,7 +20,9 @@ import lockenv
 import pdfmeasure as pm
 from ludoteca.cards import load
 from ludoteca.companion.engine.scoring import read_record, score_record
-from ludoteca.generator import binding, shipped, templating, trun
+from ludoteca.cards import default_dir
+from ludoteca.generator import binding, catalogcache, shipped, templating, trun
+from ludoteca.generator.build import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -69,9 +71,9 @@ def test_the_wheel_holds_one_top_level_package_with_its_data(wheel):
     assert licences == {"LICENSE", "LICENSE-ART"}
 
 
-def test_the_wheel_ships_the_templates_compiled_and_the_cairo_binding(wheel):
-    """Found by the keys this checkout computes: made from these templates, by this compiler, with
-    the jinja (and cffi, cairocffi) an installation runs."""
+def test_the_wheel_ships_the_templates_compiled_the_cairo_binding_and_the_catalog(wheel):
+    """Found by the keys this checkout computes: made from these templates and cards, by this
+    compiler and loader, with the jinja (cffi, cairocffi, PyYAML) an installation runs."""
     names = set(zipfile.ZipFile(wheel).namelist())
     folder = "ludoteca/generator/" + shipped.FOLDER.name
     made = {name for name in names if name.startswith(folder + "/")}
@@ -81,6 +83,7 @@ def test_the_wheel_ships_the_templates_compiled_and_the_cairo_binding(wheel):
     for path in (templating.TEMPLATES / "deck").glob("*.j2"):
         wanted.add(f"{folder}/{shipped.template_file(trun.template_key(True, path.read_text('utf-8'), shipped=True))}")
     wanted |= {f"{folder}/{name}.py" for name in binding.module_names(binding._sources()[1])}
+    wanted.add(f"{folder}/{shipped.catalog_file(catalogcache.shipped_key(default_dir(), GAMES))}")
     assert wanted <= made and len(made) == len(wanted) + 1      # and the sandbox's _lib.svg.j2
 
 
@@ -93,7 +96,7 @@ def test_the_wheels_build_runs_the_locks_versions():
     def norm(name: str) -> str:
         return re.sub(r"[-_.]+", "-", name).lower()
     required = {norm(re.match(r"[\w.-]+", r).group(0)) for r in pyproject["build-system"]["requires"]}
-    assert {"jinja2", "markupsafe", "cffi", "pycparser", "cairocffi"} <= required
+    assert {"jinja2", "markupsafe", "cffi", "pycparser", "cairocffi", "pyyaml"} <= required
     pins = dict(pin.split("==") for pin in pyproject["tool"]["uv"]["build-constraint-dependencies"])
     pins = {norm(name): version for name, version in pins.items()}
     assert set(pins) == required
