@@ -42,13 +42,12 @@ def installed(wheel, tmp_path_factory) -> Path:
 
 
 def run(env_dir: Path, cwd: Path, *args: str, check: bool = True,
-        cache: Path | None = None) -> subprocess.CompletedProcess:
+        more_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """``ludoteca ARGS`` from the environment's own script, in ``cwd``, with no PYTHONPATH (and
-    ``cache`` as the user cache folder, if given)."""
+    ``more_env`` set)."""
     env = lockenv.clean_env()
     env["LUDOTECA_DB"] = str(cwd / "games.db")
-    if cache is not None:
-        env["XDG_CACHE_HOME"] = str(cache)
+    env.update(more_env or {})
     done = subprocess.run([str(env_dir / "bin" / "ludoteca"), *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=300)
     if check:
@@ -149,8 +148,12 @@ def test_the_packaged_example_deck(installed, tmp_path):
     again = run(installed, tmp_path, "deck", "--init", "mine", check=False)
     assert again.returncode == 2 and "already there" in again.stderr and len(again.stderr.splitlines()) == 1
     cache = tmp_path / "cache"              # a machine that never ran Ludoteca: nothing compiled, no header parsed
-    run(installed, tmp_path, "deck", "mine/cartas.csv", "--template", "mine/card.svg.j2",
-        "--back", "mine/back.svg.j2", "--out", "deck", cache=cache)
+    done = run(installed, tmp_path, "deck", "mine/cartas.csv", "--template", "mine/card.svg.j2",
+               "--back", "mine/back.svg.j2", "--out", "deck",
+               more_env={"XDG_CACHE_HOME": str(cache), "PYTHONPROFILEIMPORTTIME": "1"})
+    imported = {line.rsplit("|", 1)[-1].strip().split(".")[0] for line in done.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "cairocffi" in imported and not {"jinja2", "pycparser"} & imported
     assert list((cache / "ludoteca" / "templates-compiled").iterdir()) == []
     assert not (cache / "ludoteca" / "cffi").exists()
     rows = (tmp_path / "mine" / "cartas.csv").read_text("utf-8").splitlines()[1:]
