@@ -337,14 +337,16 @@ def count_of(row: dict, path: Path, line: int) -> int:
     return n
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+#: Compiled at its first use (re's own cache; 0.4 ms): only a text that is not all printable
+#: characters can hold one of these.
+_CONTROL = r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]"
 
 
 def check_text(row: dict, path: Path, line: int) -> None:
     """Refuse control characters (NUL and the like): no SVG can hold them."""
     for key, value in row.items():
-        if isinstance(value, str):
-            bad = _CONTROL.search(value)
+        if isinstance(value, str) and not value.isprintable():
+            bad = re.search(_CONTROL, value)
             if bad:
                 raise GeneratorError(f"{path}:{line}: column '{key}' holds a control character "
                                      f"(U+{ord(bad.group(0)):04X})")

@@ -62,18 +62,20 @@ ROOT = frozenset(("width", "height", "viewBox", "text-rendering")) | PAINT - {"t
 #: Units of a length on the root (cairosvg's helpers.UNITS at 96 dpi).
 UNITS = {"mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0, "pt": 96 / 72, "pc": 96 / 6, "px": 1.0}
 _HEX6 = re.compile(r"#[0-9a-f]{6}")
-_HEX3 = re.compile(r"#[0-9a-f]{3}")
+#: Patterns a face of our templates seldom needs are left as text, compiled at their first use
+#: (re's own cache): compiling each costs 20-80 us of every process that imports this module.
+_HEX3 = r"#[0-9a-f]{3}"
 _NAMED = {"none": (0.0, 0.0, 0.0, 0.0), "transparent": (0.0, 0.0, 0.0, 0.0),
           "black": (0.0, 0.0, 0.0, 1.0), "white": (1.0, 1.0, 1.0, 1.0)}
-_URL = re.compile(r"url\(#([A-Za-z_][\w.:-]*)\)")
-_PAINT_URL = re.compile(r"url\(#([A-Za-z_][\w.:-]*)\) *(.*)")
+_URL = r"url\(#([A-Za-z_][\w.:-]*)\)"
+_PAINT_URL = r"url\(#([A-Za-z_][\w.:-]*)\) *(.*)"
 _TRANSFORM = re.compile(r"(\w+) ?\( ?(.*?) ?\)")
 _LENGTH = re.compile(r"([0-9.eE+-]+)(mm|cm|in|pt|pc|px)")
 _MINUS = re.compile("(?<!e)-")
 _SEPARATORS = re.compile("[ \n\r\t,]+")
 _DOTS = re.compile(r"(\.[0-9-]+)(?=\.)")
-_NEWLINES = re.compile(r"[\n\r]")
-_SPACES = re.compile(" +")
+_NEWLINES = r"[\n\r]"
+_SPACES = " +"
 
 
 #: Faces parsed already in this process (a user's template's SVG is parsed to be checked, see
@@ -165,14 +167,14 @@ def pdf_placed(svg: str, faces: Sequence[Placed]) -> bytes | None:
     return out.getvalue()
 
 
-_ROOT_TAG = re.compile(r"<svg\b[^>]*>")
-_RENDERING = re.compile(r'\btext-rendering="([^"]*)"')
+_ROOT_TAG = r"<svg\b[^>]*>"
+_RENDERING = r'\btext-rendering="([^"]*)"'
 
 
 def _rendering(svg: str) -> str | None:
     """The ``text-rendering`` of an SVG's root element (None without one)."""
-    tag = _ROOT_TAG.search(svg)
-    found = _RENDERING.search(tag.group()) if tag else None
+    tag = re.search(_ROOT_TAG, svg)
+    found = re.search(_RENDERING, tag.group()) if tag else None
     return found.group(1) if found else None
 
 
@@ -247,7 +249,7 @@ def color(string: str | None, opacity: float = 1.0) -> tuple[float, float, float
     if _HEX6.fullmatch(string):
         return (int(string[1:3], 16) / 255, int(string[3:5], 16) / 255, int(string[5:7], 16) / 255,
                 opacity)
-    if _HEX3.fullmatch(string):
+    if re.fullmatch(_HEX3, string):
         return (int(string[1], 16) / 15, int(string[2], 16) / 15, int(string[3], 16) / 15, opacity)
     raise Unsupported(string)
 
@@ -259,7 +261,7 @@ def paint_color(value: str | None) -> str | None:
         return None
     value = value.strip()
     if "url(" in value:
-        match = _PAINT_URL.fullmatch(value)
+        match = re.fullmatch(_PAINT_URL, value)
         if not match:
             raise Unsupported(value)
         return match.group(2) or None
@@ -286,8 +288,8 @@ def whitespace(text: str | None) -> str:
     if not text:
         return ""
     if "\n" in text or "\r" in text or "\t" in text or "  " in text:   # a template's are seldom so
-        text = _NEWLINES.sub("", text).replace("\t", " ")
-        text = _SPACES.sub(" ", text)
+        text = re.sub(_NEWLINES, "", text).replace("\t", " ")
+        text = re.sub(_SPACES, " ", text)
     return text.strip(" ")
 
 
@@ -458,7 +460,7 @@ class _Drawer:
     def gradient(self, tag: str, a: dict[str, str], fill: str, opacity: float) -> bool:
         """A linear gradient as the source, as cairosvg's draw_gradient sets it (in the rect's
         bounding box); False when it draws none (no such gradient, an empty box)."""
-        match = _PAINT_URL.fullmatch(fill.strip())
+        match = re.fullmatch(_PAINT_URL, fill.strip())
         if not match:
             raise Unsupported(fill)
         node = self.gradients.get(match.group(1))
@@ -864,7 +866,7 @@ def _plan(full_tag: str, own: Any, inherited: _Inherited, paint: bool, children:
     plan.clip = None
     clip = own.get("clip-path")
     if clip:
-        match = _URL.fullmatch(clip.strip())
+        match = re.fullmatch(_URL, clip.strip())
         if not match:
             raise Unsupported(clip)
         plan.clip = match.group(1)

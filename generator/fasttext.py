@@ -20,7 +20,8 @@ from .model import GeneratorError
 
 _ORIGINAL: Any = None
 _ACTIVE = False
-_NEEDS_BBOX = re.compile(r"<(?:linearGradient|radialGradient|pattern|mask|filter|marker)\b")
+#: compiled at its first use (re's own cache): a deck drawn by fastsvg never needs it
+_NEEDS_BBOX = r"<(?:linearGradient|radialGradient|pattern|mask|filter|marker)\b"
 _PER_LETTER = ("dx", "dy", "rotate", "display-anchor", "dominant-baseline", "alignment-baseline")
 
 
@@ -140,7 +141,7 @@ def fast_text(svg: str) -> Iterator[None]:
     global _ACTIVE
     _install()
     before = _ACTIVE
-    _ACTIVE = not _NEEDS_BBOX.search(svg)
+    _ACTIVE = not re.search(_NEEDS_BBOX, svg)
     try:
         yield
     finally:

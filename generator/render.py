@@ -364,9 +364,10 @@ def _clip(ctx, cx: float, cy: float, cw: float, ch: float, oval: list) -> None:
     ctx.clip()
 
 
-_RESOURCE_DICT = re.compile(rb"/(?:XObject|Pattern|Shading|Font|ExtGState|ColorSpace|Properties)"
-                            rb"\s*<<((?:\s*/[^\s/<>\[\]()]+\s+\d+\s+\d+\s+R)+)\s*>>")
-_REF_ENTRY = re.compile(rb"/([^\s/<>\[\]()]+)\s+(\d+\s+\d+)\s+R")
+#: compiled at their first use (re's own cache): only a PDF with repeated entries needs them
+_RESOURCE_DICT = (rb"/(?:XObject|Pattern|Shading|Font|ExtGState|ColorSpace|Properties)"
+                  rb"\s*<<((?:\s*/[^\s/<>\[\]()]+\s+\d+\s+\d+\s+R)+)\s*>>")
+_REF_ENTRY = rb"/([^\s/<>\[\]()]+)\s+(\d+\s+\d+)\s+R"
 _XREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
 
 
@@ -398,10 +399,10 @@ def dedupe_resources(data: bytes) -> bytes:
         if not stop:
             continue
         region = data[offset:min(stop)]
-        for match in _RESOURCE_DICT.finditer(region):
+        for match in re.finditer(_RESOURCE_DICT, region):
             seen: dict[bytes, bytes] = {}
             base = offset + match.start(1)
-            for entry_match in _REF_ENTRY.finditer(match.group(1)):
+            for entry_match in re.finditer(_REF_ENTRY, match.group(1)):
                 key, ref = entry_match.group(1), entry_match.group(2)
                 if key not in seen:
                     seen[key] = ref
