@@ -221,3 +221,18 @@ def test_a_file_is_joined_from_the_pages_just_drawn_the_same_as_from_the_cache(t
     _write_pdf((tmp_path / "cached.pdf", tmp_path, spec, pdfjoin.Meta(title="t")))
     assert (tmp_path / "drawn.pdf").read_bytes() == (tmp_path / "cached.pdf").read_bytes()
     assert pm.pdf_complaints(tmp_path / "drawn.pdf") == []
+
+
+def test_join_leaves_nothing_for_the_garbage_collector():
+    """A join's pages, closures and buffers are freed as it returns (a cycle among them was left
+    to the collector, whose pass over them cost a deck's build 0.6 ms)."""
+    import gc
+    a, b = _cairo_page((0.8, 0.1, 0.1), "Catedral"), _cairo_page((0.1, 0.1, 0.8), "Señorío")
+    gc.collect()
+    gc.disable()
+    try:
+        pdfjoin.split(pdfjoin.parse(pdfjoin.split(a)[0]))
+        pdfjoin.join([(a, None, None), (b, None, None), (a, None, None)], io.BytesIO())
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
