@@ -126,8 +126,51 @@ def _init(cls: type, fields: dict[str, _Field], frozen: bool) -> Callable[..., N
             value = name
         lines.append(f"_set(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
     source = f"def __init__({', '.join(params)}):\n    " + ("\n    ".join(lines) or "pass") + "\n"
-    exec(source, names)  # noqa: S102 - our own field names, checked as annotations
+    exec(_code(source), names)  # noqa: S102 - our own field names, checked as annotations
     return names["__init__"]
+
+
+#: The code of each ``__init__`` written so far, by its source: kept in the user cache, read once
+#: a process (None: not read yet).  Compiling one costs 0.1 ms, a dozen of them a deck's run.
+_CODES: dict[str, Any] | None = None
+
+
+def _code_file() -> Any:
+    """Where the compiled ``__init__`` code is kept for this Python (None: nowhere)."""
+    import sys
+
+    from ludoteca.atomic import cache_dir
+    folder = cache_dir("code")
+    return folder / f"records-{sys.implementation.cache_tag}.bin" if folder is not None else None
+
+
+def _code(source: str) -> Any:
+    """The compiled code of an ``__init__``'s source: from the user cache, else compiled (and
+    the cache written again with it)."""
+    import marshal
+    import sys
+
+    global _CODES
+    if _CODES is None:
+        _CODES = {}
+        path = _code_file()
+        try:
+            version, codes = marshal.loads(path.read_bytes()) if path is not None else ("", {})
+            if version == sys.version and isinstance(codes, dict):
+                _CODES = codes
+        except (OSError, ValueError, EOFError, TypeError):
+            pass                                   # not kept yet, or damaged: compiled again
+    code = _CODES.get(source)
+    if type(code) is not type(_code.__code__):
+        code = _CODES[source] = compile(source, "<record>", "exec")
+        path = _code_file()
+        if path is not None:
+            from ludoteca.atomic import write_bytes
+            try:
+                write_bytes(path, marshal.dumps((sys.version, _CODES)), durable=False)  # a cache
+            except (OSError, ValueError):
+                pass
+    return code
 
 
 def replace(obj: T, **changes: Any) -> T:
