@@ -377,18 +377,17 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
                                getattr(opts, "markers", True))
     if svg is None:
         svg = _render_jinja(face, context, roots, user is not None, opts, where)
-    suffix = _in(where, face)
     if not _SVG_ROOT.search(svg):
-        raise TemplateError(f"template {face.template}: produced no <svg> element{suffix}")
+        raise TemplateError(f"template {face.template}: produced no <svg> element{_in(where, face)}")
     if user is not None:
         try:
             root = check_svg(svg)
         except SvgRefused as exc:
-            raise TemplateError(f"template {face.template}: its SVG {exc}{suffix}") from None
+            raise TemplateError(f"template {face.template}: its SVG {exc}{_in(where, face)}") from None
         try:
             checked, svg = svg, embed_references(svg, user, face.template, warn or (lambda _m: None))
         except SvgRefused as exc:
-            raise TemplateError(f"template {face.template}: {exc}{suffix}") from None
+            raise TemplateError(f"template {face.template}: {exc}{_in(where, face)}") from None
         if svg is checked:                  # drawn in this process: not parsed a second time
             from . import fastsvg
             fastsvg.parsed(svg, root)

@@ -316,7 +316,8 @@ def call_safe(f: Any, /, *args: Any, **kw: Any) -> Any:
             meter.made(text)
         return text
     if id(f) in _SAFE_CALLS or f is S_.fit or f is S_.t:     # bounded work: no tick needed
-        return meter.made(f(*args, **kw))
+        value = f(*args, **kw)
+        return value if type(value) is float else meter.made(value)    # cos(), pt(): a float
     if kind is _BUILTIN_METHOD or kind is types.MethodType:
         owner = type(f.__self__)
         if owner in _METHODS and f.__name__ in _METHODS[owner]:
