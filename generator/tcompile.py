@@ -444,6 +444,11 @@ class _Writer:
             if not kw.key.isidentifier():
                 self.refuse("a keyword that is not a name", node)
             args.append(f"{kw.key}={self.expr(kw.value, frame)}")
+        if node.name == "num" and len(args) == 1:
+            # a number written before is read from f_num's own table, without a call (a face
+            # writes dozens, most of them seen before); any other value is f_num's to turn
+            value = self.tmp("v")
+            return f"(nums_.get({value} := {args[0]}) or f_num({value}))"
         call = f"f_{node.name}({', '.join(args)})"
         if self.sandboxed and node.name != "num":
             return f"made_({call})"
@@ -487,7 +492,13 @@ class _Writer:
         floats = any(isinstance(side, self.n.Const) and type(side.value) is float
                      for side in (node.left, node.right))
         if kind == "Mul":
-            return f"mul_({left}, {right})" if self.sandboxed and not floats else f"({left} * {right})"
+            if not self.sandboxed or floats:
+                return f"({left} * {right})"
+            # a float on either side is multiplied at once, as mul_ would (both sides evaluated
+            # in order: | does not stop at the first); anything else is mul_'s to meter
+            a, b = self.tmp("v"), self.tmp("v")
+            return (f"({a} * {b} if (type({a} := {left}) is float) | (type({b} := {right}) is float) "
+                    f"else mul_({a}, {b}))")
         return f"pow_({left}, {right})" if self.sandboxed and not floats else f"({left} ** {right})"
 
     x_Add = x_Sub = x_Div = x_FloorDiv = x_Mod = x_Mul = x_Pow = _binop

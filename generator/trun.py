@@ -651,7 +651,7 @@ def _namespace(sandboxed: bool) -> dict:
         "ga_": ga_safe if sandboxed else ga_plain, "gi_": gi_safe if sandboxed else gi_plain,
         "call_": call_safe if sandboxed else call_plain, "made_": made_safe,
         "iter_": iter_safe if sandboxed else _identity, "mul_": mul_safe, "pow_": pow_safe,
-        "f_num": f_num, "f_lower": f_lower, "f_upper": f_upper, "f_safe": f_safe,
+        "f_num": f_num, "nums_": _NUMS, "f_lower": f_lower, "f_upper": f_upper, "f_safe": f_safe,
         "f_length": len, "f_count": len, "f_round": f_round, "f_int": f_int, "f_float": f_float,
         "f_default": f_default, "f_d": f_default, "f_join": f_join, "f_e": escape,
         "f_escape": escape, "f_trim": f_trim, "f_string": soft_str, "f_list": list,
