@@ -300,6 +300,27 @@ class SvgRefused(Exception):
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 
 
+@functools.cache
+def _xml() -> tuple[Any, Any, type[Exception]]:
+    """ElementTree's C parser, its tree builder and the ParseError it raises, taken from
+    ``_elementtree`` (CPython's C half of ElementTree) where it is there: importing
+    xml.etree.ElementTree's Python half as well cost every build 1 ms that parsing never uses."""
+    try:
+        from _elementtree import ParseError, TreeBuilder, XMLParser  # type: ignore[import-not-found]
+    except ImportError:                   # another Python: the same, through ElementTree
+        from xml.etree.ElementTree import ParseError, TreeBuilder, XMLParser
+    return XMLParser, TreeBuilder, ParseError
+
+
+def parse_xml(text: str | bytes) -> Any:
+    """The root element of an XML document, as ``ElementTree.fromstring`` builds it (its
+    ParseError, ``_xml()[2]``, when it is malformed)."""
+    make, builder, _error = _xml()
+    parser = make(target=builder())
+    parser.feed(text)
+    return parser.close()
+
+
 def check_svg(svg: str | bytes, budget: Budget | None = None) -> Any:
     """Refuse what cairosvg would refuse, or draw without end, with a reason a user can act on;
     the parsed SVG (its root element) when it is not refused.
@@ -312,8 +333,6 @@ def check_svg(svg: str | bytes, budget: Budget | None = None) -> Any:
     its own group) would draw itself for ever; copies of copies are counted against
     ``budget.uses``.
     """
-    from xml.etree.ElementTree import ParseError, fromstring
-
     data: str | bytes = svg
     # A text (a template's output, UTF-8 here) without "<!" has no DTD, so no entity; without
     # "<?" it names no encoding: expat's first pass is for those.  Bytes may be in any encoding.
@@ -322,8 +341,8 @@ def check_svg(svg: str | bytes, budget: Budget | None = None) -> Any:
         data = svg.encode("utf-8") if isinstance(svg, str) else svg
         _refuse_entities(data)
     try:
-        root = fromstring(data)
-    except ParseError as exc:
+        root = parse_xml(data)
+    except _xml()[2] as exc:
         raise SvgRefused(f"is not well-formed XML ({exc})") from None
     if not isinstance(svg, str) or "use" in svg:     # no <use> can be written without those letters
         _check_uses(root, (budget or BUDGET).uses)

@@ -22,11 +22,14 @@ import functools
 import math
 import operator
 import re
-import xml.etree.ElementTree as ElementTree
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Iterator, Sequence
 
 from . import binding, fasttext
+from .budget import parse_xml
+
+if TYPE_CHECKING:
+    from xml.etree import ElementTree
 
 NS = "{http://www.w3.org/2000/svg}"
 #: cairosvg's points per pixel (96 dpi) times the 16 the engine records at (see render.py).
@@ -139,7 +142,7 @@ def pdf_placed(svg: str, faces: Sequence[Placed]) -> bytes | None:
             raise Unsupported("DTD, entity or comment")
         cairo = binding.load()
         drawer = _Drawer(cairo)
-        surface, _w, _h = drawer.root(ElementTree.fromstring(svg), lambda c, w, h: c.PDFSurface(out, w, h), 72 / 96)
+        surface, _w, _h = drawer.root(parse_xml(svg), lambda c, w, h: c.PDFSurface(out, w, h), 72 / 96)
         ctx = drawer.ctx                    # left in the picture's units, clipped to its viewport
         recordings: dict[str, tuple[Any, float, float]] = {}
         for face, x, y, w, h, degrees in faces:
@@ -193,7 +196,7 @@ def _draw_or_raise(svg: str, surface: Any, scale: float) -> tuple[Any, float, fl
         raise Unsupported("DTD, entity or comment")
     root = _PARSED.pop(svg, None)
     if root is None:
-        root = ElementTree.fromstring(svg)
+        root = parse_xml(svg)
     return _Drawer(binding.load()).root(root, surface, scale)
 
 

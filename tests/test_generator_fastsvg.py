@@ -189,7 +189,6 @@ def test_a_user_template_s_face_is_parsed_once_to_be_checked_and_drawn(tmp_path,
     """The SVG of a user's template is parsed to be checked; drawn in the same process, it is not
     parsed again, and looks as a face parsed afresh."""
     import shutil
-    import xml.etree.ElementTree as ElementTree
 
     from ludoteca.generator import templating
     from ludoteca.generator.model import Face
@@ -197,8 +196,8 @@ def test_a_user_template_s_face_is_parsed_once_to_be_checked_and_drawn(tmp_path,
     face = Face("mine.svg.j2", {"name": "Catedral", "cost": "3", "color": "azul",
                                 "text": "Roba una carta."}, "c1")
     svg = templating.render(face, (63.0, 88.0), 3.0, Options(), roots=(str(tmp_path),))
-    parse, parsed = ElementTree.fromstring, []
-    monkeypatch.setattr(ElementTree, "fromstring", lambda text, *a: parsed.append(1) or parse(text, *a))
+    parse, parsed = fastsvg.parse_xml, []
+    monkeypatch.setattr(fastsvg, "parse_xml", lambda text: parsed.append(1) or parse(text))
     first = fastsvg.record(svg)
     assert first is not None and parsed == []
     again = fastsvg.record(svg)                 # taken once: parsed afresh the next time
