@@ -83,23 +83,26 @@ def _grid(comp: Component, fronts: list[str], backs: list[str] | None, opts: Opt
     pages: list[Page] = []
     n = grid.per_page
     sheets = (len(fronts) + n - 1) // n
+    # the same on every sheet: each cell's place, the marks and the boxes, worked out once
+    places = [(grid.trim(*grid.slot(i)), grid.visible(*grid.slot(i))) for i in range(n)]
+    marks, trimbox, bleedbox = grid.marks(), grid.trimbox(), grid.bleedbox()
+    if backs is not None:
+        back_places = [(_shift(grid.trim(*grid.back_slot(i)), dx, dy),
+                        _shift(grid.visible(*grid.back_slot(i)), dx, dy)) for i in range(n)]
+        back_marks = [(a + dx, b + dy, c + dx, d + dy) for a, b, c, d in marks]
     for s in range(sheets):
         label = f"{comp.game}/{comp.id} sheet {first_sheet + s + 1}"
         pb = PageBuilder(grid.paper)
-        for i, svg in enumerate(fronts[s * n:(s + 1) * n]):
-            col, row = grid.slot(i)
-            pb.face(svg, grid.trim(col, row), grid.visible(col, row), bleed)
-        pb.lines(grid.marks())
-        pages.append(pb.page(grid.trimbox(), grid.bleedbox(), label + " front"))
+        for (place, clip), svg in zip(places, fronts[s * n:(s + 1) * n]):
+            pb.face(svg, place, clip, bleed)
+        pb.lines(marks)
+        pages.append(pb.page(trimbox, bleedbox, label + " front"))
         if backs is not None:
             pb = PageBuilder(grid.paper)
-            for i, svg in enumerate(backs[s * n:(s + 1) * n]):
-                col, row = grid.back_slot(i)
-                pb.face(svg, _shift(grid.trim(col, row), dx, dy),
-                        _shift(grid.visible(col, row), dx, dy), bleed)
-            pb.lines([(a + dx, b + dy, c + dx, d + dy) for a, b, c, d in grid.marks()])
-            pages.append(pb.page(_shift(grid.trimbox(), dx, dy), _shift(grid.bleedbox(), dx, dy),
-                                 label + " back"))
+            for (place, clip), svg in zip(back_places, backs[s * n:(s + 1) * n]):
+                pb.face(svg, place, clip, bleed)
+            pb.lines(back_marks)
+            pages.append(pb.page(_shift(trimbox, dx, dy), _shift(bleedbox, dx, dy), label + " back"))
     return Laid(pages, sheets, grid.item, grid.gutter, (grid.cols, grid.rows))
 
 
