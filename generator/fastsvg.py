@@ -308,6 +308,7 @@ class _Drawer:
         self.gradients: dict[str, Any] = {}
         self.rendering = ""             # the root's text-rendering (font options are set once)
         self.matrix = cairo.ffi.new("cairo_matrix_t *")     # the current one, read into it
+        self.extents = cairo.ffi.new("cairo_text_extents_t *")    # a text's, read into it
 
     def root(self, root: ElementTree.Element, make: Any, scale: float) -> tuple[Any, float, float]:
         """The document: its surface made by ``make(cairo, width, height)``, in device units at
@@ -712,16 +713,18 @@ class _Drawer:
         font = plan.font
         if font is None:
             font = plan.font = _text_font(self.cairo, plan.attrs, element.attrib)
-        name, slant, weight, font_size, x, y, anchor = font
+        face, font_size, x, y, anchor = font
         c, p = self.lib, self.p          # no save and restore: node() has them round the text
         c.cairo_set_source_rgba(p, *(plan.fill_rgba or ()))
-        c.cairo_select_font_face(p, name, slant, weight)
+        c.cairo_set_font_face(p, face)   # what cairo_select_font_face sets, made once
         c.cairo_set_font_size(p, font_size)
+        data = content.encode("utf-8")
         if anchor in ("middle", "end"):
-            x_bearing, _y_bearing, width, *_ = self.ctx.text_extents(content)
-            x += fasttext.anchor_shift(anchor, x_bearing, width)
+            extents = self.extents
+            c.cairo_text_extents(p, data, extents)
+            x += fasttext.anchor_shift(anchor, extents.x_bearing, extents.width)
         c.cairo_move_to(p, x, y)
-        c.cairo_show_text(p, content.encode("utf-8"))
+        c.cairo_show_text(p, data)
 
 
 def _text_font(cairo: Any, a: dict[str, str], own: Any) -> tuple:
@@ -735,7 +738,22 @@ def _text_font(cairo: Any, a: dict[str, str], own: Any) -> tuple:
     xs, ys = own.get("x"), own.get("y")
     x = _coordinate(xs) if xs else 0.0
     y = _coordinate(ys) if ys else 0.0
-    return family.encode("utf-8"), slant, weight, font_size, x, y, a.get("text-anchor")
+    return _toy_face(cairo, family, slant, weight), font_size, x, y, a.get("text-anchor")
+
+
+#: cairo's font faces by (family, slant, weight), as cairo_select_font_face makes them: made once,
+#: not looked up in cairo's own table again for every text.
+_TOYS: dict[tuple[str, int, int], Any] = {}
+
+
+def _toy_face(cairo: Any, family: str, slant: int, weight: int) -> Any:
+    key = (family, slant, weight)
+    face = _TOYS.get(key)
+    if face is None:
+        lib = cairo.cairo
+        face = _TOYS[key] = cairo.ffi.gc(lib.cairo_toy_font_face_create(family.encode("utf-8"), slant, weight),
+                                         lib.cairo_font_face_destroy)
+    return face
 
 
 class _Inherited:
