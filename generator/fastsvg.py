@@ -64,16 +64,13 @@ DEFINITIONS = {"linearGradient": frozenset(("id", "x1", "y1", "x2", "y2")),
 ROOT = frozenset(("width", "height", "viewBox", "text-rendering")) | PAINT - {"transform", "clip-path", "opacity"}
 #: Units of a length on the root (cairosvg's helpers.UNITS at 96 dpi).
 UNITS = {"mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0, "pt": 96 / 72, "pc": 96 / 6, "px": 1.0}
-_HEX6 = re.compile(r"#[0-9a-f]{6}")
 #: Patterns a face of our templates seldom needs are left as text, compiled at their first use
 #: (re's own cache): compiling each costs 20-80 us of every process that imports this module.
-_HEX3 = r"#[0-9a-f]{3}"
 _NAMED = {"none": (0.0, 0.0, 0.0, 0.0), "transparent": (0.0, 0.0, 0.0, 0.0),
           "black": (0.0, 0.0, 0.0, 1.0), "white": (1.0, 1.0, 1.0, 1.0)}
 _URL = r"url\(#([A-Za-z_][\w.:-]*)\)"
 _PAINT_URL = r"url\(#([A-Za-z_][\w.:-]*)\) *(.*)"
 _TRANSFORM = re.compile(r"(\w+) ?\( ?(.*?) ?\)")
-_LENGTH = re.compile(r"([0-9.eE+-]+)(mm|cm|in|pt|pc|px)")
 _MINUS = re.compile("(?<!e)-")
 _SEPARATORS = re.compile("[ \n\r\t,]+")
 _DOTS = re.compile(r"(\.[0-9-]+)(?=\.)")
@@ -232,11 +229,12 @@ def length(string: str) -> float:
     """A root length with a unit, in pixels (96 dpi)."""
     try:
         return float(string)
-    except ValueError:
-        match = _LENGTH.fullmatch(string.strip())
-        if not match:
+    except ValueError:                    # digits, '.', 'e', '+' or '-', then a unit of UNITS
+        text = string.strip()
+        value, unit = text[:-2], text[-2:]
+        if unit not in UNITS or not value or value.strip("0123456789.eE+-"):
             raise Unsupported(string) from None
-        return float(match.group(1)) * UNITS[match.group(2)]
+        return float(value) * UNITS[unit]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -249,10 +247,11 @@ def color(string: str | None, opacity: float = 1.0) -> tuple[float, float, float
     named = _NAMED.get(string)
     if named is not None:
         return named[:3] + (named[3] * opacity,)
-    if _HEX6.fullmatch(string):
+    hex_digits = string[:1] == "#" and not string[1:].strip("0123456789abcdef")   # #rrggbb, #rgb
+    if hex_digits and len(string) == 7:
         return (int(string[1:3], 16) / 255, int(string[3:5], 16) / 255, int(string[5:7], 16) / 255,
                 opacity)
-    if re.fullmatch(_HEX3, string):
+    if hex_digits and len(string) == 4:
         return (int(string[1], 16) / 15, int(string[2], 16) / 15, int(string[3], 16) / 15, opacity)
     raise Unsupported(string)
 
