@@ -353,7 +353,9 @@ def check_text(row: dict, path: Path, line: int) -> None:
 
 
 def _safe(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-")[:40] or "card"
+    if not (text.isascii() and text.replace("-", "a").replace("_", "a").isalnum()):   # else as it is
+        text = re.sub(r"[^A-Za-z0-9_-]+", "-", text)
+    return text.strip("-")[:40] or "card"
 
 
 class CsvFaces(Sequence):
