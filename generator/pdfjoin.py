@@ -26,15 +26,13 @@ from .record import record
 _STARTXREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
 _XREF_HEAD = re.compile(rb"xref\s+0\s+(\d+)\s+")
 _TRAILER = re.compile(rb"trailer\s*<<(.*?)>>\s*startxref", re.S)
-_ROOT = re.compile(rb"/Root\s+(\d+)\s+0\s+R")
-_INFO = re.compile(rb"/Info\s+(\d+)\s+0\s+R")
+#: a reference to the catalog, the info or the page tree (one pattern, not three to compile)
+_NAMED_REF = re.compile(rb"/(Root|Info|Pages)\s+(\d+)\s+0\s+R")
 _OBJ_HEAD = re.compile(rb"(\d+)\s+0\s+obj\b")
 _REF = re.compile(rb"(\d+)\s+0\s+R\b")
-_PAGES = re.compile(rb"/Pages\s+(\d+)\s+0\s+R")
 _KIDS = re.compile(rb"/Kids\s*\[((?:\s*\d+\s+0\s+R)+)\s*\]")
 _PAGE_TYPE = re.compile(rb"/Type\s*/Page\b(?!s)")
 _PARENT = re.compile(rb"/Parent\s+\d+\s+0\s+R")
-_VERSION = re.compile(rb"%PDF-(\d\.\d)")
 _STREAM = re.compile(rb">>\s*(stream)\r?\n")
 
 Box = tuple[float, float, float, float]          # x0, y0, x1, y1 in points (PDF coordinates)
@@ -77,8 +75,9 @@ class Source:
 def parse(data: bytes) -> Source:
     """The objects of a PDF with a classic xref table and a flat page tree (as cairo writes it)."""
     end = _STARTXREF.search(data[-64:])
-    version = _VERSION.match(data)
-    if end is None or version is None:
+    version = data[5:8]                   # "%PDF-1.5": a digit, a dot, a digit
+    if end is None or data[:5] != b"%PDF-" or not (version[:1].isdigit() and version[1:2] == b"."
+                                                  and version[2:].isdigit()):
         raise Unsupported("no startxref")
     start = int(end.group(1))
     head = _XREF_HEAD.match(data, start)
@@ -103,21 +102,27 @@ def parse(data: bytes) -> Source:
         if not body.endswith(b"endobj"):
             raise Unsupported(f"object {n} does not end with endobj")
         objects[n] = body[:-len(b"endobj")].strip(b"\r\n ")
-    root = _ROOT.search(trailer.group(1))
-    info = _INFO.search(trailer.group(1))
-    if root is None or int(root.group(1)) not in objects:
+    catalog = _named_ref(b"Root", trailer.group(1))
+    info = _named_ref(b"Info", trailer.group(1))
+    if catalog is None or catalog not in objects:
         raise Unsupported("no catalog")
-    catalog = int(root.group(1))
-    pages = _PAGES.search(objects[catalog])
-    if pages is None or int(pages.group(1)) not in objects:
+    tree = _named_ref(b"Pages", objects[catalog])
+    if tree is None or tree not in objects:
         raise Unsupported("no page tree")
-    tree = int(pages.group(1))
     kids = _KIDS.search(objects[tree])
     numbers = [int(n) for n in _REF.findall(kids.group(1))] if kids else []
     if not numbers or not all(n in objects and _PAGE_TYPE.search(_split(objects[n])[0]) for n in numbers):
         raise Unsupported("not a flat tree of pages")
-    skip = {catalog, tree} | ({int(info.group(1))} if info else set())
-    return Source(version.group(1), objects, numbers, frozenset(skip))
+    skip = {catalog, tree} | ({info} if info is not None else set())
+    return Source(version, objects, numbers, frozenset(skip))
+
+
+def _named_ref(name: bytes, text: bytes) -> int | None:
+    """The object the first ``/name N 0 R`` of ``text`` refers to (None without one)."""
+    for match in _NAMED_REF.finditer(text):
+        if match.group(1) == name:
+            return int(match.group(2))
+    return None
 
 
 def _split(body: bytes) -> tuple[bytes, bytes]:
