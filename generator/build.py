@@ -387,6 +387,25 @@ def _write_manifest(out_dir: Path, opts: Options, entries: list[dict], stage: St
     return manifest
 
 
+def _sheet_of(label: str) -> str:
+    """A page's label without the side it shows (`` front``, `` back``, `` fold``): its sheet's."""
+    for side in (" front", " back", " fold"):
+        if label.endswith(side):
+            return label[:-len(side)]
+    return label
+
+
+def _numbered(group: str) -> tuple[str, str] | None:
+    """(``sheet``, ``page`` or ``piece``, its number) that end a sheet's label (`` sheet 3``),
+    else None."""
+    head, space, number = group.rpartition(" ")
+    _before, space_too, kind = head.rpartition(" ")
+    if space and space_too and kind in ("sheet", "page", "piece") and number \
+            and all(c == "," or c.isdecimal() for c in number):
+        return kind, number
+    return None
+
+
 def _meta(comp: Component, laid: Laid, opts: Options, game_name: str):
     """Title, subject, language and outline (one bookmark per sheet, page or piece) of a PDF."""
     from .pdfjoin import Meta
@@ -398,13 +417,13 @@ def _meta(comp: Component, laid: Laid, opts: Options, game_name: str):
     outline: list[tuple[str, int]] = []
     last = None
     for i, page in enumerate(laid.pages):
-        group = re.sub(r" (front|back|fold)$", "", page.label)
+        group = _sheet_of(page.label)
         if group == last:
             continue
         last = group
-        match = re.search(r" (sheet|page|piece) ([\d,]+)$", group)
-        if match:
-            outline.append((f"{kit[match.group(1)][lang]} {match.group(2)}", i))
+        found = _numbered(group)
+        if found:
+            outline.append((f"{kit[found[0]][lang]} {found[1]}", i))
         else:
             outline.append((f"{title} {len(outline) + 1}", i))
     w, h = laid.item
