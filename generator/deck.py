@@ -67,13 +67,19 @@ def _decoded(raw: bytes, path: Path, notes: list[str] | None = None) -> tuple[st
 
 def sniff_delimiter(header: str) -> str:
     """The delimiter of a CSV: the candidate that appears most in its header line (``,`` on a tie)."""
-    counts = {d: _outside_quotes(header).count(d) for d in DELIMITERS}
+    outside = _outside_quotes(header)
+    counts = {d: outside.count(d) for d in DELIMITERS}
     best = max(DELIMITERS, key=lambda d: (counts[d], d == ","))
     return best if counts[best] else ","
 
 
 def _outside_quotes(line: str) -> str:
-    return re.sub(r'"[^"]*"', "", line)
+    """``line`` without its quoted parts (each pair of quotes and what is between them; a last
+    quote left open stays, with what follows it)."""
+    parts = line.split('"')
+    if len(parts) % 2:
+        return "".join(parts[::2])
+    return "".join(parts[:-1:2]) + '"' + parts[-1]
 
 
 def _read_csv(path: Path, notes: list[str] | None) -> list[Row]:
@@ -329,7 +335,8 @@ def count_of(row: dict, path: Path, line: int) -> int:
         return 1
     top = int(limits()["max_count"])
     text = str(value).strip()
-    if isinstance(value, bool) or not re.fullmatch(r"\+?\d{1,12}", text):
+    digits = text[1:] if text[:1] == "+" else text           # \+?\d{1,12}: str.isdecimal is \d
+    if isinstance(value, bool) or not (0 < len(digits) <= 12 and digits.isdecimal()):
         raise GeneratorError(f"{path}:{line}: count: expected a whole number >= 0, got {value!r}")
     n = int(text)
     if n > top:

@@ -240,7 +240,11 @@ def recover(out: Path) -> None:
 
     Refuses while another build is writing into the same folder.
     """
-    for folder in sorted(out.glob(PREFIX + "*")):
+    try:                                  # out.glob(PREFIX + "*"), without a pattern to compile
+        names = [name for name in os.listdir(out) if name.startswith(PREFIX)]
+    except (FileNotFoundError, NotADirectoryError, PermissionError):
+        names = []
+    for folder in sorted(out / name for name in names):
         if not folder.is_dir() or folder.is_symlink():
             continue
         try:
