@@ -289,18 +289,20 @@ def _clipped_apart(pages: Sequence[Page]) -> dict[str, list[tuple]]:
     recording painted into a PDF once, as much of it as its first use shows on its page, so a
     piece beyond that part would show nothing of its own.  Such a face gets a recording for
     each of those ways (:func:`_recording`); a face always whole on its page (a card) keeps one."""
+    off = {svg for page in pages for svg, (x, y, fw, fh), _clip in page.faces
+           if x < 0 or y < 0 or x + fw > page.size[0] or y + fh > page.size[1]}
+    if not off:                           # every face whole on its pages (cards): none to cut
+        return {}
     cuts: dict[str, list[tuple]] = {}
-    off: set[str] = set()
     for page in pages:
-        w, h = page.size
-        for svg, (x, y, fw, fh), clip in page.faces:
-            if x < 0 or y < 0 or x + fw > w or y + fh > h:
-                off.add(svg)
-            cut = _cut((x, y, fw, fh), clip)
+        for svg, rect, clip in page.faces:
+            if svg not in off:
+                continue
+            cut = _cut(rect, clip)
             seen = cuts.setdefault(svg, [])
             if not any(_within(cut, other) for other in seen):
                 seen.append(cut)
-    return {svg: seen for svg, seen in cuts.items() if len(seen) > 1 and svg in off}
+    return {svg: seen for svg, seen in cuts.items() if len(seen) > 1}
 
 
 def _draw_page(ctx, page: Page, direct: set[str] = frozenset(), apart: dict | None = None) -> None:
