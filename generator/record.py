@@ -133,6 +133,9 @@ def _init(cls: type, fields: dict[str, _Field], frozen: bool) -> Callable[..., N
 #: The code of each ``__init__`` written so far, by its source: kept in the user cache, read once
 #: a process (None: not read yet).  Compiling one costs 0.1 ms, a dozen of them a deck's run.
 _CODES: dict[str, Any] | None = None
+#: How many are kept (the last written): the kit's classes several times over, and a checkout
+#: whose classes change keeps no more than that.
+CODES_KEPT = 256
 
 
 def _code_file() -> Any:
@@ -163,6 +166,8 @@ def _code(source: str) -> Any:
     code = _CODES.get(source)
     if type(code) is not type(_code.__code__):
         code = _CODES[source] = compile(source, "<record>", "exec")
+        while len(_CODES) > CODES_KEPT:
+            del _CODES[next(iter(_CODES))]
         path = _code_file()
         if path is not None:
             from ludoteca.atomic import write_bytes

@@ -105,3 +105,17 @@ def test_a_records_init_is_compiled_once_then_read_from_the_user_cache(tmp_path,
     monkeypatch.setattr(module, "_CODES", None)
     kept.write_bytes(b"\x00damaged")
     assert make()("Catedral", tags=["x"]).tags == ["x"]
+
+
+def test_the_user_cache_keeps_the_last_inits_written_only(tmp_path, monkeypatch) -> None:
+    """A checkout whose classes change does not grow the cache of compiled ``__init__`` code
+    without end: the oldest are let go past CODES_KEPT."""
+    from ludoteca.generator import record as module
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(module, "_CODES", None)
+    monkeypatch.setattr(module, "CODES_KEPT", 2)
+    for fields in ("a", "b", "c"):
+        record(type(f"R{fields}", (), {"__annotations__": {fields: "int"}}))
+    assert len(module._CODES) == 2
+    assert [s.split("(")[1].split(")")[0] for s in module._CODES] == ["self, b", "self, c"]
