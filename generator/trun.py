@@ -793,9 +793,12 @@ class Loader:
         return _Unit(path, mtime, space["root"])
 
     def _code(self, name: str, source: str) -> tuple[types.CodeType, list[str]] | None:
-        """The code of ``source`` and the templates it imports: from the user cache, else shipped
-        with the package (:mod:`.shipped`), else compiled (and cached); None if the compiler
-        refuses it."""
+        """The code of ``source`` and the templates it imports: shipped with the package
+        (:mod:`.shipped`), else from the user cache, else compiled (and cached there); None if the
+        compiler refuses it."""
+        found = _shipped(self.sandboxed, source)      # looked at first: its key needs no stamp of jinja's files
+        if found is not MISS:
+            return found
         key = template_key(self.sandboxed, source)
         path = self.cache / f"{key}.bin" if self.cache is not None else None
         if path is not None:
@@ -809,9 +812,6 @@ class Loader:
                     return code, imports
             except (OSError, ValueError, EOFError, TypeError):
                 pass                                  # not cached, or damaged: compiled again
-        found = _shipped(self.sandboxed, source)
-        if found is not MISS:
-            return found
         try:
             made = self.translate(name, source)
         except Exception:                          # a syntax error: Jinja says it in its words
@@ -883,6 +883,7 @@ def _compiler_stamp() -> str:
     return digest.hexdigest()
 
 
+@functools.cache
 def _jinja_origin() -> str | None:
     """jinja's ``__init__.py``, found without importing it."""
     from importlib.util import find_spec
@@ -909,15 +910,42 @@ def _jinja_stamp() -> str:
 def jinja_version() -> str:
     """jinja's version, found without importing it: its ``__init__.py``'s ``__version__``, else its
     dist-info folder's name ("" if neither tells)."""
-    import re
     origin = _jinja_origin()
     if not origin:
         return ""
     try:
-        found = re.search(r"""^__version__\s*=\s*["']([^"']+)["']""", Path(origin).read_text(encoding="utf-8"), re.M)
+        found = _version_in(Path(origin).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError):
-        found = None
+        found = ""
     if found:
-        return found.group(1)
+        return found
     infos = sorted(Path(origin).parent.parent.glob("[Jj]inja2-*.dist-info"))
     return infos[0].name[len("jinja2-"):-len(".dist-info")] if len(infos) == 1 else ""
+
+
+def _version_in(text: str) -> str:
+    """The first ``__version__ = "..."`` at the start of a line of ``text`` ("" if none): what
+    ``^__version__\\s*=\\s*["']([^"']+)["']`` (multi-line) finds, read without compiling it."""
+    at = -1
+    while True:
+        at = text.find("__version__", at + 1)
+        if at < 0:
+            return ""
+        if at and text[at - 1] != "\n":
+            continue
+        i = _spaces(text, at + len("__version__"))
+        if text[i:i + 1] != "=":
+            continue
+        i = _spaces(text, i + 1)
+        if text[i:i + 1] not in ("'", '"'):
+            continue
+        ends = [end for end in (text.find("'", i + 1), text.find('"', i + 1)) if end >= 0]
+        if ends and min(ends) > i + 1:
+            return text[i + 1:min(ends)]
+
+
+def _spaces(text: str, i: int) -> int:
+    """Where the white space (as a pattern's \\s) that starts at ``i`` ends."""
+    while i < len(text) and text[i].isspace():
+        i += 1
+    return i

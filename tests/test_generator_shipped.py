@@ -143,6 +143,8 @@ def test_jinjas_version_is_read_without_importing_it(tmp_path, monkeypatch):
     monkeypatch.setattr(trun, "_jinja_origin", lambda: str(package))
     package.write_text('"""jinja"""\n__version__ = "3.1.6"\n', "utf-8")
     assert trun.jinja_version.__wrapped__() == "3.1.6"
+    package.write_text("x = '__version__ = \"0.1\"'\n  __version__ = '0.2'\n__version__\t=  '3.1.5'  # x\n", "utf-8")
+    assert trun.jinja_version.__wrapped__() == "3.1.5"          # the first at the start of a line
     package.write_text('from importlib.metadata import version\n__version__ = version("jinja2")\n', "utf-8")
     assert trun.jinja_version.__wrapped__() == ""
     (tmp_path / "site" / "jinja2-3.2.0.dist-info").mkdir()
