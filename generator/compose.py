@@ -57,6 +57,26 @@ def _path(lines: tuple[Line, ...]) -> str:
     return "".join(f"M{num(a)} {num(b)}L{num(c)} {num(e)}" for a, b, c, e in lines)
 
 
+#: A face's place, clip and bleed (the very objects a layout passes for each cell of every sheet)
+#: -> (those three, the face's whole rect with bleed, the text of rect and clip in the page key):
+#: worked out once per cell, not for every face.  Found by the objects' ids and taken only when
+#: they are the same objects (kept alive here, so an id is not reused meanwhile).
+_PLACED: dict[tuple[int, int, int], tuple[Rect, Rect, float, Rect, bytes]] = {}
+_PLACED_KEPT = 1024
+
+
+def _placed(place: Rect, clip: tuple, bleed: float) -> tuple[Rect, Rect, float, Rect, bytes]:
+    ids = (id(place), id(clip), id(bleed))
+    found = _PLACED.get(ids)
+    if found is None or found[0] is not place or found[1] is not clip or found[2] is not bleed:
+        x, y, w, h = place
+        full = (x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed)
+        if len(_PLACED) >= _PLACED_KEPT:
+            _PLACED.clear()
+        found = _PLACED[ids] = (place, clip, bleed, full, f"{full}{clip}\n".encode())
+    return found
+
+
 class PageBuilder:
     """Collects clipped faces and marks, then makes the page."""
 
@@ -64,13 +84,14 @@ class PageBuilder:
         self.size = size
         self.parts: list[str] = []          # the overlay: marks, labels, drawn over the faces
         self.faces: list[tuple[str, Rect, tuple]] = []
+        self._keyed: list[bytes] = []       # each face's rect and clip as the page key reads them
 
     def face(self, svg: str, place: Rect, clip: Rect, bleed: float, oval: bool = False) -> None:
         """Put a face whose trim is ``place`` on the page, showing only ``clip`` of it (with
         ``oval``, only the ellipse inscribed in ``clip``: a round piece and its ring of bleed)."""
-        x, y, w, h = place
-        full = (x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed)
-        self.faces.append((svg, full, (*clip, True) if oval else clip))
+        _place, shown, _bleed, full, keyed = _placed(place, (*clip, True) if oval else clip, bleed)
+        self.faces.append((svg, full, shown))
+        self._keyed.append(keyed)
 
     def outline(self, rect: Rect, oval: bool, width: float, colour: str, dash: str = "") -> None:
         """A cut line drawn around ``rect``: the inscribed ellipse (a circle) or the rectangle."""
@@ -117,8 +138,8 @@ class PageBuilder:
         """The page's cache key: a hash of what is drawn (the paper, each face's SVG with its
         place and clip, the overlay), and of the engine that draws it."""
         digest = hashlib.sha256(f"{ENGINE_VERSION}\0{self.size}".encode())
-        for svg, full, clip in self.faces:
+        for (svg, _full, _clip), keyed in zip(self.faces, self._keyed):
             digest.update(hashlib.sha256(svg.encode("utf-8")).digest())
-            digest.update(f"{full}{clip}\n".encode())
+            digest.update(keyed)
         digest.update(overlay.encode("utf-8"))
         return digest.hexdigest()[:32]

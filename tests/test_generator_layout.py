@@ -451,3 +451,23 @@ def test_the_crop_marks_every_sheet_shares_are_written_once(tmp_path, monkeypatc
     assert len(one.pages) == 1 and len(three.pages) == 3
     assert once > marks > 0 and len(written) - once < marks      # two more sheets, no more marks
     assert all(page.overlay == one.pages[0].overlay for page in three.pages)
+
+
+def test_a_page_key_reads_each_faces_place_as_given():
+    """The text of a face's place in its page's key is worked out once per cell (the very tuples
+    a grid passes on every sheet), yet places equal in value but written otherwise (an int, -0.0)
+    still give their own key, as writing them out every time did."""
+    from ludoteca.generator.compose import PageBuilder
+
+    def key(place, clip, bleed=1.5):
+        pb = PageBuilder((210.0, 297.0))
+        pb.face("<svg/>", place, clip, bleed)
+        pb.face("<svg/>", place, clip, bleed)        # the same objects again: from the memo
+        return pb.page((0, 0, 1, 1), (0, 0, 1, 1), "p").key
+
+    cell, clip = (10.0, 20.0, 63.0, 88.0), (9.0, 19.0, 65.0, 90.0)
+    same = key(cell, clip)
+    assert key(tuple(cell), tuple(clip)) == same
+    assert key(cell, clip, 0) != key((10, 20.0, 63.0, 88.0), clip, 0)
+    assert key(cell, clip) != key(cell, (9, 19.0, 65.0, 90.0))
+    assert key(cell, (0.0, 19.0, 65.0, 90.0)) != key(cell, (-0.0, 19.0, 65.0, 90.0))
