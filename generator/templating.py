@@ -8,6 +8,7 @@ import math
 import os
 import re
 from pathlib import Path
+from stat import S_ISREG
 from typing import Any
 from collections.abc import Callable, Iterator
 
@@ -99,11 +100,12 @@ def compiled(template: str, roots: tuple[str, ...] = (str(TEMPLATES),)) -> bool:
 
 
 def _render_compiled(template: str, context: dict, roots: tuple[str, ...], sandboxed: bool,
-                     markers_on: bool) -> str | None:
+                     markers_on: bool, seen: tuple[str, float] | None = None) -> str | None:
     """The face rendered by the template's compiled code; None when it has none or it raised
-    (then that template is left to Jinja for the rest of the process)."""
+    (then that template is left to Jinja for the rest of the process).  ``seen``: the template's
+    file and its modification time, just read (:func:`_user_file`)."""
     fast = loader(roots, sandboxed)
-    unit = fast.unit(template)
+    unit = fast.unit(template, seen)
     if unit is None:
         return None
     _set_current(fast.globals["_cur"], context, markers_on)
@@ -272,9 +274,21 @@ def _kit_templates() -> Path:
 def _user_root(template: str, roots: tuple[str, ...]) -> Path | None:
     """The user's folder that holds ``template``, or None for the kit's own templates (looked
     at for every face: a file the user adds or removes meanwhile counts at once)."""
+    found = _user_file(template, roots)
+    return None if found is None else found[0]
+
+
+def _user_file(template: str, roots: tuple[str, ...]) -> tuple[Path, str, float] | None:
+    """:func:`_user_root`, with the file found there and its modification time: the one look at
+    it that also tells the compiled templates whether it changed (:meth:`.trun.Loader.unit`)."""
     for base in _user_folders(roots):
-        if os.path.isfile(os.path.join(base, template)):
-            return base
+        path = os.path.join(base, template)
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):          # as os.path.isfile: not there, or not a path
+            continue
+        if S_ISREG(st.st_mode):
+            return base, path, st.st_mtime
     return None
 
 
@@ -375,7 +389,8 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
     compiles (:mod:`.tcompile`) runs its compiled code, which gives Jinja's text to the
     character; Jinja renders the others, and any face the compiled code could not render.
     """
-    user = _user_root(face.template, roots)
+    found = _user_file(face.template, roots)
+    user = None if found is None else found[0]
 
     def fit(text: Any, width_mm: float, height_mm: float, max_pt: float, min_pt: float = 6,
             bold: bool = False):
@@ -392,7 +407,7 @@ def render(face: Face, size: tuple[float, float], bleed: float, opts: Options,
     svg = None
     if compiled and os.environ.get(FAST_ENV) != "0":
         svg = _render_compiled(face.template, context, roots, user is not None,
-                               getattr(opts, "markers", True))
+                               getattr(opts, "markers", True), None if found is None else found[1:])
     if svg is None:
         svg = _render_jinja(face, context, roots, user is not None, opts, where)
     if not _SVG_ROOT.search(svg):

@@ -719,17 +719,23 @@ class Loader:
         self.space = _namespace(sandboxed)
         self.space["import_"] = self.module
 
-    def unit(self, name: str) -> _Unit | None:
-        """The compiled code of template ``name`` (None: Jinja renders it)."""
+    def unit(self, name: str, seen: tuple[str, float] | None = None) -> _Unit | None:
+        """The compiled code of template ``name`` (None: Jinja renders it); ``seen``: a file
+        and the modification time the caller has just read of it, taken for this one's when it
+        is this one (not read a second time)."""
         if name in self.refused:
             return None
         unit = self.units.get(name)
         if unit is not None:
-            try:
-                if os.path.getmtime(unit.path) == unit.mtime:
+            if seen is not None and seen[0] == unit.path:
+                if seen[1] == unit.mtime:
                     return unit
-            except OSError:
-                pass
+            else:
+                try:
+                    if os.path.getmtime(unit.path) == unit.mtime:
+                        return unit
+                except OSError:
+                    pass
         unit = self._load(name)
         if unit is None:
             self.refused.add(name)

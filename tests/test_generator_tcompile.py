@@ -268,6 +268,27 @@ def test_an_edited_template_is_compiled_again_in_the_same_process(tmp_path):
     assert "".join(fast.unit("t.svg.j2").root({})) == "two"
 
 
+def test_a_users_template_edited_or_removed_between_faces_counts_at_once(tmp_path):
+    """A face reads its template's file once, to know it is the user's and whether its compiled
+    code is still that file's: an edit or a removal between two faces is seen by the next."""
+    from ludoteca.generator.model import Face, Options
+    template = tmp_path / "card.svg.j2"
+    face = Face("card.svg.j2", {"name": "Ana"}, "ana")
+    roots = (str(tmp_path), str(templating.TEMPLATES / "deck"))
+
+    def render() -> str:
+        return templating.render(face, (63.0, 88.0), 3.0, Options(), roots=roots)
+    template.write_text('<svg xmlns="http://www.w3.org/2000/svg"><text>{{ name }} one</text></svg>', "utf-8")
+    assert "Ana one" in render() and templating.compiled("card.svg.j2", roots)
+    template.write_text('<svg xmlns="http://www.w3.org/2000/svg"><text>{{ name }} two</text></svg>', "utf-8")
+    os.utime(template, (1, 1))
+    assert "Ana two" in render()
+    template.unlink()                                  # the next folder's: the default face
+    svg = render()
+    assert "Ana" in svg and "two" not in svg
+    assert templating._user_root("card.svg.j2", roots) == (templating.TEMPLATES / "deck").resolve()
+
+
 def test_a_warm_deck_never_imports_jinja(tmp_path):
     """The process itself: the second run of a deck finds its templates compiled in the cache (a
     user's own template: the package ships the default face compiled, tests/test_generator_shipped.py)."""
