@@ -23,14 +23,9 @@ from collections.abc import Callable, Iterable
 
 from .record import record
 
-_STARTXREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
-_XREF_HEAD = re.compile(rb"xref\s+0\s+(\d+)\s+")
-_TRAILER = re.compile(rb"trailer\s*<<(.*?)>>\s*startxref", re.S)
 #: a reference to the catalog, the info or the page tree (one pattern, not three to compile)
-_NAMED_REF = re.compile(rb"/(Root|Info|Pages)\s+(\d+)\s+0\s+R")
 _OBJ_HEAD = re.compile(rb"(\d+)\s+0\s+obj\b")
 _REF = re.compile(rb"(\d+)\s+0\s+R\b")
-_KIDS = re.compile(rb"/Kids\s*\[((?:\s*\d+\s+0\s+R)+)\s*\]")
 _PAGE_TYPE = re.compile(rb"/Type\s*/Page\b(?!s)")
 _PARENT = re.compile(rb"/Parent\s+\d+\s+0\s+R")
 _STREAM = re.compile(rb">>\s*(stream)\r?\n")
@@ -74,18 +69,17 @@ class Source:
 
 def parse(data: bytes) -> Source:
     """The objects of a PDF with a classic xref table and a flat page tree (as cairo writes it)."""
-    end = _STARTXREF.search(data[-64:])
+    start = xref_start(data)
     version = data[5:8]                   # "%PDF-1.5": a digit, a dot, a digit
-    if end is None or data[:5] != b"%PDF-" or not (version[:1].isdigit() and version[1:2] == b"."
-                                                  and version[2:].isdigit()):
+    if start is None or data[:5] != b"%PDF-" or not (version[:1].isdigit() and version[1:2] == b"."
+                                                    and version[2:].isdigit()):
         raise Unsupported("no startxref")
-    start = int(end.group(1))
-    head = _XREF_HEAD.match(data, start)
-    trailer = _TRAILER.search(data, start)
+    head = _xref_head(data, start)
+    trailer = _trailer(data, start)
     if head is None or trailer is None:
         raise Unsupported("no classic xref table")
-    count = int(head.group(1))
-    table = data[head.end():head.end() + 20 * count]
+    count, after = head
+    table = data[after:after + 20 * count]
     offsets: list[tuple[int, int]] = []
     for n in range(1, count):
         entry = table[20 * n:20 * n + 20]
@@ -102,26 +96,134 @@ def parse(data: bytes) -> Source:
         if not body.endswith(b"endobj"):
             raise Unsupported(f"object {n} does not end with endobj")
         objects[n] = body[:-len(b"endobj")].strip(b"\r\n ")
-    catalog = _named_ref(b"Root", trailer.group(1))
-    info = _named_ref(b"Info", trailer.group(1))
+    catalog = _named_ref(b"Root", trailer)
+    info = _named_ref(b"Info", trailer)
     if catalog is None or catalog not in objects:
         raise Unsupported("no catalog")
     tree = _named_ref(b"Pages", objects[catalog])
     if tree is None or tree not in objects:
         raise Unsupported("no page tree")
-    kids = _KIDS.search(objects[tree])
-    numbers = [int(n) for n in _REF.findall(kids.group(1))] if kids else []
+    kids = _kids(objects[tree])
+    numbers = [int(n) for n in _REF.findall(kids)] if kids is not None else []
     if not numbers or not all(n in objects and _PAGE_TYPE.search(_split(objects[n])[0]) for n in numbers):
         raise Unsupported("not a flat tree of pages")
     skip = {catalog, tree} | ({info} if info is not None else set())
     return Source(version, objects, numbers, frozenset(skip))
 
 
+# The file's frame (where its xref table is, its trailer, its catalog's and page tree's entries)
+# is read with bytes' own methods, each exactly what the pattern in its docstring finds: five
+# patterns fewer compiled by every process that joins.  ``\s`` is bytes' white space.
+_SPACE = frozenset(b" \t\n\r\f\v")
+
+
+def _spaces(data: bytes, i: int) -> int:
+    """Where the white space that starts at ``i`` ends."""
+    n = len(data)
+    while i < n and data[i] in _SPACE:
+        i += 1
+    return i
+
+
+def _digits(data: bytes, i: int) -> int:
+    """Where the digits that start at ``i`` end."""
+    n = len(data)
+    while i < n and 48 <= data[i] <= 57:
+        i += 1
+    return i
+
+
+def _ref_at(data: bytes, i: int, space: bool) -> tuple[int, int] | None:
+    """``\\s+(\\d+)\\s+0\\s+R`` (``\\s*`` first when not ``space``) at ``i``: (its number, its end)."""
+    j = _spaces(data, i)
+    if space and j == i:
+        return None
+    k = _digits(data, j)
+    if k == j:
+        return None
+    m = _spaces(data, k)
+    if m == k or data[m:m + 1] != b"0":
+        return None
+    r = _spaces(data, m + 1)
+    if r == m + 1 or data[r:r + 1] != b"R":
+        return None
+    return int(data[j:k]), r + 1
+
+
+def xref_start(data: bytes) -> int | None:
+    """Where the xref table starts, as the file's last 64 bytes say: ``startxref\\s+(\\d+)\\s+%%EOF\\s*$``
+    (None without it)."""
+    tail = data[-64:]
+    at = tail.rfind(b"startxref")          # a match runs to the end: no other startxref after it
+    if at < 0:
+        return None
+    rest = tail[at + len(b"startxref"):]
+    words = rest.split()
+    if not rest[:1].isspace() or len(words) != 2 or not words[0].isdigit() or words[1] != b"%%EOF":
+        return None
+    return int(words[0])
+
+
+def _xref_head(data: bytes, start: int) -> tuple[int, int] | None:
+    """``xref\\s+0\\s+(\\d+)\\s+`` at ``start``: (its count of entries, its end)."""
+    if not data.startswith(b"xref", start):
+        return None
+    i = _spaces(data, start + 4)
+    if i == start + 4 or data[i:i + 1] != b"0":
+        return None
+    j = _spaces(data, i + 1)
+    k = _digits(data, j)
+    if j == i + 1 or k == j:
+        return None
+    end = _spaces(data, k)
+    return None if end == k else (int(data[j:k]), end)
+
+
+def _trailer(data: bytes, start: int) -> bytes | None:
+    """The trailer's dictionary, as ``trailer\\s*<<(.*?)>>\\s*startxref`` (dot-all) searched from
+    ``start`` finds it."""
+    at = data.find(b"trailer", start)
+    while at >= 0:
+        i = _spaces(data, at + len(b"trailer"))
+        if data.startswith(b"<<", i):
+            end = data.find(b">>", i + 2)
+            while end >= 0:
+                if data.startswith(b"startxref", _spaces(data, end + 2)):
+                    return data[i + 2:end]
+                end = data.find(b">>", end + 1)
+        at = data.find(b"trailer", at + 1)
+    return None
+
+
+def _kids(tree: bytes) -> bytes | None:
+    """The references of a page tree's kids, as ``/Kids\\s*\\[((?:\\s*\\d+\\s+0\\s+R)+)\\s*\\]``
+    finds them (its group)."""
+    at = tree.find(b"/Kids")
+    while at >= 0:
+        i = _spaces(tree, at + len(b"/Kids"))
+        if tree[i:i + 1] == b"[":
+            end = None
+            ref = _ref_at(tree, i + 1, False)
+            while ref is not None:
+                end = ref[1]
+                ref = _ref_at(tree, end, False)
+            close = _spaces(tree, end) if end is not None else 0
+            if end is not None and tree[close:close + 1] == b"]":
+                return tree[i + 1:end]
+        at = tree.find(b"/Kids", at + 1)
+    return None
+
+
 def _named_ref(name: bytes, text: bytes) -> int | None:
-    """The object the first ``/name N 0 R`` of ``text`` refers to (None without one)."""
-    for match in _NAMED_REF.finditer(text):
-        if match.group(1) == name:
-            return int(match.group(2))
+    """The object the first ``/name N 0 R`` of ``text`` refers to (None without one), as the
+    first of ``/(Root|Info|Pages)\\s+(\\d+)\\s+0\\s+R`` named ``name`` finds it."""
+    key = b"/" + name
+    at = text.find(key)
+    while at >= 0:
+        ref = _ref_at(text, at + len(key), True)
+        if ref is not None:
+            return ref[0]
+        at = text.find(key, at + 1)
     return None
 
 

@@ -370,7 +370,6 @@ def _clip(ctx, cx: float, cy: float, cw: float, ch: float, oval: list) -> None:
 _RESOURCE_DICT = (rb"/(?:XObject|Pattern|Shading|Font|ExtGState|ColorSpace|Properties)"
                   rb"\s*<<((?:\s*/[^\s/<>\[\]()]+\s+\d+\s+\d+\s+R)+)\s*>>")
 _REF_ENTRY = rb"/([^\s/<>\[\]()]+)\s+(\d+\s+\d+)\s+R"
-_XREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
 
 
 def dedupe_resources(data: bytes) -> bytes:
@@ -382,10 +381,10 @@ def dedupe_resources(data: bytes) -> bytes:
     same length, so every byte offset and the cross-reference table stay valid.  Only object
     dictionaries found through the xref table are touched (never stream data).
     """
-    end = _XREF.search(data[-64:])
-    if b" R /" not in data or end is None:
+    from .pdfjoin import xref_start
+    start = xref_start(data)
+    if b" R /" not in data or start is None:
         return data
-    start = int(end.group(1))
     head = re.match(rb"xref\s+(\d+)\s+(\d+)\s+", data[start:start + 64])
     if head is None:
         return data

@@ -236,3 +236,52 @@ def test_join_leaves_nothing_for_the_garbage_collector():
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_the_files_frame_is_read_as_its_patterns_read_it():
+    """The xref's place, the xref head, the trailer, the catalog's entries and the page tree's
+    kids are read with bytes' methods: each finds what its pattern (in its docstring) finds, on
+    frames written right and wrong in many ways (seeded)."""
+    import random
+    import re
+
+    from ludoteca.generator import pdfjoin as pj
+    start = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
+    head = re.compile(rb"xref\s+0\s+(\d+)\s+")
+    trailer = re.compile(rb"trailer\s*<<(.*?)>>\s*startxref", re.S)
+    named = re.compile(rb"/(Root|Info|Pages)\s+(\d+)\s+0\s+R")
+    kids = re.compile(rb"/Kids\s*\[((?:\s*\d+\s+0\s+R)+)\s*\]")
+    pick = random.Random(23).choice
+
+    def ws() -> bytes:
+        return pick([b"", b" ", b"\n", b"\r\n", b"\t\x0c", b"x"])
+
+    def ref() -> bytes:
+        return ws() + pick([b"0", b"17", b"", b"a"]) + ws() + pick([b"0", b"00"]) + ws() + pick([b"R", b"Q"])
+    parts = [lambda: b"/Kids" + ws() + b"[" + ref() + ref() + ws() + pick([b"]", b">"]),
+             lambda: pick([b"/Root", b"/Info", b"/Pages", b"/Rooty"]) + ref(),
+             lambda: b"trailer" + ws() + b"<<" + pick([b"", b"/Size 5", b">"]) + pick([b">>", b">"]) + ws()
+             + pick([b"startxref", b"start"]),
+             lambda: b"xref" + ws() + pick([b"0", b"1"]) + ws() + pick([b"12", b""]) + ws(),
+             lambda: b"startxref" + ws() + pick([b"9", b""]) + ws() + pick([b"%%EOF", b"%EOF"]) + ws()]
+    found = [0] * 5
+    for _ in range(3000):
+        data = b"".join(pick(parts)() for _ in range(3))
+        m = start.search(data[-64:])
+        assert pj.xref_start(data) == (int(m.group(1)) if m else None), data
+        found[0] += m is not None
+        for at in (0, 2):
+            m = head.match(data, at)
+            assert pj._xref_head(data, at) == ((int(m.group(1)), m.end()) if m else None), data
+            found[1] += m is not None
+            m = trailer.search(data, at)
+            assert pj._trailer(data, at) == (m.group(1) if m else None), data
+            found[2] += m is not None
+        for name in (b"Root", b"Info", b"Pages"):
+            first = next((int(m.group(2)) for m in named.finditer(data) if m.group(1) == name), None)
+            assert pj._named_ref(name, data) == first, data
+            found[3] += first is not None
+        m = kids.search(data)
+        assert pj._kids(data) == (m.group(1) if m else None), data
+        found[4] += m is not None
+    assert all(found), found                     # each pattern matched some of them
