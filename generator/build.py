@@ -10,10 +10,10 @@ import re
 import sys
 import time
 from pathlib import Path
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable
 
 from . import budget, templating
-from ludoteca.atomic import Unwritable, folder_target
+from ludoteca.atomic import Unwritable, files_under, folder_target
 from .compose import Page
 from .layout import Laid, bleed_of, face_size, lay_out
 from .model import Component, Face, GeneratorError, Options, in_lang
@@ -330,10 +330,16 @@ def check_variant(old: dict, opts: Options, out_dir: Path, remade: set[str] | No
                              "(--out) so the two never mix, or empty this one")
 
 
+def _hidden_tmp(name: str) -> bool:
+    """What ``Path.glob(".*.tmp")`` matches."""
+    return len(name) > 4 and name[0] == "." and name.endswith(".tmp")
+
+
 def remove_stale_temporaries(out_dir: Path) -> int:
     """Delete ``.NAME.PID.tmp`` files left by builds that were killed (their process is gone)."""
     removed = 0
-    for path in _hidden_tmp_files(str(out_dir)):
+    for found in files_under(str(out_dir), _hidden_tmp):
+        path = Path(found)
         match = re.match(_TMP, path.name)
         if match is None or not path.is_file():
             continue
@@ -342,25 +348,6 @@ def remove_stale_temporaries(out_dir: Path) -> int:
             path.unlink(missing_ok=True)
             removed += 1
     return removed
-
-
-def _hidden_tmp_files(folder: str) -> Iterator[Path]:
-    """What ``Path(folder).rglob(".*.tmp")`` finds (linked folders not entered), read with
-    os.scandir: no pattern compiled, a third of the time."""
-    try:
-        entries = list(os.scandir(folder))
-    except (FileNotFoundError, NotADirectoryError, PermissionError):
-        return
-    for entry in entries:
-        name = entry.name
-        if len(name) > 4 and name[0] == "." and name.endswith(".tmp"):
-            yield Path(entry.path)
-        try:
-            inside = entry.is_dir() and not entry.is_symlink()
-        except OSError:
-            inside = False
-        if inside:
-            yield from _hidden_tmp_files(entry.path)
 
 
 def _alive(pid: int) -> bool:

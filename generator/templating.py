@@ -10,11 +10,12 @@ import re
 from pathlib import Path
 from stat import S_ISREG
 from typing import Any
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from .fonts import MIN_PT, FitError, fit as fit_text
 from .units import pt_to_mm
 from ludoteca import folder_of
+from ludoteca.atomic import files_under
 from ludoteca.cards import markers
 from .model import Face, GeneratorError, Options
 from . import budget as _budget, trun
@@ -171,34 +172,20 @@ def _bytecode_cache(name: str = "jinja"):
     return jinja2.FileSystemBytecodeCache(str(folder)) if folder else None
 
 
+def _template_name(name: str) -> bool:
+    return name.endswith(".j2")
+
+
 def fingerprint(roots: tuple[str, ...]) -> str:
     """A hash of every template file the roots hold (path, size, mtime): what faces depend on."""
     import hashlib
     digest = hashlib.sha256()
     for root in list(roots) + [str(TEMPLATES)]:
-        for path in sorted(_j2_files(str(Path(root))), key=lambda p: p.split(os.sep)):
+        # the order of rglob's paths once sorted (by their parts)
+        for path in sorted(files_under(str(Path(root)), _template_name), key=lambda p: p.split(os.sep)):
             st = os.stat(path)
             digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return digest.hexdigest()[:32]
-
-
-def _j2_files(folder: str) -> Iterator[str]:
-    """The ``*.j2`` under ``folder``, as ``Path.rglob`` finds them (linked folders not entered),
-    in the order of their paths' parts once sorted: read with os.scandir, a third of rglob's
-    time (the kit's 45 templates are looked at for every build)."""
-    try:
-        entries = list(os.scandir(folder))
-    except (FileNotFoundError, NotADirectoryError):
-        return
-    for entry in entries:
-        if entry.name.endswith(".j2"):
-            yield entry.path
-        try:
-            inside = entry.is_dir() and not entry.is_symlink()
-        except OSError:
-            inside = False
-        if inside:
-            yield from _j2_files(entry.path)
 
 
 def _where(exc: BaseException, fallback: str) -> tuple[str, int]:

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from ludoteca.atomic import Unwritable, file_target, folder_target, write_text
+from ludoteca import atomic
+from ludoteca.atomic import Unwritable, file_target, files_under, folder_target, write_text
 from ludoteca.cli import main
 from test_generator_layout import make_deck
 
@@ -118,6 +119,29 @@ def test_a_folder_target(tmp_path):
         with pytest.raises(Unwritable, match=r"x\.yaml: folder .*new is read-only$"):
             file_target(ro / "x.yaml")
 
+
+
+def test_files_under_finds_what_rglob_finds(tmp_path, monkeypatch):
+    """The one walker the build (stale temporaries) and the templates' fingerprint share: the
+    names rglob matches, linked folders not entered, an unreadable folder passed over."""
+    for rel in ("a.j2", "sub/b.j2", "sub/deep/c.j2", "sub/.x.1.tmp", ".y.2.tmp", "d.txt", "dir.j2/e.j2",
+                "locked/f.j2"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x")
+    (tmp_path / "linked").symlink_to(tmp_path / "sub")
+    real = os.scandir
+
+    def scandir(path):
+        if os.path.basename(path) == "locked":
+            raise PermissionError(13, "denied", path)
+        return real(path)
+    monkeypatch.setattr(atomic.os, "scandir", scandir)
+    for pattern, keep in (("*.j2", lambda n: n.endswith(".j2")),
+                          (".*.tmp", lambda n: len(n) > 4 and n[0] == "." and n.endswith(".tmp"))):
+        wanted = {str(p) for p in tmp_path.rglob(pattern)} - {str(tmp_path / "locked" / "f.j2")}
+        assert set(files_under(str(tmp_path), keep)) == wanted
+    assert str(tmp_path / "dir.j2") in set(files_under(str(tmp_path), lambda n: n.endswith(".j2")))
+    assert list(files_under(str(tmp_path / "nothing"), lambda n: True)) == []
 
 # -- build and export-shop ----------------------------------------------------------------------------
 
