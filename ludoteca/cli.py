@@ -65,8 +65,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     from . import __version__
     parser.add_argument("--version", action="version", version=f"ludoteca {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=parser_class)
-    only = [name for name, commands in PARTS.items() if command in commands]
-    for name in only or PARTS:
+    for name in _parts_of(command) or PARTS:
         module = _part(name)
         if module is not None:
             module.register(sub)
@@ -170,14 +169,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if whole:
         gc.disable()                    # until the command's modules are imported: see start_up
     command = argv[0] if argv else None
+    parser: argparse.ArgumentParser | None = None
     args: Any = _quick_args(command, argv)
     if args is None:
-        args = build_parser(command).parse_args(argv)
+        parser = build_parser(command)
+        args = parser.parse_args(argv)
     if whole:
         start_up(getattr(args, "imports", ()))
     func: Callable[[Any], int] | None = getattr(args, "func", None)
     if func is None:
-        build_parser(command).print_help()
+        (parser or build_parser(command)).print_help()
         return 2
     try:
         code = int(func(args) or 0)
@@ -201,11 +202,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _quick_args(command: str | None, argv: list[str]) -> SimpleNamespace | None:
     """The arguments of a command its part reads without argparse (its ``quick_args``), or None."""
-    for name, commands in PARTS.items():
-        if command in commands:
-            quick = getattr(_part(name), "quick_args", None)
-            return quick(argv) if quick is not None else None
+    for name in _parts_of(command)[:1]:
+        quick = getattr(_part(name), "quick_args", None)
+        return quick(argv) if quick is not None else None
     return None
+
+
+def _parts_of(command: str | None) -> list[str]:
+    """The parts of :data:`PARTS` that register ``command``."""
+    return [name for name, commands in PARTS.items() if command in commands]
 
 
 def start_up(modules: Sequence[str]) -> None:
