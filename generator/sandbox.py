@@ -22,8 +22,7 @@ from jinja2.runtime import Macro
 from jinja2.sandbox import SandboxedEnvironment, safe_range
 
 from . import budget as _budget
-from .budget import (BUDGET, FLOOR, MB, RESERVE, SMALL_BITS, Budget, Meter, OverBudget,  # noqa: F401
-                     SvgRefused, check_svg, memory_cap)
+from .budget import SMALL_BITS, Budget, Meter
 
 #: Types of bound methods: jinja wraps a ``str.format`` read as an attribute, so their safety is
 #: never remembered by type.

@@ -112,7 +112,6 @@ def _render_compiled(template: str, context: dict, roots: tuple[str, ...], sandb
     _set_current(fast.globals["_cur"], context, markers_on)
     state = trun.S_
     state.fit, state.t, state.depth = context["fit"], context["t"], 0
-    _freeze()
     try:
         if not sandboxed:
             return "".join(fast.render(unit, context))
@@ -324,7 +323,7 @@ def embed_references(svg: str, folder: Path, template: str, warn: Callable[[str]
     """Files the face refers to in the template's own folder, embedded as data URIs (with the
     ``#fragment`` the reference names); any other reference (outside the folder, absolute, another
     scheme, missing) left out with a warning.  An SVG file cairosvg could not draw is refused
-    (:class:`~.sandbox.SvgRefused`)."""
+    (:class:`~.budget.SvgRefused`)."""
     if "href" not in svg and "url(" not in svg:
         return svg
     import html                          # only for faces that refer to something
