@@ -31,6 +31,7 @@ except ImportError:                                          # markupsafe withou
     from markupsafe._native import _escape_inner
 
 from . import shipped
+from .budget import SMALL_BITS
 from .current import CURRENT, Current
 from .fonts import FIT_FIELDS, Fit
 from .units import num
@@ -370,7 +371,7 @@ def mul_safe(left: Any, right: Any) -> Any:
     """``*`` as the sandbox computes it: refused before it is computed when over the budget."""
     if type(left) is float or type(right) is float:
         return left * right
-    if type(left) is int and type(right) is int and left.bit_length() + right.bit_length() <= 64:
+    if type(left) is int and type(right) is int and left.bit_length() + right.bit_length() <= SMALL_BITS:
         return left * right
     meter = S_.meter
     meter.binop("*", left, right)
