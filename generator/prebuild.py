@@ -70,8 +70,7 @@ def _write(new: Path, kit: list[str] | None) -> list[str]:
         left_out += _catalog(new)
     except Exception as exc:                   # no PyYAML here: the catalog is read at the first build
         left_out.append(f"card catalog: {type(exc).__name__}: {exc}")
-    stamps = {"compiler": trun._compiler_stamp(), "jinja": trun.jinja_version()}
-    lines = [f"STAMPS = {stamps!r}", "TEMPLATES = {"]
+    lines = ["TEMPLATES = {"]
     lines += [f"    {key!r}: {imports!r}," for key, imports in sorted(entries.items())]
     write_bytes(new / shipped.INDEX, ("\n".join(lines) + "\n}\n").encode("utf-8"), durable=False)
     return left_out

@@ -18,8 +18,8 @@ from pathlib import Path
 
 #: The folder inside the package.
 FOLDER = Path(__file__).resolve().parent / "_prebuilt"
-#: Its index (Python source too): ``STAMPS``, what it was made with, and ``TEMPLATES``, the key of
-#: each compiled template -> the templates it imports (None: the compiler refuses it).
+#: Its index (Python source too): ``TEMPLATES``, the key of each compiled template (which says
+#: what it was made with) -> the templates it imports (None: the compiler refuses it).
 INDEX = "index.py"
 
 _indexes: dict[Path, dict[str, list[str] | None]] = {}
