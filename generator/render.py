@@ -19,6 +19,7 @@ import math
 import os
 import re
 from pathlib import Path
+from typing import Any
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from . import binding, fastsvg, fonts
@@ -601,9 +602,6 @@ class PageSender:
         ``file``: (rel, file key, spec maker) of the file these pages make, written by the job
         that draws them when it draws them all (its ``spec maker()`` gives the
         :func:`_write_pdf` spec); :attr:`written` says which were."""
-        if file is not None and pages and pages[0].group:
-            rel, key, make = file
-            self.files[pages[0].group] = (rel, key, {page_key(p) for p in pages}, make)
         for page in pages:
             key = page_key(page)
             if key not in self.seen:
@@ -613,6 +611,11 @@ class PageSender:
                     # them; without the page's SVG (only its key needs it): half the data sent
                     self.waiting[key] = replace(page, svg="")
                     self.rendered += 1
+        # only a job can write the file, and only pages still waiting make jobs: a file whose
+        # pages were all sent before (a huge deck's, slice by slice) or cached is not kept
+        if file is not None and pages and pages[0].group and any(page_key(p) in self.waiting for p in pages):
+            rel, key, make = file
+            self.files[pages[0].group] = (rel, key, {page_key(p) for p in pages}, make)
         if not self.waiting:
             return
         if self.progress is not None and hasattr(self.progress, "total"):
@@ -651,12 +654,18 @@ class PageSender:
 
     def _collect(self, sent: tuple) -> None:
         future, file = sent
-        n = self.workers.result(future)
-        if file is not None:
-            n, (size, mtime) = n
-            self.written[file[0]] = (file[1], size, mtime)
+        n = self._drawn(self.workers.result(future), file)
         if self.progress:
             self.progress(n)
+
+    def _drawn(self, result: Any, file: tuple[str, str] | None) -> int:
+        """How many pages a job drew; the file it wrote (``file``: its rel and key) noted in
+        :attr:`written`."""
+        if file is None:
+            return result
+        n, (size, mtime) = result
+        self.written[file[0]] = (file[1], size, mtime)
+        return n
 
     def finish(self) -> int:
         """Wait for every page sent (draw here those that waited); how many were rendered."""
@@ -667,11 +676,8 @@ class PageSender:
             fonts.configure()
             for job in _jobs(self.waiting, self.cache):
                 file = self._file_of(job)
-                if file is not None:
-                    _n, (size, mtime) = _render_job_and_file(job, file[1])
-                    self.written[file[0][0]] = (file[0][1], size, mtime)
-                else:
-                    _render_job(job)
+                self._drawn(_render_job_and_file(job, file[1]) if file else _render_job(job),
+                            file[0] if file else None)
                 if self.progress:
                     self.progress(len(job))
             self.waiting = {}
