@@ -203,8 +203,8 @@ def build_components(comps: list[Component], opts: Options, out_dir: Path,
                 documents = books(workers)
             if not cache.pages.is_dir() and _big(comps, opts):   # cairo loads in the workers meanwhile
                 workers.start()
-            return _build(comps, opts, out_dir, roots, flat, notes, cache, workers, t0, owned,
-                          names, documents or [], stage)
+            return _build(comps, opts, out_dir, roots, flat, notes, cache, workers, t0, stage, owned,
+                          names, documents or [])
     except OSError as exc:
         after = ("the next build finishes the update" if stage.swapping
                  else "the folder keeps what it held before")
@@ -444,24 +444,18 @@ def _meta(comp: Component, laid: Laid, opts: Options, game_name: str):
 
 
 def _file(p: Planned, opts: Options, names: dict[str, str] | None, metas: dict, cache: Cache,
-          out_dir: Path, stage: Stage | None) -> tuple | None:
+          out_dir: Path, stage: Stage) -> tuple | None:
     """What the render job that draws every page of ``p`` needs to write its file as well: (rel,
     file key, a maker of the :func:`~.render._write_pdf` spec); None when the file is written as
-    it is (the index says so) or there is no stage to write it in."""
-    from .render import file_key, page_key
-    if stage is None:
-        return None
+    it is (the index says so).  Its metadata is kept in ``metas``."""
+    from .render import file_key, write_spec
     pages = p.laid.pages
     meta = metas[p.rel] = _meta(p.comp, p.laid, opts, (names or {}).get(p.comp.game, ""))
     key = file_key(pages, meta)
     path = out_dir / p.rel
     if not pages or cache.fresh(p.rel, key, path):
         return None
-
-    def spec() -> tuple:
-        return (stage.path(path), cache.pages, [(page_key(q), q.size[1], q.trimbox, q.bleedbox) for q in pages],
-                meta, False)
-    return p.rel, key, spec
+    return p.rel, key, lambda: write_spec(stage.path(path), cache, pages, meta, durable=False)
 
 
 def _extra_meta(entry: dict, opts: Options):
@@ -472,9 +466,9 @@ def _extra_meta(entry: dict, opts: Options):
 
 
 def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[str, ...], flat: bool,
-           notes: list[str] | None, cache: Cache, workers: Workers, t0: float,
+           notes: list[str] | None, cache: Cache, workers: Workers, t0: float, stage: Stage,
            owned: set[str] | None = None, names: dict[str, str] | None = None,
-           documents: list | Callable[[], list] | None = None, stage: Stage | None = None) -> Summary:
+           documents: list | Callable[[], list] | None = None) -> Summary:
     notes = notes if notes is not None else []
     old = read_manifest(out_dir)
     check_variant(old, opts, out_dir,
@@ -528,9 +522,7 @@ def _build(comps: list[Component], opts: Options, out_dir: Path, roots: tuple[st
         entries = [_entry(p, opts) for p in planned] + [entry for _rel, _pages, entry in extra]
         entries += [d.entry() for d in documents or []]
         summary = Summary(notes=list(notes or []))
-        files = [(p.laid.pages, out_dir / p.rel, p.rel,
-                  metas.get(p.rel) or _meta(p.comp, p.laid, opts, (names or {}).get(p.comp.game, "")))
-                 for p in planned]
+        files = [(p.laid.pages, out_dir / p.rel, p.rel, metas[p.rel]) for p in planned]
         files += [(pages, out_dir / rel, rel, _extra_meta(entry, opts)) for rel, pages, entry in extra]
         summary.written = len(assemble_all(files, cache, workers, stage=stage, written=sender.written)) \
             + books_written

@@ -708,6 +708,11 @@ def file_key(pages: Sequence[Page], meta=None) -> str:
     return digest.hexdigest()[:32]
 
 
+def write_spec(path: Path, cache: Cache, pages: Sequence[Page], meta: Any, durable: bool) -> tuple:
+    """What :func:`_write_pdf` is given to join ``pages`` from ``cache`` into ``path``."""
+    return path, cache.pages, [(page_key(p), p.size[1], p.trimbox, p.bleedbox) for p in pages], meta, durable
+
+
 def _write_pdf(spec: tuple) -> tuple[int, int]:
     """Join cached single pages into ``path`` (atomically), setting TrimBox and BleedBox, the
     document info, language and outline.  ``spec``: (path, the page cache's folder, [(page key,
@@ -785,8 +790,8 @@ def assemble_all(files: Sequence[tuple], cache: Cache, workers: Workers | None =
             cache.index[rel] = {"key": key, "size": written[rel][1], "mtime_ns": written[rel][2]}
             done.add(rel)
         elif not cache.fresh(rel, key, path):
-            spec = (stage.path(path) if stage is not None else path, cache.pages,
-                    [(page_key(p), p.size[1], p.trimbox, p.bleedbox) for p in pages], meta, stage is None)
+            spec = write_spec(stage.path(path) if stage is not None else path, cache, pages, meta,
+                              durable=stage is None)
             todo.append((rel, key, spec))
     if workers is not None and workers.pool is not None and len(todo) > 1:
         results = workers.map(_write_pdf, [t[2] for t in todo])
