@@ -25,7 +25,7 @@ import re
 from typing import TYPE_CHECKING, Any
 from collections.abc import Iterator, Sequence
 
-from . import binding, fasttext
+from . import binding, fasttext, svgroot
 from .budget import parse_xml
 
 if TYPE_CHECKING:
@@ -142,10 +142,11 @@ def pdf_placed(svg: str, faces: Sequence[Placed]) -> bytes | None:
         surface, _w, _h = drawer.root(parse_xml(svg), lambda c, w, h: c.PDFSurface(out, w, h), 72 / 96)
         ctx = drawer.ctx                    # left in the picture's units, clipped to its viewport
         recordings: dict[str, tuple[Any, float, float]] = {}
+        rendering = _rendering(svg)
         for face, x, y, w, h, degrees in faces:
-            if _rendering(face) != _rendering(svg):     # as a nested svg: see _Drawer.nested
-                raise Unsupported("text-rendering")
             if face not in recordings:
+                if _rendering(face) != rendering:     # as a nested svg: see _Drawer.nested
+                    raise Unsupported("text-rendering")
                 drawn = record(face)
                 if drawn is None:
                     raise Unsupported("face")
@@ -167,13 +168,12 @@ def pdf_placed(svg: str, faces: Sequence[Placed]) -> bytes | None:
     return out.getvalue()
 
 
-_ROOT_TAG = r"<svg\b[^>]*>"
 _RENDERING = r'\btext-rendering="([^"]*)"'
 
 
 def _rendering(svg: str) -> str | None:
     """The ``text-rendering`` of an SVG's root element (None without one)."""
-    tag = re.search(_ROOT_TAG, svg)
+    tag = re.search(svgroot.ROOT, svg)
     found = re.search(_RENDERING, tag.group()) if tag else None
     return found.group(1) if found else None
 
