@@ -96,11 +96,12 @@ class Game:
         ``kind`` may be a tuple of kinds searched in order.  Raises
         :class:`LookupError` whose message lists the closest names.
         """
+        found = self.lookup(kind, name)
+        if found is not None:
+            return found
         kinds = (kind,) if isinstance(kind, str) else tuple(kind)
         wanted = fold(name).replace("-", " ").replace("_", " ")
         names = self._name_index(kinds)
-        if wanted in names:
-            return names[wanted]
         close = difflib.get_close_matches(wanted, list(names), n=3, cutoff=0.5)
         closest = list(dict.fromkeys(_display(names[c]) for c in close))
         every = list(dict.fromkeys(_display(e) for e in names.values()))
@@ -111,6 +112,11 @@ class Game:
         else:
             hint = ""
         raise LookupError(f"unknown {kinds[0]} '{shown(name)}'{hint}")
+
+    def lookup(self, kind: str | tuple[str, ...], name: str) -> dict | None:
+        """:meth:`find`'s entry, or None where it raises (without working out the closest names)."""
+        kinds = (kind,) if isinstance(kind, str) else tuple(kind)
+        return self._name_index(kinds).get(fold(name).replace("-", " ").replace("_", " "))
 
     def _name_index(self, kinds: tuple[str, ...]) -> dict[str, dict]:
         """Every folded label of these kinds' entries (kept until an entry list changes)."""

@@ -715,9 +715,9 @@ def test_numbers_are_written_as_reportlab_writes_them():
 
 
 def test_the_worked_example_names_its_cards_without_searching_every_kind(catalog, monkeypatch):
-    """The worked example shows each card its record names in the book's language, found in
-    all kinds at once: no kind that lacks it is searched (each miss worked out the closest
-    names of its error), and a name no kind has is shown as written."""
+    """The worked example shows each card its record names in the book's language, looked up
+    without :meth:`Game.find`'s error (a miss there works out the closest names), and a name no
+    kind has is shown as written, without working them out either."""
     import difflib
 
     from ludoteca.generator.rulebook.content import blocks
@@ -730,4 +730,4 @@ def test_the_worked_example_names_its_cards_without_searching_every_kind(catalog
     blocks(catalog["gladiadores"], "en", catalog)
     assert close == []
     ctx = Context(catalog["gladiadores"], "en", catalog)
-    assert _name(ctx, "no such card") == "no such card" and close
+    assert _name(ctx, "no such card") == "no such card" and close == []

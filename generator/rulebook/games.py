@@ -29,20 +29,10 @@ def label(ctx: Context, key: str, **values: Any) -> str:
 
 def _name(ctx: Context, value: Any) -> str:
     """A card named in a record (id or either language), shown in the book's language: the
-    first kind (in order) with an entry of that name that has one.  All kinds are looked in at
-    once first (a name not found in a kind costs the closest names of its error)."""
-    try:
-        entry = ctx.game.find(tuple(ctx.game.kinds), str(value))
-        if isinstance(entry.get("name"), dict):     # the first kind that has it: the loop's answer
-            return ctx.t(entry["name"])
-    except (LookupError, KeyError):
-        pass
+    first kind (in order) with an entry of that name that has one."""
     for kind in ctx.game.kinds:
-        try:
-            entry = ctx.game.find(kind, str(value))
-        except (LookupError, KeyError):
-            continue
-        if isinstance(entry.get("name"), dict):
+        entry = ctx.game.lookup(kind, str(value))
+        if entry is not None and isinstance(entry.get("name"), dict):
             return ctx.t(entry["name"])
     return str(value)
 
