@@ -84,8 +84,12 @@ def book(catalog: Any, game_id: str, opts: Options, booklet: bool, examples: Pat
 def booklet_of(pages: bytes, catalog: Any, game_id: str, opts: Options) -> bytes:
     """The book's pages imposed for saddle stitch on the paper."""
     lang = lang_ok(opts.lang)
-    title = f"{catalog[game_id].meta['name'][lang]} · {TITLES[lang][1]}"
-    return impose(pages, paper_size(opts.paper), title, lang)
+    return impose(pages, paper_size(opts.paper), _booklet_title(catalog, game_id, lang), lang)
+
+
+def _booklet_title(catalog: Any, game_id: str, lang: str) -> str:
+    """The title a booklet's PDF carries."""
+    return f"{catalog[game_id].meta['name'][lang]} · {TITLES[lang][1]}"
 
 
 def book_pages(catalog: Any, game_id: str, opts: Options, examples: Path | None = None,
@@ -382,10 +386,10 @@ def _make(catalog: Any, game_id: str, opts: Options, cache_dir: Path | None, key
     # from the file), and the files' page counts and sizes are known without reading them
     plain, pages = set_book(*_parts(catalog, game_id, opts, None, with_example, shown))
     lang = lang_ok(opts.lang)
-    title = f"{catalog[game_id].meta['name'][lang]} · {TITLES[lang][1]}"
-    booklet = impose_pages(pages, paper_size(opts.paper), title, lang)
+    paper = paper_size(opts.paper)
+    booklet = impose_pages(pages, paper, _booklet_title(catalog, game_id, lang), lang)
     box = pages[0].mediabox
-    sheet = sheet_pt(paper_size(opts.paper))
+    sheet = sheet_pt(paper)
     measured = [(len(pages), (float(box.width) * 25.4 / 72, float(box.height) * 25.4 / 72)),
                 (len(sides(len(pages))), (sheet[0] * 25.4 / 72, sheet[1] * 25.4 / 72))]
     shown = list(dict.fromkeys(shown))

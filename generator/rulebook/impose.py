@@ -33,11 +33,17 @@ def sides(pages: int) -> list[tuple[int, int]]:
     return out
 
 
-def sheet_pt(sheet_mm: tuple[float, float]) -> tuple[float, float]:
-    """A sheet's width and height in points, turned landscape, as the booklet's PDF gives them."""
-    from pypdf.generic import FloatObject
-    sw, sh = (float(FloatObject(mm_to_pt(v)).myrepr()) for v in sheet_mm)
+def _landscape_pt(sheet_mm: tuple[float, float]) -> tuple[float, float]:
+    """A sheet's width and height in points, turned landscape: the booklet's sheet."""
+    sw, sh = (mm_to_pt(v) for v in sheet_mm)
     return (sh, sw) if sw < sh else (sw, sh)
+
+
+def sheet_pt(sheet_mm: tuple[float, float]) -> tuple[float, float]:
+    """:func:`_landscape_pt` as the booklet's PDF writes it (pypdf's rounding)."""
+    from pypdf.generic import FloatObject
+    sw, sh = (float(FloatObject(v).myrepr()) for v in _landscape_pt(sheet_mm))
+    return sw, sh
 
 
 def impose(pdf: bytes, sheet_mm: tuple[float, float], title: str = "", lang: str = "") -> bytes:
@@ -57,9 +63,7 @@ def impose_pages(pages: list, sheet_mm: tuple[float, float], title: str = "", la
     from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject,
                                NameObject, TextStringObject)
     count = len(pages)
-    sw, sh = (mm_to_pt(v) for v in sheet_mm)
-    if sw < sh:
-        sw, sh = sh, sw
+    sw, sh = _landscape_pt(sheet_mm)
     writer = PdfWriter()
     forms = []
     for page in pages:
