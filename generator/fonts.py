@@ -184,10 +184,11 @@ def _wrap(text: str, width_mm: float, size_pt: float, bold: bool) -> list[str] |
                 line = f"{line} {word}" if line else word
                 line_em = em
                 continue
-            if not line or pt_to_mm(scale * _em_width(word, face)) > width_mm:
+            alone = _em_width(word, face)
+            if not line or pt_to_mm(scale * alone) > width_mm:
                 return None
             lines.append(line)
-            line, line_em = word, _em_width(word, face)
+            line, line_em = word, alone
         lines.append(line)
     return lines
 
