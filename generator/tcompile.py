@@ -23,11 +23,6 @@ from typing import Any, NoReturn
 from .current import CURRENT
 from .fonts import FIT_FIELDS
 
-FILTERS = {"num", "lower", "upper", "safe", "length", "count", "round", "int", "float", "default",
-           "d", "join", "e", "escape", "trim", "string", "list", "first", "last", "min", "max",
-           "sum", "abs", "format", "selectattr", "rejectattr", "map"}
-TESTS = {"defined", "undefined", "none", "odd", "even", "number", "string", "mapping", "sequence",
-         "true", "false", "boolean", "integer", "float"}
 #: Names Jinja provides that the compiled code does not: a template that reads one keeps Jinja.
 JINJA_ONLY = {"lipsum", "cycler", "joiner", "caller", "varargs", "kwargs", "self", "loop"}
 #: Expressions Jinja's code generator folds to constants where it can (its ``optimizeconst``).
@@ -43,16 +38,18 @@ class Unsupported(Exception):
     """The template uses something the compiler does not translate: it keeps Jinja."""
 
 
-def compile_template(env: Any, source: str, name: str, sandboxed: bool) -> tuple[str, list[str]]:
+def compile_template(env: Any, source: str, name: str, sandboxed: bool,
+                     names: tuple[frozenset[str], frozenset[str]]) -> tuple[str, list[str]]:
     """Python source of ``source`` (the template ``name``) and the names of the templates it
-    imports; :class:`Unsupported` when it uses what is not translated."""
+    imports; :class:`Unsupported` when it uses what is not translated.  ``names``: the filters
+    and the tests the run time offers (:func:`.trun.compiled_names`)."""
     import contextlib
     from jinja2 import nodes
     ast = env.parse(source, name)
     # constants are folded as Jinja folds them, in a face's budget (as Jinja compiles in one)
     with env.face() if sandboxed else contextlib.nullcontext():
         try:
-            writer = _Writer(env, name, sandboxed, nodes)
+            writer = _Writer(env, name, sandboxed, nodes, names)
             return writer.template(ast), writer.imports
         except RecursionError:
             raise Unsupported("nested too deep") from None
@@ -61,7 +58,8 @@ def compile_template(env: Any, source: str, name: str, sandboxed: bool) -> tuple
 class _Writer:
     """One template's code, line by line."""
 
-    def __init__(self, env: Any, name: str, sandboxed: bool, nodes: Any) -> None:
+    def __init__(self, env: Any, name: str, sandboxed: bool, nodes: Any,
+                 names: tuple[frozenset[str], frozenset[str]]) -> None:
         from jinja2 import idtracking
         from jinja2.optimizer import Optimizer
         self.n = nodes
@@ -69,6 +67,7 @@ class _Writer:
         self.optimizer = Optimizer(env)
         self.id = idtracking
         self.sandboxed = sandboxed
+        self.filters, self.tests = names
         self.lines: list[str] = []
         self.depth = 0
         self.count = 0
@@ -435,7 +434,7 @@ class _Writer:
         return f"call_({', '.join([func] + args)})"
 
     def x_Filter(self, node: Any, frame: Any) -> str:
-        if node.name not in FILTERS or node.dyn_args is not None or node.dyn_kwargs is not None:
+        if node.name not in self.filters or node.dyn_args is not None or node.dyn_kwargs is not None:
             self.refuse(f"the filter {node.name}", node)
         if node.node is None:
             self.refuse("a filter block", node)
@@ -455,7 +454,7 @@ class _Writer:
         return call
 
     def x_Test(self, node: Any, frame: Any) -> str:
-        if node.name not in TESTS or node.args or node.kwargs or node.dyn_args is not None \
+        if node.name not in self.tests or node.args or node.kwargs or node.dyn_args is not None \
                 or node.dyn_kwargs is not None:
             self.refuse(f"the test {node.name}", node)
         return f"t_{node.name}({self.expr(node.node, frame)})"

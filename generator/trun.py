@@ -21,7 +21,7 @@ import types
 from itertools import chain
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from markupsafe import Markup, escape, soft_str
 
@@ -525,16 +525,6 @@ def _parts(attribute: Any) -> list:
     return [attribute]
 
 
-_TESTS_WITH_ARGS: dict[str, Callable] = {
-    "equalto": lambda v, other: v == other, "eq": lambda v, other: v == other,
-    "==": lambda v, other: v == other, "ne": lambda v, other: v != other,
-    "!=": lambda v, other: v != other, "in": lambda v, seq: v in seq,
-    "none": lambda v: v is None, "defined": lambda v: not isinstance(v, Undef),
-    "undefined": lambda v: isinstance(v, Undef), "true": lambda v: v is True,
-    "false": lambda v: v is False,
-}
-
-
 def _item_filters(getitem: Callable) -> dict:
     """selectattr, rejectattr, map (by attribute), sum, min and max (by attribute): Jinja's,
     reading items with ``getitem`` (the environment's, checked in a user's template)."""
@@ -640,9 +630,42 @@ def t_number(value: Any) -> bool:
     return isinstance(value, _Number)
 
 
+#: The tests of one value compiled code has (``t_NAME`` in its namespace), as Jinja's.
+TESTS: dict[str, Callable[[Any], bool]] = {
+    "defined": lambda v: not isinstance(v, Undef),
+    "undefined": lambda v: isinstance(v, Undef),
+    "none": lambda v: v is None,
+    "odd": lambda v: v % 2 == 1,
+    "even": lambda v: v % 2 == 0,
+    "number": t_number,
+    "string": lambda v: isinstance(v, str),
+    "mapping": lambda v: isinstance(v, Mapping),
+    "sequence": t_sequence,
+    "true": lambda v: v is True,
+    "false": lambda v: v is False,
+    "boolean": lambda v: v is True or v is False,
+    "integer": lambda v: isinstance(v, int) and v is not True and v is not False,
+    "float": lambda v: isinstance(v, float),
+}
+#: The tests ``selectattr`` and ``rejectattr`` may name (with an argument, or one of ``TESTS``).
+_TESTS_WITH_ARGS: dict[str, Callable] = {
+    "equalto": lambda v, other: v == other, "eq": lambda v, other: v == other,
+    "==": lambda v, other: v == other, "ne": lambda v, other: v != other,
+    "!=": lambda v, other: v != other, "in": lambda v, seq: v in seq,
+    **{name: TESTS[name] for name in ("none", "defined", "undefined", "true", "false")},
+}
+
+
+@functools.cache
+def compiled_names() -> tuple[frozenset[str], frozenset[str]]:
+    """The filters and the tests compiled code has (``f_NAME``, ``t_NAME`` in its namespace): the
+    ones :mod:`.tcompile` translates, any other keeps Jinja."""
+    space = _namespace(False)
+    return frozenset(k[2:] for k in space if k.startswith("f_")), frozenset(TESTS)
+
+
 def _namespace(sandboxed: bool) -> dict:
     """What a compiled template's code sees besides its own names."""
-    from collections import abc
     space = {
         "UNDEF": UNDEF, "MISS": MISS, "UNSURE": UNSURE, "Current": Current, "Markup": Markup, "escape": esc,
         "Fit": Fit, "TModule": TModule,
@@ -659,21 +682,8 @@ def _namespace(sandboxed: bool) -> dict:
         "f_first": f_first, "f_last": f_last,
         "f_abs": abs, "f_format": _refused if sandboxed else f_format,
         "Namespace": Namespace, "Bail": Bail, "TList": TList, "sl_": slice_safe if sandboxed else slice_plain,
-        "t_defined": lambda v: not isinstance(v, Undef),
-        "t_undefined": lambda v: isinstance(v, Undef),
-        "t_none": lambda v: v is None,
-        "t_odd": lambda v: v % 2 == 1,
-        "t_even": lambda v: v % 2 == 0,
-        "t_number": t_number,
-        "t_string": lambda v: isinstance(v, str),
-        "t_mapping": lambda v: isinstance(v, abc.Mapping),
-        "t_sequence": t_sequence,
-        "t_true": lambda v: v is True,
-        "t_false": lambda v: v is False,
-        "t_boolean": lambda v: v is True or v is False,
-        "t_integer": lambda v: isinstance(v, int) and v is not True and v is not False,
-        "t_float": lambda v: isinstance(v, float),
     }
+    space.update((f"t_{name}", test) for name, test in TESTS.items())
     space.update(_item_filters(gi_safe if sandboxed else gi_plain))
     return space
 
@@ -847,7 +857,7 @@ class Loader:
         cannot parse raises)."""
         from .tcompile import Unsupported, compile_template
         try:
-            return compile_template(self.parse_env(), source, name, self.sandboxed)
+            return compile_template(self.parse_env(), source, name, self.sandboxed, compiled_names())
         except Unsupported:
             return None
 

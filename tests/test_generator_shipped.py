@@ -37,9 +37,9 @@ def fresh(made, tmp_path, monkeypatch):
     calls: list[str] = []
     real = tcompile.compile_template
 
-    def counted(env, source, name, sandboxed):
+    def counted(env, source, name, *rest):
         calls.append(name)
-        return real(env, source, name, sandboxed)
+        return real(env, source, name, *rest)
     monkeypatch.setattr(tcompile, "compile_template", counted)
     templating.loader.cache_clear()
     yield calls
