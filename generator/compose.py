@@ -57,26 +57,18 @@ def _path(lines: tuple[Line, ...]) -> str:
     return "".join(f"M{num(a)} {num(b)}L{num(c)} {num(e)}" for a, b, c, e in lines)
 
 
-#: A face's place, clip and bleed (the very objects a layout passes for each cell of every sheet)
-#: -> (those three, the face's whole rect with bleed, the text of rect and clip in the page key):
-#: worked out once per cell, not for every face.  Found by the objects' ids and taken only when
-#: they are the same objects (kept alive here, so an id is not reused meanwhile).  A huge deck
-#: lays out each slice anew (new objects): 256 entries are a few sheets' cells, about 0.1 MB; at
-#: 1,024 they held 0.45 MB more at 20,000 cards than at 6,000.
-_PLACED: dict[tuple[int, int, int], tuple[Rect, Rect, float, Rect, bytes]] = {}
-_PLACED_KEPT = 256
+#: Where a face goes on a page: its whole rect with bleed, the part shown (its clip, a fifth value
+#: True for an ellipse) and the text of both in the page key.
+Cell = tuple[Rect, tuple, bytes]
 
 
-def _placed(place: Rect, clip: tuple, bleed: float) -> tuple[Rect, Rect, float, Rect, bytes]:
-    ids = (id(place), id(clip), id(bleed))
-    found = _PLACED.get(ids)
-    if found is None or found[0] is not place or found[1] is not clip or found[2] is not bleed:
-        x, y, w, h = place
-        full = (x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed)
-        if len(_PLACED) >= _PLACED_KEPT:
-            _PLACED.clear()
-        found = _PLACED[ids] = (place, clip, bleed, full, f"{full}{clip}\n".encode())
-    return found
+def cell(place: Rect, clip: Rect, bleed: float, oval: bool = False) -> Cell:
+    """The :data:`Cell` of a face whose trim is ``place``, showing ``clip`` of it (with ``oval``,
+    only the ellipse inscribed in ``clip``): a grid works its cells out once for all its sheets."""
+    x, y, w, h = place
+    full = (x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed)
+    shown = (*clip, True) if oval else clip
+    return full, shown, f"{full}{shown}\n".encode()
 
 
 class PageBuilder:
@@ -91,7 +83,11 @@ class PageBuilder:
     def face(self, svg: str, place: Rect, clip: Rect, bleed: float, oval: bool = False) -> None:
         """Put a face whose trim is ``place`` on the page, showing only ``clip`` of it (with
         ``oval``, only the ellipse inscribed in ``clip``: a round piece and its ring of bleed)."""
-        _place, shown, _bleed, full, keyed = _placed(place, (*clip, True) if oval else clip, bleed)
+        self.put(svg, cell(place, clip, bleed, oval))
+
+    def put(self, svg: str, where: Cell) -> None:
+        """Put a face in a :func:`cell` worked out before."""
+        full, shown, keyed = where
         self.faces.append((svg, full, shown))
         self._keyed.append(keyed)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .compose import Page, PageBuilder
+from .compose import Page, PageBuilder, cell
 from .model import Component, GeneratorError, Options
 from .record import record
 from .sheets import Board, Fold, Grid, PageArea, Rect, crop_marks, data, paper_size
@@ -84,23 +84,23 @@ def _grid(comp: Component, fronts: list[str], backs: list[str] | None, opts: Opt
     n = grid.per_page
     sheets = (len(fronts) + n - 1) // n
     # the same on every sheet: each cell's place, the marks and the boxes, worked out once
-    places = [(grid.trim(*grid.slot(i)), grid.visible(*grid.slot(i))) for i in range(n)]
+    places = [cell(grid.trim(*grid.slot(i)), grid.visible(*grid.slot(i)), bleed) for i in range(n)]
     marks, trimbox, bleedbox = grid.marks(), grid.trimbox(), grid.bleedbox()
     if backs is not None:
-        back_places = [(_shift(grid.trim(*grid.back_slot(i)), dx, dy),
-                        _shift(grid.visible(*grid.back_slot(i)), dx, dy)) for i in range(n)]
+        back_places = [cell(_shift(grid.trim(*grid.back_slot(i)), dx, dy),
+                            _shift(grid.visible(*grid.back_slot(i)), dx, dy), bleed) for i in range(n)]
         back_marks = [(a + dx, b + dy, c + dx, d + dy) for a, b, c, d in marks]
     for s in range(sheets):
         label = f"{comp.game}/{comp.id} sheet {first_sheet + s + 1}"
         pb = PageBuilder(grid.paper)
-        for (place, clip), svg in zip(places, fronts[s * n:(s + 1) * n]):
-            pb.face(svg, place, clip, bleed)
+        for where, svg in zip(places, fronts[s * n:(s + 1) * n]):
+            pb.put(svg, where)
         pb.lines(marks)
         pages.append(pb.page(trimbox, bleedbox, label + " front"))
         if backs is not None:
             pb = PageBuilder(grid.paper)
-            for (place, clip), svg in zip(back_places, backs[s * n:(s + 1) * n]):
-                pb.face(svg, place, clip, bleed)
+            for where, svg in zip(back_places, backs[s * n:(s + 1) * n]):
+                pb.put(svg, where)
             pb.lines(back_marks)
             pages.append(pb.page(_shift(trimbox, dx, dy), _shift(bleedbox, dx, dy), label + " back"))
     return Laid(pages, sheets, grid.item, grid.gutter, (grid.cols, grid.rows))
