@@ -289,6 +289,30 @@ def test_a_users_template_edited_or_removed_between_faces_counts_at_once(tmp_pat
     assert templating._user_root("card.svg.j2", roots) == (templating.TEMPLATES / "deck").resolve()
 
 
+def test_a_users_template_is_looked_at_once_a_face_however_its_folder_is_named(tmp_path, monkeypatch):
+    """The look that finds a user's template is the one the compiled code's freshness takes, for a
+    folder named through a link or relatively as well: no second stat of that file per face."""
+    from ludoteca.generator import trun
+    from ludoteca.generator.model import Face, Options
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "card.svg.j2").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg"><text>{{ name }}</text></svg>', "utf-8")
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    monkeypatch.chdir(tmp_path)
+    looked: list[str] = []
+    real = trun.os.path.getmtime
+    monkeypatch.setattr(trun.os.path, "getmtime", lambda p: looked.append(str(p)) or real(p))
+    for folder in ("link", "real", str(tmp_path / "link")):
+        roots = (folder,)
+        for name in ("Ana", "Bea", "Ceci"):
+            face = Face("card.svg.j2", {"name": name}, name)
+            assert name in templating.render(face, (63.0, 88.0), 3.0, Options(), roots=roots)
+        # one look when its code was loaded (the first face), none for the faces after it
+        assert len([p for p in looked if p.endswith("card.svg.j2")]) == 1, looked
+        assert templating.compiled("card.svg.j2", roots)
+        looked.clear()
+
+
 def test_a_warm_deck_never_imports_jinja(tmp_path):
     """The process itself: the second run of a deck finds its templates compiled in the cache (a
     user's own template: the package ships the default face compiled, tests/test_generator_shipped.py)."""
